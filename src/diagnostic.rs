@@ -1,0 +1,206 @@
+//! The diagnostics model shared by every rule, the executor and every report.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::source::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A secondary location that explains the finding (the divergent branch, the
+/// early return, the primitive inside a helper).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Label {
+    #[serde(flatten)]
+    pub span: Span,
+    pub message: String,
+}
+
+/// What the abstract warp executor concluded about a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The executor found a run that shows the bug; `witness` says which.
+    Confirmed,
+    /// The executor showed that no run exhibits the bug. Hidden by default.
+    Refuted,
+    /// The executor could not decide (budget, unsupported construct).
+    Unverified,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Confirmed => "confirmed",
+            Status::Refuted => "refuted",
+            Status::Unverified => "unverified",
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Confirmation {
+    pub status: Status,
+    /// Why the status is what it is (always set for unverified and refuted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness: Option<Witness>,
+}
+
+impl Confirmation {
+    pub fn unverified(reason: impl Into<String>) -> Confirmation {
+        Confirmation {
+            status: Status::Unverified,
+            reason: Some(reason.into()),
+            witness: None,
+        }
+    }
+}
+
+/// A concrete run of the warp that exhibits a finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Witness {
+    /// One line a human can read, e.g. "n = 20: lanes 20–31 of warp 0 return
+    /// at line 9; lanes 0–19 wait at line 14 forever".
+    pub summary: String,
+    /// The block shape the run used and where it came from.
+    pub launch: Launch,
+    /// Values chosen for unknown warp-uniform inputs (kernel parameters…).
+    pub inputs: BTreeMap<String, i64>,
+    /// Which warp of the block the events are about.
+    pub warp: u32,
+    /// The schedule that exposes the finding, when it matters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<String>,
+    /// Per-lane-group events in the order the schedule ran them.
+    pub events: Vec<WitnessEvent>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct Launch {
+    pub block_dim: [u32; 3],
+    /// `launch site`, `__launch_bounds__`, `option` or `assumed`.
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WitnessEvent {
+    /// Bit i set = lane i.
+    #[serde(serialize_with = "ser_hex_mask")]
+    pub lanes: u32,
+    pub line: usize,
+    pub what: String,
+}
+
+fn ser_hex_mask<S: serde::Serializer>(m: &u32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("0x{m:08x}"))
+}
+
+/// An automatic edit. Unsafe fixes change behaviour unless a condition the
+/// tool cannot prove holds; they are never applied silently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub message: String,
+    pub applicability: Applicability,
+    pub edits: Vec<Edit>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    Safe,
+    Unsafe,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    pub start_byte: usize,
+    pub end_byte: usize,
+    pub replacement: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub path: String,
+    #[serde(flatten)]
+    pub span: Span,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    pub labels: Vec<Label>,
+    pub confirmation: Confirmation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    /// The order every report uses: path, line, column, code.
+    pub fn sort_key(&self) -> (&str, usize, usize, &str, &str) {
+        (
+            &self.path,
+            self.span.line,
+            self.span.column,
+            self.code,
+            &self.message,
+        )
+    }
+}
+
+/// Human form of a lane set: `0–15`, `3, 5–7`, `none`.
+pub fn lane_ranges(mask: u32) -> String {
+    let mut parts = Vec::new();
+    let mut lane = 0u32;
+    while lane < 32 {
+        if mask >> lane & 1 == 1 {
+            let start = lane;
+            while lane + 1 < 32 && mask >> (lane + 1) & 1 == 1 {
+                lane += 1;
+            }
+            parts.push(if start == lane {
+                start.to_string()
+            } else {
+                format!("{start}–{lane}")
+            });
+        }
+        lane += 1;
+    }
+    if parts.is_empty() {
+        "none".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lane_ranges;
+
+    #[test]
+    fn lane_ranges_groups_runs() {
+        assert_eq!(lane_ranges(0xffff_ffff), "0–31");
+        assert_eq!(lane_ranges(0x0000_ffff), "0–15");
+        assert_eq!(lane_ranges(0b1011), "0–1, 3");
+        assert_eq!(lane_ranges(0), "none");
+        assert_eq!(lane_ranges(1 << 31), "31");
+    }
+}

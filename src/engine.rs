@@ -1,0 +1,234 @@
+//! The pipeline for one file, and for many in parallel.
+//!
+//! read → prefilter → parse → rules → confirmation → diagnostics.
+//!
+//! Invariants:
+//! - A worker holds at most one syntax tree at a time; it is dropped before
+//!   the worker takes the next file.
+//! - Output order depends only on the input: results are collected in
+//!   discovery order and diagnostics are sorted, whatever the thread count.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::diagnostic::{Confirmation, Diagnostic, Label};
+use crate::discover::{self, Candidate, DiscoverOptions};
+use crate::frontend::{self, PreprocEnv};
+use crate::prefilter;
+use crate::rules::{self, Finding, RuleContext, RuleSet};
+use crate::source::{SourceFile, Span};
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub rules: RuleSet,
+    pub env: PreprocEnv,
+    pub discover: DiscoverOptions,
+    /// Report findings the executor refuted.
+    pub show_refuted: bool,
+    /// Worker threads; `None` lets rayon pick.
+    pub threads: Option<usize>,
+}
+
+/// What checking one file produced.
+#[derive(Debug, Clone, Default)]
+pub struct FileOutcome {
+    pub path: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The source, kept only when there are diagnostics to render.
+    pub source: Option<Arc<SourceFile>>,
+    pub bytes: usize,
+    pub skipped_by_prefilter: bool,
+    pub parse_error_regions: Vec<Span>,
+    pub lossy_utf8: bool,
+    /// Set when the file could not be read; it was not checked.
+    pub io_error: Option<String>,
+}
+
+/// Check one in-memory buffer (stdin, the language server, tests).
+pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
+    let mut outcome = FileOutcome {
+        path: path.to_owned(),
+        bytes: bytes.len(),
+        ..FileOutcome::default()
+    };
+    if !prefilter::has_warp_tokens(bytes) {
+        outcome.skipped_by_prefilter = true;
+        return outcome;
+    }
+    let source = SourceFile::new(path, bytes);
+    outcome.lossy_utf8 = source.lossy;
+    let Some(parsed) = frontend::parse(source) else {
+        return outcome;
+    };
+    outcome.parse_error_regions = parsed.error_regions.clone();
+    let cx = RuleContext {
+        file: &parsed,
+        env: &opts.env,
+    };
+    let findings = rules::run(&opts.rules, &cx);
+    let mut diagnostics: Vec<Diagnostic> = findings
+        .into_iter()
+        .map(|f| to_diagnostic(&parsed.source, f))
+        .collect();
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diagnostics.dedup();
+    if !diagnostics.is_empty() {
+        outcome.source = Some(Arc::new(parsed.source));
+    }
+    outcome.diagnostics = diagnostics;
+    outcome
+}
+
+fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
+    Diagnostic {
+        code: f.rule.code,
+        name: f.rule.name,
+        severity: f.rule.severity,
+        path: source.path.clone(),
+        span: source.span(f.start, f.end),
+        message: f.message,
+        help: f.help,
+        labels: f
+            .labels
+            .into_iter()
+            .map(|(s, e, message)| Label {
+                span: source.span(s, e),
+                message,
+            })
+            .collect(),
+        confirmation: Confirmation::unverified(
+            "the abstract warp executor does not model this rule yet",
+        ),
+        fix: f.fix,
+    }
+}
+
+/// Read and check one discovered file.
+pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> {
+    let display = display_path(&candidate.path);
+    let bytes = match std::fs::read(&candidate.path) {
+        Ok(b) => b,
+        Err(e) => {
+            return Some(FileOutcome {
+                path: display,
+                io_error: Some(e.to_string()),
+                ..FileOutcome::default()
+            });
+        }
+    };
+    if candidate.sniff && !prefilter::looks_like_cuda(&bytes) {
+        return None;
+    }
+    Some(check_source(&display, &bytes, opts))
+}
+
+fn display_path(p: &std::path::Path) -> String {
+    let s = p.to_string_lossy();
+    s.strip_prefix("./").unwrap_or(&s).to_owned()
+}
+
+/// The result of a whole run.
+#[derive(Debug, Default)]
+pub struct RunResult {
+    pub files: Vec<FileOutcome>,
+    /// Paths that could not be walked or read, with the reason.
+    pub io_errors: Vec<(String, String)>,
+}
+
+impl RunResult {
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.diagnostics.iter())
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        for f in &self.files {
+            if f.io_error.is_some() {
+                continue;
+            }
+            s.files_checked += 1;
+            s.bytes += f.bytes;
+            if f.skipped_by_prefilter {
+                s.files_skipped_by_prefilter += 1;
+            }
+            if f.lossy_utf8 {
+                s.non_utf8_files.push(f.path.clone());
+            }
+            if !f.parse_error_regions.is_empty() {
+                s.files_with_parse_errors += 1;
+                s.parse_error_regions += f.parse_error_regions.len();
+                s.parse_errors.push(ParseErrorSummary {
+                    path: f.path.clone(),
+                    regions: f.parse_error_regions.len(),
+                    lines: f.parse_error_regions.iter().map(|r| r.line).collect(),
+                });
+            }
+        }
+        s.io_errors = self.io_errors.len();
+        for d in self.diagnostics() {
+            s.diagnostics += 1;
+            match d.confirmation.status {
+                crate::diagnostic::Status::Confirmed => s.confirmed += 1,
+                crate::diagnostic::Status::Refuted => s.refuted += 1,
+                crate::diagnostic::Status::Unverified => s.unverified += 1,
+            }
+        }
+        s
+    }
+}
+
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Stats {
+    pub files_checked: usize,
+    pub files_skipped_by_prefilter: usize,
+    pub bytes: usize,
+    pub diagnostics: usize,
+    pub confirmed: usize,
+    pub refuted: usize,
+    pub unverified: usize,
+    pub files_with_parse_errors: usize,
+    pub parse_error_regions: usize,
+    /// Which regions of which file could not be parsed (never findings).
+    pub parse_errors: Vec<ParseErrorSummary>,
+    pub non_utf8_files: Vec<String>,
+    pub io_errors: usize,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct ParseErrorSummary {
+    pub path: String,
+    pub regions: usize,
+    pub lines: Vec<usize>,
+}
+
+/// Discover and check `roots`.
+pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
+    let (candidates, walk_errors) = discover::discover(roots, &opts.discover);
+    let run = || -> Vec<FileOutcome> {
+        candidates
+            .par_iter()
+            .filter_map(|c| check_file(c, opts))
+            .collect()
+    };
+    let files = match opts.threads {
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        },
+        None => run(),
+    };
+    let mut io_errors: Vec<(String, String)> = walk_errors
+        .into_iter()
+        .map(|e| (e.path, e.message))
+        .collect();
+    io_errors.extend(
+        files
+            .iter()
+            .filter_map(|f| f.io_error.as_ref().map(|e| (f.path.clone(), e.clone()))),
+    );
+    io_errors.sort();
+    RunResult { files, io_errors }
+}

@@ -1,0 +1,169 @@
+//! The file's macro table.
+//!
+//! tree-sitter sees a macro body as one opaque `preproc_arg` string. We keep
+//! each body's text and offset so that rules can parse it as code and report
+//! positions in the original file, and so that constant folding can expand
+//! object-like macros.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use super::{Walk, node_text, parse_text, preorder};
+
+#[derive(Debug, Clone)]
+pub struct Macro {
+    pub name: String,
+    /// `Some` for function-like macros.
+    pub params: Option<Vec<String>>,
+    /// The body with line continuations blanked (same length as in the file,
+    /// so offsets map one to one).
+    pub body: String,
+    /// Byte offset of the body in the file.
+    pub body_start: usize,
+    /// Byte offset of the `#define` itself, for region (dead-code) queries.
+    pub define_start: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct MacroTable {
+    pub defs: Vec<Macro>,
+    by_name: HashMap<String, usize>,
+}
+
+impl MacroTable {
+    pub fn collect(text: &str, root: Node) -> MacroTable {
+        let mut table = MacroTable::default();
+        preorder(root, |node| match node.kind() {
+            "preproc_def" | "preproc_function_def" => {
+                if let Some(m) = read_macro(node, text) {
+                    table.by_name.insert(m.name.clone(), table.defs.len());
+                    table.defs.push(m);
+                }
+                Walk::Skip
+            }
+            // Macros are defined at file scope or in preprocessor blocks;
+            // ordinary statements and expressions never hold one.
+            "translation_unit"
+            | "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+            | "linkage_specification"
+            | "declaration_list"
+            | "namespace_definition"
+            | "compound_statement"
+            | "function_definition"
+            | "ERROR" => Walk::Descend,
+            _ => Walk::Skip,
+        });
+        table
+    }
+
+    /// The last definition of `name` in the file.
+    pub fn get(&self, name: &str) -> Option<&Macro> {
+        self.by_name.get(name).map(|&i| &self.defs[i])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.defs.is_empty()
+    }
+}
+
+fn read_macro(node: Node, text: &str) -> Option<Macro> {
+    let name = node_text(node.child_by_field_name("name")?, text).to_owned();
+    let params = node.child_by_field_name("parameters").map(|p| {
+        let mut c = p.walk();
+        p.named_children(&mut c)
+            .map(|n| node_text(n, text).to_owned())
+            .collect()
+    });
+    let (body, body_start) = match node.child_by_field_name("value") {
+        Some(v) => (blank_continuations(node_text(v, text)), v.start_byte()),
+        None => (String::new(), node.end_byte()),
+    };
+    Some(Macro {
+        name,
+        params,
+        body,
+        body_start,
+        define_start: node.start_byte(),
+    })
+}
+
+/// Replace backslash-newline pairs with spaces, keeping every byte offset.
+fn blank_continuations(body: &str) -> String {
+    let mut out = body.as_bytes().to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        if out[i] == b'\\' {
+            let mut j = i + 1;
+            if out.get(j) == Some(&b'\r') {
+                j += 1;
+            }
+            if out.get(j) == Some(&b'\n') {
+                for b in &mut out[i..=j] {
+                    *b = b' ';
+                }
+                i = j;
+            }
+        }
+        i += 1;
+    }
+    // Only ASCII bytes were replaced by ASCII, so this stays valid UTF-8.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A macro body parsed as the body of a function, with a mapping back to the
+/// file: `file_offset(tree_offset)`.
+pub struct ParsedBody {
+    pub tree: Tree,
+    pub text: String,
+    prefix: usize,
+    body_start: usize,
+}
+
+const BODY_PREFIX: &str = "void __warplint_macro_body__() {\n";
+
+impl ParsedBody {
+    pub fn parse(m: &Macro) -> Option<ParsedBody> {
+        let text = format!("{BODY_PREFIX}{}\n;}}\n", m.body);
+        let tree = parse_text(&text)?;
+        Some(ParsedBody {
+            tree,
+            text,
+            prefix: BODY_PREFIX.len(),
+            body_start: m.body_start,
+        })
+    }
+
+    /// Map an offset in the parsed text to an offset in the original file.
+    /// Offsets in the synthetic wrapper clamp to the body's ends.
+    pub fn file_offset(&self, offset: usize) -> usize {
+        self.body_start + offset.saturating_sub(self.prefix)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collects_object_and_function_like_macros() {
+        let src = "#define FULL 0xffffffffu\n#define SHFL(v, l) \\\n  __shfl(v, l)\nint x;\n";
+        let tree = parse_text(src).unwrap();
+        let t = MacroTable::collect(src, tree.root_node());
+        assert_eq!(t.get("FULL").unwrap().body.trim(), "0xffffffffu");
+        let m = t.get("SHFL").unwrap();
+        assert_eq!(
+            m.params.as_deref(),
+            Some(&["v".to_owned(), "l".to_owned()][..])
+        );
+        let body_pos = m.body.find("__shfl").unwrap();
+        assert_eq!(&src[m.body_start + body_pos..][..6], "__shfl");
+        let parsed = ParsedBody::parse(m).unwrap();
+        let at = parsed.text.find("__shfl").unwrap();
+        assert_eq!(parsed.file_offset(at), m.body_start + body_pos);
+    }
+}

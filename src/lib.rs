@@ -1,0 +1,16 @@
+//! warplint: a static analyzer for CUDA warp-level synchronization bugs.
+//!
+//! The pipeline, one module per stage (see ARCHITECTURE.md):
+//! [`discover`] → [`prefilter`] → [`frontend`] → [`rules`] → [`report`],
+//! driven per file by [`engine`].
+
+pub mod cli;
+pub mod diagnostic;
+pub mod discover;
+pub mod docs;
+pub mod engine;
+pub mod frontend;
+pub mod prefilter;
+pub mod report;
+pub mod rules;
+pub mod source;

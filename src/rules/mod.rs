@@ -1,0 +1,167 @@
+//! Stage 5: rules. Each rule lives in its own file, next to its page in
+//! `rules/` at the repository root, and proposes [`Finding`]s. A finding is
+//! a claim; the executor (stage 6) decides whether users see it.
+
+mod wl001_legacy_warp_primitive;
+
+use crate::diagnostic::{Fix, Severity};
+use crate::frontend::{ParsedFile, PreprocEnv};
+
+/// Static facts about a rule, shown by `warplint rules` and in reports.
+#[derive(Debug)]
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    /// One line, used by `warplint rules` and SARIF's shortDescription.
+    pub summary: &'static str,
+    /// Whether the rule can offer an automatic fix.
+    pub has_fix: bool,
+    /// The rule's page from `rules/`, embedded at build time.
+    pub page: &'static str,
+}
+
+/// Everything a rule may look at for one file.
+pub struct RuleContext<'a> {
+    pub file: &'a ParsedFile,
+    pub env: &'a PreprocEnv,
+}
+
+/// A proposed diagnostic, in byte offsets; the engine turns it into a
+/// [`crate::diagnostic::Diagnostic`] once the executor has judged it.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static RuleMeta,
+    pub start: usize,
+    pub end: usize,
+    pub message: String,
+    pub help: Option<String>,
+    pub labels: Vec<(usize, usize, String)>,
+    pub fix: Option<Fix>,
+}
+
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>);
+}
+
+/// Every rule, in code order.
+pub static RULES: &[&dyn Rule] = &[&wl001_legacy_warp_primitive::LegacyWarpPrimitive];
+
+pub fn all_meta() -> impl Iterator<Item = &'static RuleMeta> {
+    RULES.iter().map(|r| r.meta())
+}
+
+/// Look a rule up by code (`WL001`, any case) or name (`legacy-warp-primitive`).
+pub fn lookup(key: &str) -> Option<&'static RuleMeta> {
+    all_meta().find(|m| m.code.eq_ignore_ascii_case(key) || m.name == key)
+}
+
+/// Which rules run: `--select`/`--ignore` (and the config's keys) narrow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleSet {
+    enabled: Vec<bool>,
+}
+
+impl Default for RuleSet {
+    fn default() -> Self {
+        RuleSet {
+            enabled: vec![true; RULES.len()],
+        }
+    }
+}
+
+impl RuleSet {
+    /// `select` replaces the set when given; `ignore` then removes from it.
+    /// Keys are codes, names, or `ALL`. An unknown key is an error naming it.
+    pub fn from_lists(select: Option<&[String]>, ignore: &[String]) -> Result<RuleSet, String> {
+        let mut set = match select {
+            Some(keys) => {
+                let mut s = RuleSet {
+                    enabled: vec![false; RULES.len()],
+                };
+                for key in keys {
+                    s.apply(key, true)?;
+                }
+                s
+            }
+            None => RuleSet::default(),
+        };
+        for key in ignore {
+            set.apply(key, false)?;
+        }
+        Ok(set)
+    }
+
+    fn apply(&mut self, key: &str, on: bool) -> Result<(), String> {
+        let key = key.trim();
+        if key.eq_ignore_ascii_case("ALL") {
+            self.enabled.iter_mut().for_each(|e| *e = on);
+            return Ok(());
+        }
+        let idx = RULES
+            .iter()
+            .position(|r| r.meta().code.eq_ignore_ascii_case(key) || r.meta().name == key)
+            .ok_or_else(|| {
+                format!("unknown rule `{key}` (see `warplint rules` for codes and names)")
+            })?;
+        self.enabled[idx] = on;
+        Ok(())
+    }
+
+    pub fn contains(&self, code: &str) -> bool {
+        RULES
+            .iter()
+            .zip(&self.enabled)
+            .any(|(r, &on)| on && r.meta().code == code)
+    }
+
+    pub fn rules(&self) -> impl Iterator<Item = &'static dyn Rule> + '_ {
+        RULES
+            .iter()
+            .zip(&self.enabled)
+            .filter(|(_, on)| **on)
+            .map(|(r, _)| *r)
+    }
+}
+
+/// Run the enabled rules over one parsed file.
+pub fn run(set: &RuleSet, cx: &RuleContext) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for rule in set.rules() {
+        rule.check(cx, &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_sequential_and_names_kebab_case() {
+        let metas: Vec<_> = all_meta().collect();
+        for (i, m) in metas.iter().enumerate() {
+            assert!(m.code.starts_with("WL") && m.code.len() == 5, "{}", m.code);
+            assert!(
+                m.name.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}",
+                m.name
+            );
+            for other in &metas[i + 1..] {
+                assert!(m.code < other.code, "rules must be listed in code order");
+                assert_ne!(m.name, other.name);
+            }
+        }
+    }
+
+    #[test]
+    fn select_and_ignore_accept_codes_and_names() {
+        let s = RuleSet::from_lists(Some(&["legacy-warp-primitive".into()]), &[]).unwrap();
+        assert!(s.contains("WL001"));
+        let s = RuleSet::from_lists(None, &["wl001".into()]).unwrap();
+        assert!(!s.contains("WL001"));
+        let err = RuleSet::from_lists(None, &["WL999".into()]).unwrap_err();
+        assert!(err.contains("WL999"));
+    }
+}

@@ -1,0 +1,240 @@
+//! The binary as users run it: exit codes, formats, messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn warplint() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_warplint"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    warplint().args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn legacy_calls_are_reported_with_positions_and_exit_1() {
+    let o = run(&[
+        "check",
+        "--format",
+        "concise",
+        "testdata/wl001/legacy_reductions.cu",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("testdata/wl001/legacy_reductions.cu:8:14: WL001 `__shfl_down`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("legacy_reductions.cu:39:30: WL001 `__all`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn clean_code_exits_0() {
+    let o = run(&["check", "testdata/wl001/lookalikes_clean.cu"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("No problems found"));
+}
+
+#[test]
+fn missing_path_exits_2_and_other_files_are_still_checked() {
+    let o = run(&[
+        "check",
+        "--format",
+        "concise",
+        "no/such/file.cu",
+        "testdata/wl001/legacy_reductions.cu",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/file.cu"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("WL001"),
+        "the readable file was not checked"
+    );
+}
+
+#[test]
+fn exit_zero_and_quiet() {
+    let o = run(&[
+        "check",
+        "--exit-zero",
+        "-q",
+        "--format",
+        "concise",
+        "testdata/wl001",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.lines().all(|l| l.contains(": WL")), "{out}");
+}
+
+#[test]
+fn select_and_ignore_filter_rules() {
+    let o = run(&[
+        "check",
+        "--ignore",
+        "legacy-warp-primitive",
+        "testdata/wl001",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["check", "--select", "WL999", "testdata/wl001"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("WL999"));
+}
+
+#[test]
+fn stdin_is_named_by_stdin_filename() {
+    let mut child = warplint()
+        .args([
+            "check",
+            "-",
+            "--stdin-filename",
+            "kernels/k.cu",
+            "--format",
+            "concise",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"__device__ int f(int v) {\n  return __shfl(v, 0);\n}\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).starts_with("kernels/k.cu:2:10: WL001"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn directories_respect_gitignore_and_sniff_headers() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let bad = "__device__ int f(int v) { return __shfl(v, 0); }\n";
+    std::fs::write(root.join(".gitignore"), "ignored/\n").unwrap();
+    std::fs::create_dir_all(root.join("ignored")).unwrap();
+    std::fs::create_dir_all(root.join(".hidden")).unwrap();
+    std::fs::write(root.join("ignored/a.cu"), bad).unwrap();
+    std::fs::write(root.join(".hidden/b.cu"), bad).unwrap();
+    std::fs::write(root.join("c.cuh"), bad).unwrap();
+    std::fs::write(root.join("d.h"), bad).unwrap(); // CUDA content: checked
+    std::fs::write(
+        root.join("e.h"),
+        "int __shfl(int, int);\nint g() { return __shfl(1, 0); }\n",
+    )
+    .unwrap(); // shim declared, no CUDA markers: not even looked at
+    std::fs::write(root.join("f.txt"), bad).unwrap();
+    let o = warplint()
+        .current_dir(root)
+        .args(["check", "--format", "concise", "-q"])
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    let files: Vec<&str> = out.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(files, ["c.cuh", "d.h"], "{out}");
+}
+
+#[test]
+fn explain_prints_the_page() {
+    let o = run(&["explain", "WL001"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.starts_with("WL001 (legacy-warp-primitive)"), "{out}");
+    assert!(out.contains("## Why is this a bug"));
+    let o = run(&["explain", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn json_output_validates_against_the_schema() {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/report.schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for args in [
+        vec!["check", "--format", "json", "testdata"],
+        vec![
+            "check",
+            "--format",
+            "json",
+            "testdata/wl001/lookalikes_clean.cu",
+        ],
+        vec!["check", "--format", "json", "missing.cu", "testdata/wl001"],
+    ] {
+        let o = run(&args);
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&report)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{args:?}: {errors:#?}");
+    }
+    // The validator is not vacuous: a broken report is rejected.
+    let broken = serde_json::json!({"version": 1, "tool": {"name": "warplint", "version": "x"},
+        "diagnostics": [{"code": "X1"}], "errors": [], "stats": {}});
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn json_is_identical_whatever_the_thread_count() {
+    let one = run(&["check", "--format", "json", "-j", "1", "testdata"]);
+    let many = run(&["check", "--format", "json", "-j", "8", "testdata"]);
+    assert_eq!(one.stdout, many.stdout);
+}
+
+#[test]
+fn readme_rule_table_matches_warplint_rules() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let o = run(&["rules", "--format", "json"]);
+    let rules: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let table: Vec<String> = readme
+        .lines()
+        .filter(|l| l.starts_with("| WL"))
+        .map(|l| l.to_owned())
+        .collect();
+    assert_eq!(table.len(), rules.len(), "README rule table: {table:#?}");
+    for (row, rule) in table.iter().zip(&rules) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[1], rule["code"], "{row}");
+        assert_eq!(
+            cells[2],
+            format!("`{}`", rule["name"].as_str().unwrap()),
+            "{row}"
+        );
+        assert_eq!(cells[3], rule["severity"], "{row}");
+        assert_eq!(
+            cells[4],
+            if rule["fix"] == true { "yes" } else { "no" },
+            "{row}"
+        );
+    }
+}
+
+#[test]
+fn version_flag() {
+    let o = run(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains(env!("CARGO_PKG_VERSION")));
+}
