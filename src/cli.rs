@@ -84,6 +84,14 @@ struct CheckArgs {
     /// CUDA constructs.
     #[arg(long = "extension", value_delimiter = ',', value_name = "EXT")]
     extensions: Vec<String>,
+    /// Block shape to assume where no launch site or `__launch_bounds__`
+    /// gives one, e.g. `128` or `16,8`.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_block_dim)]
+    block_dim: Option<BlockDim>,
+    /// Target architectures, e.g. `sm_70,sm_90` (default: sm_70). Code in
+    /// `#if` regions that none of them compiles is not checked.
+    #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
+    target_arch: Vec<String>,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -94,6 +102,46 @@ enum Color {
     Auto,
     Always,
     Never,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct BlockDim(pub [u32; 3]);
+
+/// `128`, `16,8` or `8,8,4`: every dimension at least 1.
+pub fn parse_block_dim(s: &str) -> Result<BlockDim, String> {
+    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("expected X[,Y[,Z]], got `{s}`"));
+    }
+    let mut dim = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        dim[i] = p
+            .parse::<u32>()
+            .ok()
+            .filter(|&v| (1..=1024).contains(&v))
+            .ok_or_else(|| format!("block dimension `{p}` is not an integer in 1..=1024"))?;
+    }
+    if dim.iter().product::<u32>() > 1024 {
+        return Err(format!("block `{s}` has more than 1024 threads"));
+    }
+    Ok(BlockDim(dim))
+}
+
+/// `sm_90` / `sm_90a` / `compute_70` / `90` → 900 (the `__CUDA_ARCH__` value).
+pub fn parse_target_arch(s: &str) -> Result<i128, String> {
+    let digits: String = s
+        .trim()
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_")
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    match digits.parse::<i128>() {
+        Ok(v) if (10..=200).contains(&v) => Ok(v * 10),
+        _ => Err(format!(
+            "unknown target architecture `{s}` (expected e.g. sm_70)"
+        )),
+    }
 }
 
 pub fn main() -> ExitCode {
@@ -131,6 +179,17 @@ fn check(args: CheckArgs) -> u8 {
         threads: args.threads.map(usize::from),
         ..Options::default()
     };
+    opts.block_dim = args.block_dim.map(|b| b.0);
+    if !args.target_arch.is_empty() {
+        let mut archs = Vec::new();
+        for a in &args.target_arch {
+            match parse_target_arch(a) {
+                Ok(v) => archs.push(v),
+                Err(e) => return usage_error(&e),
+            }
+        }
+        opts.env.min_arch = archs.into_iter().min().unwrap_or(opts.env.min_arch);
+    }
     if !args.extensions.is_empty() {
         opts.discover.extensions = args
             .extensions

@@ -30,6 +30,36 @@ pub struct Options {
     pub show_refuted: bool,
     /// Worker threads; `None` lets rayon pick.
     pub threads: Option<usize>,
+    /// Block shape to assume when no launch site or `__launch_bounds__`
+    /// says otherwise (`--block-dim`, config `block-dim`).
+    pub block_dim: Option<[u32; 3]>,
+    /// Limits that keep the executor linear and bounded.
+    pub budgets: Budgets,
+}
+
+/// Executor limits (config `[executor]`). A finding whose check runs out of
+/// budget is reported as unverified, never dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    /// Interpreter steps per function and warp schedule.
+    pub max_steps: u64,
+    /// Iterations of one loop before the executor stops unrolling it.
+    pub max_loop_iterations: u32,
+    /// Lane partitions and input choices explored per finding.
+    pub max_forks: u32,
+    /// Depth of `__device__` calls followed.
+    pub max_call_depth: u32,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            max_steps: 200_000,
+            max_loop_iterations: 64,
+            max_forks: 16,
+            max_call_depth: 8,
+        }
+    }
 }
 
 /// What checking one file produced.
