@@ -95,6 +95,23 @@ struct CheckArgs {
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Print time per pipeline stage to stderr (for the benchmark; also
+    /// `WARPLINT_TIMINGS=text|json`).
+    #[arg(
+        long,
+        hide = true,
+        value_enum,
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "text"
+    )]
+    timings: Option<TimingsFormat>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TimingsFormat {
+    Text,
+    Json,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +187,15 @@ fn usage_error(msg: &str) -> u8 {
 }
 
 fn check(args: CheckArgs) -> u8 {
+    let wall = std::time::Instant::now();
+    let timings = args
+        .timings
+        .or_else(|| match std::env::var("WARPLINT_TIMINGS").ok()?.as_str() {
+            "json" => Some(TimingsFormat::Json),
+            "" | "0" => None,
+            _ => Some(TimingsFormat::Text),
+        });
+    crate::timing::set_enabled(timings.is_some());
     let rules = match RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
         Ok(r) => r,
         Err(e) => return usage_error(&e),
@@ -208,9 +234,11 @@ fn check(args: CheckArgs) -> u8 {
             return usage_error(&format!("cannot read standard input: {e}"));
         }
         let name = args.stdin_filename.as_deref().unwrap_or("<stdin>");
+        let file = engine::check_source(name, &bytes, &opts);
         RunResult {
-            files: vec![engine::check_source(name, &bytes, &opts)],
-            io_errors: Vec::new(),
+            timings: file.timings,
+            files: vec![file],
+            ..RunResult::default()
         }
     } else {
         let paths = if args.paths.is_empty() {
@@ -221,8 +249,16 @@ fn check(args: CheckArgs) -> u8 {
         engine::check_paths(&paths, &opts)
     };
 
+    let mut run = run;
     for (path, err) in &run.io_errors {
         eprintln!("warplint: error: {path}: {err}");
+    }
+    // Always said, not only with --verbose: a file that was not analysed
+    // must never look like a clean one.
+    for f in &run.files {
+        if let Some(reason) = &f.not_analysed {
+            eprintln!("warplint: warning: {}: {reason}", f.path);
+        }
     }
     if args.verbose {
         print_verbose(&run);
@@ -241,19 +277,80 @@ fn check(args: CheckArgs) -> u8 {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if let Err(e) = report::write(&run, &report_opts, &mut out).and_then(|_| out.flush()) {
+    let mut clock = crate::timing::Clock::start();
+    let written = report::write(&run, &report_opts, &mut out).and_then(|_| out.flush());
+    clock.lap(crate::timing::Stage::Report);
+    if let Err(e) = written {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("warplint: error: cannot write report: {e}");
         }
         return EXIT_ERROR;
     }
+    if let Some(format) = timings {
+        run.timings.merge(&clock.finish());
+        print_timings(&run, &opts, wall.elapsed(), format);
+    }
+    exit_code(&run, args.exit_zero)
+}
 
+/// 2 if any path could not be read or walked, else 1 if there are findings
+/// (unless `exit_zero`), else 0.
+pub fn exit_code(run: &RunResult, exit_zero: bool) -> u8 {
     if !run.io_errors.is_empty() {
         EXIT_ERROR
-    } else if run.diagnostics().next().is_some() && !args.exit_zero {
+    } else if run.diagnostics().next().is_some() && !exit_zero {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
+    }
+}
+
+/// `--timings`: stage times summed over workers, the wall time, and the
+/// slowest file, on stderr.
+fn print_timings(run: &RunResult, opts: &Options, wall: std::time::Duration, f: TimingsFormat) {
+    let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
+    let parsed = run
+        .files
+        .iter()
+        .filter(|f| !f.skipped_by_prefilter && f.io_error.is_none())
+        .count();
+    let slowest = run
+        .files
+        .iter()
+        .max_by_key(|f| f.timings.total())
+        .map(|f| (f.path.as_str(), f.timings.total().as_secs_f64() * 1e3));
+    let stages = run.timings.as_millis();
+    match f {
+        TimingsFormat::Json => {
+            let stages: serde_json::Map<String, serde_json::Value> = stages
+                .iter()
+                .map(|(n, ms)| ((*n).to_owned(), serde_json::json!(ms)))
+                .collect();
+            let v = serde_json::json!({ "warplint_timings": {
+                "wall_ms": wall.as_secs_f64() * 1e3,
+                "threads": threads,
+                "files": run.files.len(),
+                "parsed": parsed,
+                "bytes": run.files.iter().map(|f| f.bytes).sum::<usize>(),
+                "stages_ms": stages,
+                "slowest_file": slowest.map(|(p, ms)| serde_json::json!({"path": p, "ms": ms})),
+            }});
+            eprintln!("{v}");
+        }
+        TimingsFormat::Text => {
+            eprintln!(
+                "warplint timings: wall {:.1} ms, {threads} thread(s), {} file(s), {parsed} parsed",
+                wall.as_secs_f64() * 1e3,
+                run.files.len()
+            );
+            eprintln!("  stage        ms (summed over workers)");
+            for (name, ms) in stages {
+                eprintln!("  {name:<12} {ms:>10.1}");
+            }
+            if let Some((path, ms)) = slowest {
+                eprintln!("  slowest file: {path} ({ms:.1} ms)");
+            }
+        }
     }
 }
 

@@ -91,8 +91,10 @@ fn walk_dir(
         let Some(ft) = entry.file_type() else {
             continue;
         };
-        // Symlinks are not followed (no loops), but a link to a file is checked.
-        let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
+        // Symlinks are never followed into directories (no loops). A link to
+        // a file is checked; a link that cannot be resolved (dangling, or a
+        // loop) is kept so that reading it names it with the reason.
+        let is_file = ft.is_file() || (ft.is_symlink() && !path.is_dir());
         if !is_file {
             continue;
         }

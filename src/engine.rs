@@ -1,6 +1,7 @@
 //! The pipeline for one file, and for many in parallel.
 //!
 //! read → prefilter → parse → rules → confirmation → diagnostics.
+//! Each stage ends with `clock.lap(Stage::…)` (see [`crate::timing`]).
 //!
 //! Invariants:
 //! - A worker holds at most one syntax tree at a time; it is dropped before
@@ -20,6 +21,7 @@ use crate::frontend::{self, PreprocEnv};
 use crate::prefilter;
 use crate::rules::{self, Finding, RuleContext, RuleSet};
 use crate::source::{SourceFile, Span};
+use crate::timing::{Clock, Stage, StageTimes};
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -49,6 +51,9 @@ pub struct Budgets {
     pub max_forks: u32,
     /// Depth of `__device__` calls followed.
     pub max_call_depth: u32,
+    /// tree-sitter parser operations per file; a file that needs more is
+    /// reported as not analysed (counted, so it does not depend on load).
+    pub max_parse_operations: u64,
 }
 
 impl Default for Budgets {
@@ -58,6 +63,7 @@ impl Default for Budgets {
             max_loop_iterations: 64,
             max_forks: 16,
             max_call_depth: 8,
+            max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
         }
     }
 }
@@ -75,23 +81,59 @@ pub struct FileOutcome {
     pub lossy_utf8: bool,
     /// Set when the file could not be read; it was not checked.
     pub io_error: Option<String>,
+    /// Set when the file was read but not analysed (e.g. it exceeded the
+    /// parse budget): the reason, always reported, never a silent pass.
+    pub not_analysed: Option<String>,
+    /// Time per stage; all zero unless timing is enabled.
+    pub timings: StageTimes,
 }
 
 /// Check one in-memory buffer (stdin, the language server, tests).
 pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
+    let mut clock = Clock::start();
     let mut outcome = FileOutcome {
         path: path.to_owned(),
         bytes: bytes.len(),
         ..FileOutcome::default()
     };
-    if !prefilter::has_warp_tokens(bytes) {
+    if prefilter::has_warp_code(bytes) {
+        clock.lap(Stage::Prefilter);
+        analyse(bytes, opts, &mut outcome, &mut clock);
+    } else {
+        clock.lap(Stage::Prefilter);
         outcome.skipped_by_prefilter = true;
-        return outcome;
     }
-    let source = SourceFile::new(path, bytes);
+    outcome.timings.merge(&clock.finish());
+    outcome
+}
+
+/// Like [`check_source`] but without the prefilter: every file is parsed.
+/// For tests that prove the prefilter never changes a result.
+pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
+    let mut clock = Clock::start();
+    let mut outcome = FileOutcome {
+        path: path.to_owned(),
+        bytes: bytes.len(),
+        ..FileOutcome::default()
+    };
+    analyse(bytes, opts, &mut outcome, &mut clock);
+    outcome.timings.merge(&clock.finish());
+    outcome
+}
+
+/// The stages after the prefilter. Each ends with a lap of `clock`.
+fn analyse(bytes: &[u8], opts: &Options, outcome: &mut FileOutcome, clock: &mut Clock) {
+    let source = SourceFile::new(outcome.path.as_str(), bytes);
     outcome.lossy_utf8 = source.lossy;
-    let Some(parsed) = frontend::parse(source) else {
-        return outcome;
+    clock.lap(Stage::Decode);
+    let parsed = frontend::parse_within(source, opts.budgets.max_parse_operations);
+    clock.lap(Stage::Parse);
+    let parsed = match parsed {
+        Ok(p) => p,
+        Err(why) => {
+            outcome.not_analysed = Some(why.to_string());
+            return;
+        }
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
     let cx = RuleContext {
@@ -105,11 +147,11 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         .collect();
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
+    clock.lap(Stage::Rules);
     if !diagnostics.is_empty() {
         outcome.source = Some(Arc::new(parsed.source));
     }
     outcome.diagnostics = diagnostics;
-    outcome
 }
 
 fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
@@ -139,7 +181,10 @@ fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
 /// Read and check one discovered file.
 pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> {
     let display = display_path(&candidate.path);
-    let bytes = match std::fs::read(&candidate.path) {
+    let mut clock = Clock::start();
+    let read = read_file(&candidate.path);
+    clock.lap(Stage::Read);
+    let bytes = match read {
         Ok(b) => b,
         Err(e) => {
             return Some(FileOutcome {
@@ -152,7 +197,25 @@ pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> 
     if candidate.sniff && !prefilter::looks_like_cuda(&bytes) {
         return None;
     }
-    Some(check_source(&display, &bytes, opts))
+    let mut outcome = check_source(&display, &bytes, opts);
+    outcome.timings.merge(&clock.finish());
+    Some(outcome)
+}
+
+/// Read a whole file. A path that is not a regular file (a directory named
+/// `x.cu`, a FIFO, a socket) is an I/O error with a clear reason rather than
+/// a read that fails obscurely or blocks forever.
+fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    let md = std::fs::metadata(path)?;
+    if md.is_dir() {
+        return Err(std::io::Error::other("is a directory, not a source file"));
+    }
+    if !md.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, socket or device); not read",
+        ));
+    }
+    std::fs::read(path)
 }
 
 fn display_path(p: &std::path::Path) -> String {
@@ -166,6 +229,8 @@ pub struct RunResult {
     pub files: Vec<FileOutcome>,
     /// Paths that could not be walked or read, with the reason.
     pub io_errors: Vec<(String, String)>,
+    /// Time per stage summed over files (zero unless timing is enabled).
+    pub timings: StageTimes,
 }
 
 impl RunResult {
@@ -186,6 +251,12 @@ impl RunResult {
             }
             if f.lossy_utf8 {
                 s.non_utf8_files.push(f.path.clone());
+            }
+            if let Some(reason) = &f.not_analysed {
+                s.not_analysed.push(NotAnalysedSummary {
+                    path: f.path.clone(),
+                    reason: reason.clone(),
+                });
             }
             if !f.parse_error_regions.is_empty() {
                 s.files_with_parse_errors += 1;
@@ -224,7 +295,15 @@ pub struct Stats {
     /// Which regions of which file could not be parsed (never findings).
     pub parse_errors: Vec<ParseErrorSummary>,
     pub non_utf8_files: Vec<String>,
+    /// Files read but not analysed (e.g. over the parse budget), with why.
+    pub not_analysed: Vec<NotAnalysedSummary>,
     pub io_errors: usize,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct NotAnalysedSummary {
+    pub path: String,
+    pub reason: String,
 }
 
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -236,7 +315,22 @@ pub struct ParseErrorSummary {
 
 /// Discover and check `roots`.
 pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
+    let mut clock = Clock::start();
     let (candidates, walk_errors) = discover::discover(roots, &opts.discover);
+    clock.lap(Stage::Discover);
+    let mut run = check_candidates(&candidates, walk_errors, opts);
+    run.timings.merge(&clock.finish());
+    run
+}
+
+/// Check discovered files (in parallel on `opts.threads` workers) and
+/// collect the results in discovery order. Files that vanished or became
+/// unreadable since discovery are I/O errors naming them.
+pub fn check_candidates(
+    candidates: &[Candidate],
+    walk_errors: Vec<discover::WalkError>,
+    opts: &Options,
+) -> RunResult {
     let run = || -> Vec<FileOutcome> {
         candidates
             .par_iter()
@@ -260,5 +354,13 @@ pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
             .filter_map(|f| f.io_error.as_ref().map(|e| (f.path.clone(), e.clone()))),
     );
     io_errors.sort();
-    RunResult { files, io_errors }
+    let mut timings = StageTimes::default();
+    for f in &files {
+        timings.merge(&f.timings);
+    }
+    RunResult {
+        files,
+        io_errors,
+        timings,
+    }
 }

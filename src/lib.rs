@@ -10,7 +10,10 @@ pub mod discover;
 pub mod docs;
 pub mod engine;
 pub mod frontend;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod timing;

@@ -6,19 +6,44 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
-/// Tokens without which no rule can fire. Every rule's trigger must contain
-/// one of these as a substring; `tests::every_rule_trigger_passes` guards it.
-const WARP_TOKENS: &[&str] = &[
+/// Substrings that locate every candidate identifier (`sync` covers
+/// `*_sync`, `__syncwarp`, `__syncthreads*` and `.sync()`). A candidate is
+/// then judged as a whole identifier by [`is_warp_identifier`].
+const ANCHORS: &[&str] = &[
     "__shfl",
     "__ballot",
     "__any",
     "__all",
-    "_sync",
-    "__syncthreads",
+    "sync",
     "__activemask",
     "__shared__",
-    "sync(",
 ];
+
+/// Legacy maskless primitives, matched as whole identifiers only: `__all`
+/// must not match `__all_of` or `__allocator`.
+const LEGACY_NAMES: &[&str] = &[
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__ballot",
+    "__any",
+    "__all",
+];
+
+/// True when `ident` (a whole identifier) can be a rule's trigger. `next` is
+/// the first non-blank byte after it. Every rule's trigger must satisfy this;
+/// `tests::every_rule_trigger_passes` and `tests/prefilter_soundness.rs`
+/// guard it.
+fn is_warp_identifier(ident: &[u8], next: Option<u8>) -> bool {
+    LEGACY_NAMES.iter().any(|n| n.as_bytes() == ident)
+        || ident.ends_with(b"_sync") // __shfl_sync, __reduce_add_sync, __match_any_sync, …
+        || ident.starts_with(b"__syncwarp")
+        || ident.starts_with(b"__syncthreads") // and _count/_and/_or
+        || ident == b"__activemask"
+        || ident == b"__shared__"
+        || (ident == b"sync" && next == Some(b'(')) // cg::sync(g), block.sync()
+}
 
 /// Markers that make a `.h`/`.cpp`-style file CUDA source.
 const CUDA_MARKERS: &[&str] = &[
@@ -35,13 +60,220 @@ const CUDA_MARKERS: &[&str] = &[
 ];
 
 static WARP: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(WARP_TOKENS).expect("static patterns"));
+    LazyLock::new(|| AhoCorasick::new(ANCHORS).expect("static patterns"));
 static CUDA: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(CUDA_MARKERS).expect("static patterns"));
 
-/// True when the file may hold warp-relevant code and must be parsed.
-pub fn has_warp_tokens(bytes: &[u8]) -> bool {
-    WARP.is_match(bytes)
+/// True when the file may hold warp-relevant *code* and must be parsed: some
+/// identifier outside comments satisfies [`is_warp_identifier`]. String
+/// literals count as code (inline PTX and macro tricks live there), and so
+/// does anything the lexer is unsure about; only text that is certainly a
+/// comment is ignored.
+pub fn has_warp_code(bytes: &[u8]) -> bool {
+    let mut lexer = Lexer::new(bytes);
+    let mut judged_until = 0;
+    for m in WARP.find_iter(bytes) {
+        if m.start() < judged_until {
+            continue; // another anchor inside an identifier already judged
+        }
+        let start = ident_start(bytes, m.start());
+        let end = ident_end(bytes, m.end());
+        judged_until = end;
+        let next = bytes[end..]
+            .iter()
+            .copied()
+            .find(|b| !b.is_ascii_whitespace());
+        if is_warp_identifier(&bytes[start..end], next) && !lexer.in_comment_at(start) {
+            return true;
+        }
+    }
+    false
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+fn ident_start(bytes: &[u8], mut i: usize) -> usize {
+    while i > 0 && is_ident_byte(bytes[i - 1]) {
+        i -= 1;
+    }
+    i
+}
+
+fn ident_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && is_ident_byte(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// A forward-only C/C++ lexer that only knows comments, string and character
+/// literals (raw strings included). It is asked about increasing offsets and
+/// never rescans, so one file costs at most one pass.
+///
+/// Soundness matters in one direction only: code taken for a comment could
+/// hide a trigger, so every doubt resolves to "not a comment" (an
+/// unterminated literal ends at the end of its line; a digit separator
+/// `1'000` at worst makes the rest of its line a character literal, which
+/// counts as code).
+struct Lexer<'a> {
+    bytes: &'a [u8],
+    /// Start of the region not yet classified; it begins in `mode`.
+    pos: usize,
+    mode: Mode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Code,
+    LineComment,
+    BlockComment,
+    /// A string or character literal that ends at `quote` (or the line end).
+    Literal(u8),
+    /// A raw string literal that ends (exclusive) at this offset.
+    Raw {
+        end: usize,
+    },
+}
+
+impl<'a> Lexer<'a> {
+    fn new(bytes: &'a [u8]) -> Lexer<'a> {
+        Lexer {
+            bytes,
+            pos: 0,
+            mode: Mode::Code,
+        }
+    }
+
+    /// Is the byte at `target` inside a comment? Targets must not decrease.
+    fn in_comment_at(&mut self, target: usize) -> bool {
+        let b = self.bytes;
+        loop {
+            // The end (exclusive) of the region that starts at `pos`, and
+            // the mode after it.
+            let (end, after) = match self.mode {
+                Mode::Code => match memchr::memchr3(b'/', b'"', b'\'', &b[self.pos..]) {
+                    None => return false,
+                    Some(i) => {
+                        let at = self.pos + i;
+                        if at >= target {
+                            return false;
+                        }
+                        match (b[at], b.get(at + 1)) {
+                            (b'/', Some(b'/')) => (at + 2, Mode::LineComment),
+                            (b'/', Some(b'*')) => (at + 2, Mode::BlockComment),
+                            (b'/', _) => (at + 1, Mode::Code),
+                            (b'"', _) => match raw_string_end(b, at) {
+                                Some(end) => (at + 1, Mode::Raw { end }),
+                                None => (at + 1, Mode::Literal(b'"')),
+                            },
+                            _ => (at + 1, Mode::Literal(b'\'')),
+                        }
+                    }
+                },
+                Mode::LineComment => {
+                    let end = line_comment_end(b, self.pos);
+                    if end > target {
+                        return true;
+                    }
+                    (end, Mode::Code)
+                }
+                Mode::BlockComment => {
+                    let end = memchr::memmem::find(&b[self.pos..], b"*/")
+                        .map_or(b.len(), |i| self.pos + i + 2);
+                    if end > target {
+                        return true;
+                    }
+                    (end, Mode::Code)
+                }
+                Mode::Literal(quote) => {
+                    let end = literal_end(b, self.pos, quote);
+                    if end > target {
+                        return false;
+                    }
+                    (end, Mode::Code)
+                }
+                Mode::Raw { end } => {
+                    if end > target {
+                        return false;
+                    }
+                    (end, Mode::Code)
+                }
+            };
+            self.pos = end;
+            self.mode = after;
+        }
+    }
+}
+
+/// End (exclusive) of a `//` comment whose text starts at `from`: the first
+/// newline not escaped by a backslash (a continued line stays a comment).
+fn line_comment_end(b: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(off) = memchr::memchr(b'\n', &b[i..]) {
+        let nl = i + off;
+        let mut j = nl;
+        if j > from && b[j - 1] == b'\r' {
+            j -= 1;
+        }
+        if j > from && b[j - 1] == b'\\' {
+            i = nl + 1;
+            continue;
+        }
+        return nl + 1;
+    }
+    b.len()
+}
+
+/// End (exclusive) of a literal whose body starts at `from`: after the
+/// closing quote, or at the end of the line if it is unterminated.
+fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {
+    let mut i = from;
+    while let Some(off) = memchr::memchr3(quote, b'\\', b'\n', &b[i..]) {
+        let at = i + off;
+        match b[at] {
+            b'\\' => i = at + 2,
+            b'\n' => return at,
+            _ => return at + 1,
+        }
+        if i >= b.len() {
+            return b.len();
+        }
+    }
+    b.len()
+}
+
+/// For a `"` at `quote` that opens a raw string (`R"delim(`, also `u8R`,
+/// `LR`, …): the end (exclusive) of the whole literal, after `)delim"`, or
+/// the end of the file when it is unterminated. `None` if not a raw string.
+fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
+    if quote == 0 || b[quote - 1] != b'R' {
+        return None;
+    }
+    // `R` must be the literal's prefix, not the end of an identifier `FOOR`.
+    let prefix = &b[ident_start(b, quote)..quote];
+    if !matches!(prefix, b"R" | b"LR" | b"uR" | b"UR" | b"u8R") {
+        return None;
+    }
+    let open = quote + 1;
+    let paren = open + b[open..].iter().take(17).position(|&c| c == b'(')?;
+    let delim = &b[open..paren];
+    if delim
+        .iter()
+        .any(|&c| c.is_ascii_whitespace() || c == b'\\' || c == b')')
+    {
+        return None;
+    }
+    let mut from = paren + 1;
+    while let Some(off) = memchr::memchr(b')', &b[from..]) {
+        let tail = from + off + 1;
+        if b[tail..].starts_with(delim) && b.get(tail + delim.len()) == Some(&b'"') {
+            return Some(tail + delim.len() + 1);
+        }
+        from = tail;
+    }
+    Some(b.len())
 }
 
 /// True when a file of a non-CUDA extension contains CUDA constructs.
@@ -53,23 +285,103 @@ pub fn looks_like_cuda(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
 
+    fn passes(s: &str) -> bool {
+        has_warp_code(s.as_bytes())
+    }
+
     #[test]
     fn every_rule_trigger_passes() {
         for trigger in [
             "__shfl(v, 0)",
+            "__shfl_up(v, 1)",
+            "__shfl_down(v, 1)",
+            "__shfl_xor(v, 1)",
             "__ballot(p)",
             "__any(p)",
             "__all(p)",
+            "::__all (p)",
             "__shfl_down_sync(m, v, 1)",
+            "__shfl_sync(m, v, 0, 16)",
+            "__ballot_sync(m, p)",
+            "__any_sync(m, p)",
+            "__all_sync(m, p)",
+            "__uni_sync(m, p)",
+            "__match_any_sync(__activemask(), k)",
+            "__match_all_sync(m, k, &pred)",
+            "__reduce_add_sync(m, v)",
             "__syncwarp()",
+            "__syncwarp(0xfffffffe)",
             "__syncthreads()",
+            "__syncthreads_count(p)",
+            "__syncthreads_and(p)",
+            "__syncthreads_or(p)",
             "__activemask()",
             "__shared__ float s[32];",
+            "extern __shared__ float dyn[];",
             "cg::sync(block)",
+            "block.sync()",
+            "g.sync ()",
+            "#define SHFL(v) __shfl(v, 0)",
+            "asm volatile(\"bar.sync 0;\"); x = \"__syncthreads\";",
         ] {
-            assert!(has_warp_tokens(trigger.as_bytes()), "{trigger}");
+            assert!(passes(trigger), "{trigger}");
         }
-        assert!(!has_warp_tokens(b"int main() { return 0; }"));
+    }
+
+    #[test]
+    fn files_without_warp_code_are_skipped() {
+        for clean in [
+            "int main() { return 0; }",
+            // Whole identifiers only.
+            "bool b = __all_of(v) || __any_of(v); __allocator a; __any_cast<int>(x);",
+            "cuda::std::async(f); memcpy_async(d, s, n); __sync_fetch_and_add(&x, 1) ;",
+            "int sync = 3; syncer(); x.synchronize(); cudaDeviceSynchronize();",
+            // Comments never count.
+            "// calls __syncthreads() here\nint x;",
+            "/* __shfl_down_sync(mask, v, 1)\n __shared__ */ int y;",
+            "/// \\brief uses __shared__ memory, then block.sync()\n",
+            "// continued \\\n __syncwarp();\nint z;",
+            "// continued with CRLF \\\r\n __syncwarp();\r\nint z;",
+        ] {
+            assert!(!passes(clean), "{clean:?}");
+        }
+    }
+
+    #[test]
+    fn literals_do_not_open_comments() {
+        assert!(passes("const char *u = \"http://x\"; __syncthreads();"));
+        assert!(passes("char q = '\"'; __syncwarp();"));
+        assert!(passes("const char *e = \"a\\\"//\"; __syncwarp();"));
+        assert!(passes(
+            "auto r = R\"x(// not a comment )\" )x\"; __syncwarp();"
+        ));
+        assert!(passes("auto r = u8R\"(/*)\"; __syncwarp(); // */"));
+        // `FOOR"…"` is an identifier followed by a string, not a raw string.
+        assert!(passes("FOOR\"(\" /* */ __syncwarp();"));
+        // Digit separators are at worst read as literals, i.e. as code.
+        assert!(passes("int n = 1'000; /* x */ __syncwarp();"));
+        assert!(passes("int n = 1'000'000; __syncwarp();"));
+        // An unterminated string ends at its line.
+        assert!(passes("const char *s = \"open\n__syncwarp();"));
+        // Code after a closed block comment counts.
+        assert!(passes("/* __syncwarp() */ __syncwarp();"));
+        assert!(passes("/**/__shfl(v, 0);"));
+        // An unterminated comment hides the rest.
+        assert!(!passes("int x; /* __syncwarp();"));
+    }
+
+    #[test]
+    fn many_comment_hits_cost_one_pass() {
+        let mut text = String::new();
+        for _ in 0..50_000 {
+            text.push_str("// __syncthreads() in a comment\n");
+        }
+        let t = std::time::Instant::now();
+        assert!(!passes(&text));
+        text.push_str("__syncwarp();\n");
+        assert!(passes(&text));
+        // A rescanning lexer would take seconds here.
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]

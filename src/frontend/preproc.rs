@@ -37,8 +37,8 @@ pub trait RegionOracle {
 impl RegionOracle for PreprocEnv {
     fn is_dead(&self, node: Node, text: &str) -> bool {
         let mut child = node;
-        let mut cur = node.parent();
-        while let Some(anc) = cur {
+        // One descent from the root, not a loop of `parent()` (quadratic).
+        for anc in super::ancestors(node) {
             let taken = match anc.kind() {
                 "preproc_if" | "preproc_elif" => {
                     let cond = anc.child_by_field_name("condition");
@@ -73,7 +73,6 @@ impl RegionOracle for PreprocEnv {
                 return true;
             }
             child = anc;
-            cur = anc.parent();
         }
         false
     }
