@@ -365,53 +365,28 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
-/// Download the wheel with pip (once) and unpack its `.cuh` headers.
+/// Download the wheel with pip (once) and unpack its `.cuh` headers, with
+/// `benches/fetch_cccl.py` (the same script `.ci/run` uses).
 fn ensure_cccl(cache: &Path) -> Result<PathBuf, String> {
     let dir = cache.join("cccl");
-    let marker = dir.join(".complete");
-    if marker.exists() {
+    if dir.join(".complete").exists() {
         return Ok(dir);
     }
-    let wheels = cache.join("wheels");
-    fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
     eprintln!(
         "corpus bench: fetching {CCCL_REQUIREMENT} with pip into {}",
-        wheels.display()
+        cache.display()
     );
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fetch_cccl.py");
     let status = Command::new(&python)
-        .args([
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "-d",
-        ])
-        .arg(&wheels)
-        .arg(CCCL_REQUIREMENT)
+        .arg(script)
+        .arg(cache)
+        .stdout(Stdio::null())
         .status()
         .map_err(|e| format!("{python}: {e}"))?;
-    if !status.success() {
-        return Err(format!("pip download failed: {status}"));
+    if !status.success() || !dir.join(".complete").exists() {
+        return Err(format!("benches/fetch_cccl.py failed: {status}"));
     }
-    // The wheel is a zip; let Python's zipfile unpack the headers.
-    let script = "import sys, zipfile, glob\n\
-        whl = sorted(glob.glob(sys.argv[1] + '/cuda_cccl-*.whl'))[-1]\n\
-        z = zipfile.ZipFile(whl)\n\
-        names = [n for n in z.namelist() if n.endswith('.cuh')]\n\
-        z.extractall(sys.argv[2], names)\n\
-        print(len(names))\n";
-    let out = Command::new(&python)
-        .args(["-c", script])
-        .arg(&wheels)
-        .arg(&dir)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    fs::write(&marker, b"").map_err(|e| e.to_string())?;
     Ok(dir)
 }
 
