@@ -57,6 +57,10 @@ fn parse_args() -> Args {
 }
 
 fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("--measure-child") && argv.len() > 3 {
+        measure_child(Path::new(&argv[2]), &argv[3..]);
+    }
     let args = parse_args();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let cache = root.join(".bench-cache");
@@ -118,7 +122,7 @@ fn main() {
     let mut walls = Vec::new();
     let mut peak_kb = 0;
     for _ in 0..args.runs {
-        let r = run_child(&check_args, &corpus_dir, &cache, None);
+        let r = run_child(&check_args, &corpus_dir, &cache);
         walls.push(r.wall);
         peak_kb = peak_kb.max(r.max_rss_kb);
     }
@@ -156,7 +160,6 @@ fn main() {
         ],
         &corpus_dir,
         &cache,
-        None,
     );
     report.line(format!(
         "warplint check -j1: {:.1} ms (one run)",
@@ -167,7 +170,7 @@ fn main() {
     // 3. Per-stage breakdown, from `--timings=json`.
     let mut timed_args = check_args.clone();
     timed_args.push("--timings=json".into());
-    let timed = run_child(&timed_args, &corpus_dir, &cache, None);
+    let timed = run_child(&timed_args, &corpus_dir, &cache);
     if let Some(t) = timed.timings {
         let stages = &t["stages_ms"];
         let mut s = String::from("stages (ms summed over workers):");
@@ -221,7 +224,7 @@ fn main() {
             ));
         }
     }
-    let gen_run = run_child(&check_args, &generated_dir, &cache, None);
+    let gen_run = run_child(&check_args, &generated_dir, &cache);
     report.line(format!(
         "warplint check on generated/ (child): {:.1} ms, peak RSS {:.1} MB",
         ms(gen_run.wall),
@@ -450,36 +453,40 @@ struct ChildRun {
     timings: Option<serde_json::Value>,
 }
 
-/// Run `warplint ARGS DIR`, reaping it with `wait4` so that its own peak
-/// RSS is read (RUSAGE_CHILDREN would report the maximum over all children).
-fn run_child(args: &[String], dir: &Path, cache: &Path, stdin: Option<&Path>) -> ChildRun {
+/// Run `warplint ARGS DIR` and measure its wall time and peak RSS.
+///
+/// Linux charges a child the peak RSS of the process it was forked (or
+/// vforked) from until it calls exec, and this process holds the whole
+/// corpus and the generated files in memory. So the child is started by a
+/// fresh, small copy of this binary (`--measure-child`), which reaps it
+/// with `wait4` and writes its figures to a file.
+fn run_child(args: &[String], dir: &Path, cache: &Path) -> ChildRun {
     let stdout = fs::File::create(cache.join("last-stdout.txt")).unwrap();
     let stderr = fs::File::create(cache.join("last-stderr.txt")).unwrap();
-    let mut cmd = Command::new(BIN);
-    cmd.args(args)
+    let figures = cache.join("last-rusage.txt");
+    let status = Command::new(std::env::current_exe().unwrap())
+        .arg("--measure-child")
+        .arg(&figures)
+        .arg(BIN)
+        .args(args)
         .arg(dir)
         .stdout(Stdio::from(stdout))
         .stderr(Stdio::from(stderr))
-        .env("NO_COLOR", "1");
-    if let Some(p) = stdin {
-        cmd.stdin(fs::File::open(p).unwrap());
-    }
-    let t = Instant::now();
-    // Reaped below with wait4, which `Child::wait` cannot replace: it does
-    // not return the child's resource usage.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd.spawn().expect("spawn warplint");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 fills it for this pid only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let wall = t.elapsed();
-    assert_eq!(rc, pid, "wait4 failed");
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+        .env("NO_COLOR", "1")
+        .status()
+        .expect("start the measuring process");
+    assert!(status.success(), "measuring {args:?} failed: {status}");
+    let text = fs::read_to_string(&figures).unwrap();
+    let nums: Vec<i64> = text
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [wall_ns, max_rss_kb, code] = nums[..] else {
+        panic!("bad figures: {text}");
+    };
     assert!(
-        matches!(code, Some(0..=2)),
-        "warplint {args:?} {} ended with status {status}",
+        (0..=2).contains(&code),
+        "warplint {args:?} {} ended with status {code}",
         dir.display()
     );
     let err = fs::read_to_string(cache.join("last-stderr.txt")).unwrap_or_default();
@@ -488,10 +495,41 @@ fn run_child(args: &[String], dir: &Path, cache: &Path, stdin: Option<&Path>) ->
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .find_map(|v| v.get("warplint_timings").cloned());
     ChildRun {
-        wall,
-        max_rss_kb: usage.ru_maxrss,
+        wall: Duration::from_nanos(wall_ns as u64),
+        max_rss_kb,
         timings,
     }
+}
+
+/// `--measure-child FILE CMD ARGS…`: run CMD (inheriting stdio), reap it
+/// with `wait4`, write "wall_ns max_rss_kb exit_code" to FILE.
+fn measure_child(figures: &Path, cmd: &[String]) -> ! {
+    let t = Instant::now();
+    // Reaped below with wait4, which `Child::wait` cannot replace: it does
+    // not return the child's resource usage.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .spawn()
+        .expect("spawn warplint");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for this pid only.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = t.elapsed();
+    assert_eq!(rc, pid, "wait4 failed");
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    fs::write(
+        figures,
+        format!("{} {} {code}\n", wall.as_nanos(), usage.ru_maxrss),
+    )
+    .unwrap();
+    std::process::exit(0)
 }
 
 /// The linearity unit: the corpus's warp-level headers (the files the

@@ -28,6 +28,17 @@ impl SourceFile {
         SourceFile::from_string(path, text, lossy)
     }
 
+    /// Like [`SourceFile::new`], taking ownership: valid UTF-8 is not copied.
+    pub fn from_vec(path: impl Into<String>, bytes: Vec<u8>) -> SourceFile {
+        match String::from_utf8(bytes) {
+            Ok(text) => SourceFile::from_string(path, text, false),
+            Err(e) => {
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                SourceFile::from_string(path, text, true)
+            }
+        }
+    }
+
     pub fn from_string(path: impl Into<String>, text: String, lossy: bool) -> SourceFile {
         let mut line_starts = vec![0];
         line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
@@ -138,6 +149,15 @@ mod tests {
         let f = SourceFile::new("b.cu", b"int \xff x;");
         assert!(f.lossy);
         assert!(f.text.contains('\u{fffd}'));
+    }
+
+    #[test]
+    fn from_vec_matches_new() {
+        for bytes in [&b"ok \xce\xbb\n"[..], b"bad \xff\n", b""] {
+            let a = SourceFile::new("a.cu", bytes);
+            let b = SourceFile::from_vec("a.cu", bytes.to_vec());
+            assert_eq!((a.text, a.lossy), (b.text, b.lossy));
+        }
     }
 
     #[test]
