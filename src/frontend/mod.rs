@@ -40,7 +40,7 @@ thread_local! {
 /// machine. So this admits any real file up to several megabytes and stops
 /// a 50 MB file in well under a second. It is counted, not timed: whether a
 /// file is analysed never depends on the machine's speed or load.
-pub const DEFAULT_MAX_PARSE_OPERATIONS: u64 = 2_000_000;
+pub const DEFAULT_MAX_PARSE_OPERATIONS: u64 = 3_000_000;
 
 /// Why a file produced no syntax tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
