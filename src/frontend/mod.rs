@@ -35,11 +35,12 @@ thread_local! {
 
 /// The default parse budget, in tree-sitter parser operations (about one per
 /// token shifted or node reduced). Measured: real CUB headers cost 0.3–0.4
-/// operations per byte, dense generated kernels 1.3, and tree-sitter-cuda
-/// runs 1.2–4 million operations per second on one core of the benchmark
-/// machine. So this admits any real file up to several megabytes and stops
-/// a 50 MB file in well under a second. It is counted, not timed: whether a
-/// file is analysed never depends on the machine's speed or load.
+/// operations per byte (so about 8 MB of such code fits), dense generated
+/// kernels 1.3 (a 2 MB file of 5,000 kernels fits), and tree-sitter-cuda
+/// runs about 4 million operations per second on one core of the benchmark
+/// machine, so a 50 MB file stops within the one-second-per-file budget.
+/// It is counted, not timed: whether a file is analysed never depends on the
+/// machine's speed or load.
 pub const DEFAULT_MAX_PARSE_OPERATIONS: u64 = 3_000_000;
 
 /// Why a file produced no syntax tree.
