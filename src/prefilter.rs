@@ -122,6 +122,9 @@ struct Lexer<'a> {
     /// Start of the region not yet classified; it begins in `mode`.
     pos: usize,
     mode: Mode,
+    /// No `*/` at or after this offset (so many unclosed `/*` cost one
+    /// search, not one each).
+    no_close_from: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,7 +146,20 @@ impl<'a> Lexer<'a> {
             bytes,
             pos: 0,
             mode: Mode::Code,
+            no_close_from: usize::MAX,
         }
+    }
+
+    /// Is there a `*/` at or after `from`?
+    fn is_closed_after(&mut self, from: usize) -> bool {
+        if from >= self.no_close_from {
+            return false;
+        }
+        let found = memchr::memmem::find(&self.bytes[from..], b"*/").is_some();
+        if !found {
+            self.no_close_from = from;
+        }
+        found
     }
 
     /// Is the byte at `target` inside a comment? Targets must not decrease.
@@ -161,8 +177,15 @@ impl<'a> Lexer<'a> {
                             return false;
                         }
                         match (b[at], b.get(at + 1)) {
+                            (b'/', Some(b'/' | b'*')) if in_system_header_name(b, at) => {
+                                (at + 1, Mode::Code)
+                            }
                             (b'/', Some(b'/')) => (at + 2, Mode::LineComment),
-                            (b'/', Some(b'*')) => (at + 2, Mode::BlockComment),
+                            // tree-sitter takes `/*` for a comment only when
+                            // it is closed; an unclosed one is code to it.
+                            (b'/', Some(b'*')) if self.is_closed_after(at + 2) => {
+                                (at + 2, Mode::BlockComment)
+                            }
                             (b'/', _) => (at + 1, Mode::Code),
                             (b'"', _) => match raw_string_end(b, at) {
                                 Some(end) => (at + 1, Mode::Raw { end }),
@@ -205,6 +228,25 @@ impl<'a> Lexer<'a> {
             self.mode = after;
         }
     }
+}
+
+/// Is the `/` at `at` inside the `<…>` of an `#include` line? There
+/// tree-sitter reads `<a//b.h>` as a header name, not a comment.
+fn in_system_header_name(b: &[u8], at: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let line = b[line_start..at].trim_ascii_start();
+    let Some(rest) = line.strip_prefix(b"#") else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    let Some(rest) = [&b"include_next"[..], b"include", b"import"]
+        .iter()
+        .find_map(|kw| rest.strip_prefix(*kw))
+    else {
+        return false;
+    };
+    let rest = rest.trim_ascii_start();
+    rest.starts_with(b"<") && !rest.contains(&b'>')
 }
 
 /// End (exclusive) of a `//` comment whose text starts at `from`: the first
@@ -366,8 +408,23 @@ mod tests {
         // Code after a closed block comment counts.
         assert!(passes("/* __syncwarp() */ __syncwarp();"));
         assert!(passes("/**/__shfl(v, 0);"));
-        // An unterminated comment hides the rest.
-        assert!(!passes("int x; /* __syncwarp();"));
+        // tree-sitter reads an unclosed `/*` as code (found by the fuzzer).
+        assert!(passes("int x; /* __syncwarp();"));
+        assert!(passes("/* a */ x /* b\n__shfl(v, 0);"));
+        assert!(!passes("/* a */ x /* b\n__shfl(v, 0); */"));
+        // `<…>` after #include is a header name, not a comment.
+        assert!(passes("#include <a/*b.h>\n__syncwarp();\n/* */"));
+        assert!(passes("  #  include_next <x//y.h>\n__syncwarp();"));
+        assert!(!passes("#include \"a.h\" // __syncwarp();"));
+        assert!(!passes("int a = b < c; // __syncwarp();"));
+    }
+
+    #[test]
+    fn many_unclosed_comment_openers_cost_one_pass() {
+        let text = "x /* y ".repeat(200_000) + "__syncwarp();";
+        let t = std::time::Instant::now();
+        assert!(passes(&text));
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]
