@@ -109,29 +109,37 @@ fn ident_end(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// A forward-only C/C++ lexer that only knows comments, string and character
-/// literals (raw strings included). It is asked about increasing offsets and
-/// never rescans, so one file costs at most one pass.
+/// literals (raw strings included), as tree-sitter-cuda lexes them. It is
+/// asked about increasing offsets and never rescans, so one file costs at
+/// most one pass (every lookahead it makes is cached).
 ///
 /// Soundness matters in one direction only: code taken for a comment could
 /// hide a trigger, so every doubt resolves to "not a comment" (an
 /// unterminated literal ends at the end of its line; a digit separator
 /// `1'000` at worst makes the rest of its line a character literal, which
-/// counts as code).
+/// counts as code). Where tree-sitter's lexer differs from a compiler's, we
+/// follow tree-sitter, since the rules read its tree: it ends a comment at a
+/// NUL byte, and it does not take an unclosed `/*` for a comment.
 struct Lexer<'a> {
     bytes: &'a [u8],
     /// Start of the region not yet classified; it begins in `mode`.
     pos: usize,
     mode: Mode,
-    /// No `*/` at or after this offset (so many unclosed `/*` cost one
-    /// search, not one each).
-    no_close_from: usize,
+    /// Next `*/` and next NUL at or after some earlier offset (`None`: there
+    /// is none), reused while the queries stay before them.
+    next_close: Option<Option<usize>>,
+    next_nul: Option<Option<usize>>,
+    /// (last offset asked about, start of its line).
+    line: (usize, usize),
+    /// For the line starting at `.0`: the byte range of an `#include <…>`
+    /// header name on it (empty when there is none).
+    header_name: Option<(usize, std::ops::Range<usize>)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
     Code,
     LineComment,
-    BlockComment,
     /// A string or character literal that ends at `quote` (or the line end).
     Literal(u8),
     /// A raw string literal that ends (exclusive) at this offset.
@@ -140,26 +148,70 @@ enum Mode {
     },
 }
 
+/// The first occurrence of `needle` at or after `from`, cached in `slot`
+/// while `from` has not passed it.
+fn next_cached(
+    slot: &mut Option<Option<usize>>,
+    b: &[u8],
+    from: usize,
+    needle: &[u8],
+) -> Option<usize> {
+    match *slot {
+        Some(None) => return None,
+        Some(Some(at)) if at >= from => return Some(at),
+        _ => {}
+    }
+    let found = memchr::memmem::find(&b[from..], needle).map(|i| from + i);
+    *slot = Some(found);
+    found
+}
+
 impl<'a> Lexer<'a> {
     fn new(bytes: &'a [u8]) -> Lexer<'a> {
         Lexer {
             bytes,
             pos: 0,
             mode: Mode::Code,
-            no_close_from: usize::MAX,
+            next_close: None,
+            next_nul: None,
+            line: (0, 0),
+            header_name: None,
         }
     }
 
-    /// Is there a `*/` at or after `from`?
-    fn is_closed_after(&mut self, from: usize) -> bool {
-        if from >= self.no_close_from {
-            return false;
+    fn next_nul(&mut self, from: usize) -> Option<usize> {
+        next_cached(&mut self.next_nul, self.bytes, from, b"\0")
+    }
+
+    /// The end (exclusive) of a block comment whose text starts at `from`,
+    /// or `None` when tree-sitter would not read a comment there (no `*/`
+    /// follows, or a NUL comes first).
+    fn block_comment_end(&mut self, from: usize) -> Option<usize> {
+        let close = next_cached(&mut self.next_close, self.bytes, from, b"*/")?;
+        match self.next_nul(from) {
+            Some(nul) if nul < close => None,
+            _ => Some(close + 2),
         }
-        let found = memchr::memmem::find(&self.bytes[from..], b"*/").is_some();
-        if !found {
-            self.no_close_from = from;
+    }
+
+    /// Start of the line holding `at` (queries never go backwards).
+    fn line_start(&mut self, at: usize) -> usize {
+        let (from, start) = self.line;
+        let start = memchr::memrchr(b'\n', &self.bytes[from..at]).map_or(start, |i| from + i + 1);
+        self.line = (at, start);
+        start
+    }
+
+    /// Is the `/` at `at` inside the `<…>` of an `#include` line? There
+    /// tree-sitter reads `<a//b.h>` as a header name, not a comment.
+    fn in_system_header_name(&mut self, at: usize) -> bool {
+        let start = self.line_start(at);
+        if self.header_name.as_ref().is_none_or(|(s, _)| *s != start) {
+            self.header_name = Some((start, header_name_range(self.bytes, start)));
         }
-        found
+        self.header_name
+            .as_ref()
+            .is_some_and(|(_, range)| range.contains(&at))
     }
 
     /// Is the byte at `target` inside a comment? Targets must not decrease.
@@ -177,15 +229,15 @@ impl<'a> Lexer<'a> {
                             return false;
                         }
                         match (b[at], b.get(at + 1)) {
-                            (b'/', Some(b'/' | b'*')) if in_system_header_name(b, at) => {
+                            (b'/', Some(b'/' | b'*')) if self.in_system_header_name(at) => {
                                 (at + 1, Mode::Code)
                             }
                             (b'/', Some(b'/')) => (at + 2, Mode::LineComment),
-                            // tree-sitter takes `/*` for a comment only when
-                            // it is closed; an unclosed one is code to it.
-                            (b'/', Some(b'*')) if self.is_closed_after(at + 2) => {
-                                (at + 2, Mode::BlockComment)
-                            }
+                            (b'/', Some(b'*')) => match self.block_comment_end(at + 2) {
+                                Some(end) if end > target => return true,
+                                Some(end) => (end, Mode::Code),
+                                None => (at + 2, Mode::Code),
+                            },
                             (b'/', _) => (at + 1, Mode::Code),
                             (b'"', _) => match raw_string_end(b, at) {
                                 Some(end) => (at + 1, Mode::Raw { end }),
@@ -196,15 +248,10 @@ impl<'a> Lexer<'a> {
                     }
                 },
                 Mode::LineComment => {
-                    let end = line_comment_end(b, self.pos);
-                    if end > target {
-                        return true;
+                    let mut end = line_comment_end(b, self.pos);
+                    if let Some(nul) = self.next_nul(self.pos).filter(|&n| n < end) {
+                        end = nul;
                     }
-                    (end, Mode::Code)
-                }
-                Mode::BlockComment => {
-                    let end = memchr::memmem::find(&b[self.pos..], b"*/")
-                        .map_or(b.len(), |i| self.pos + i + 2);
                     if end > target {
                         return true;
                     }
@@ -230,23 +277,29 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Is the `/` at `at` inside the `<…>` of an `#include` line? There
-/// tree-sitter reads `<a//b.h>` as a header name, not a comment.
-fn in_system_header_name(b: &[u8], at: usize) -> bool {
-    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
-    let line = b[line_start..at].trim_ascii_start();
-    let Some(rest) = line.strip_prefix(b"#") else {
-        return false;
+/// The header name's bytes on an `#include <…>` (or `#include_next`,
+/// `#import`) line starting at `start`; empty for any other line.
+fn header_name_range(b: &[u8], start: usize) -> std::ops::Range<usize> {
+    let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+    let line = &b[start..end];
+    let rest = line.trim_ascii_start();
+    let Some(rest) = rest.strip_prefix(b"#") else {
+        return 0..0;
     };
     let rest = rest.trim_ascii_start();
     let Some(rest) = [&b"include_next"[..], b"include", b"import"]
         .iter()
         .find_map(|kw| rest.strip_prefix(*kw))
     else {
-        return false;
+        return 0..0;
     };
     let rest = rest.trim_ascii_start();
-    rest.starts_with(b"<") && !rest.contains(&b'>')
+    if !rest.starts_with(b"<") {
+        return 0..0;
+    }
+    let open = end - rest.len();
+    let close = memchr::memchr(b'>', &b[open..end]).map_or(end, |i| open + i);
+    open..close
 }
 
 /// End (exclusive) of a `//` comment whose text starts at `from`: the first
@@ -417,6 +470,26 @@ mod tests {
         assert!(passes("  #  include_next <x//y.h>\n__syncwarp();"));
         assert!(!passes("#include \"a.h\" // __syncwarp();"));
         assert!(!passes("int a = b < c; // __syncwarp();"));
+    }
+
+    #[test]
+    fn a_nul_byte_ends_comments_as_in_tree_sitter() {
+        // Found by the prefilter fuzz target.
+        assert!(passes("// a \\\n b\0__syncwarp();"));
+        assert!(passes("// a\0 __syncwarp();"));
+        assert!(passes("/* a\0 */ __syncwarp(); /* */"));
+        assert!(passes("/* a \0 b */ __syncwarp();"));
+        assert!(!passes("/* a */ \0 // __syncwarp();"));
+    }
+
+    #[test]
+    fn pathological_lines_cost_one_pass() {
+        let t = std::time::Instant::now();
+        let text = "#include <".to_owned() + &"/* x */ ".repeat(200_000) + "\n__syncwarp();";
+        assert!(passes(&text));
+        let text = "/* \0 ".repeat(200_000) + "*/ __syncwarp();";
+        assert!(passes(&text));
+        assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]
