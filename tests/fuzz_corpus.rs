@@ -5,7 +5,10 @@
 use std::path::{Path, PathBuf};
 
 fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus");
+    files_under(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus"))
+}
+
+fn files_under(root: PathBuf) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
@@ -34,6 +37,27 @@ fn every_seed_runs_through_parse_rules_and_every_report_format() {
         });
         assert!(run.is_ok(), "{} fails the fuzz invariants", path.display());
     }
+}
+
+/// `WARPLINT_FUZZ_CORPUS=fuzz/corpus/pipeline cargo test --test fuzz_corpus`
+/// replays a fuzzer's whole working corpus in this (debug) build, where
+/// integer overflow panics: the fuzz builds (`cargo fuzz build -O`) do not
+/// check it.
+#[test]
+fn replay_a_local_fuzz_corpus_when_asked() {
+    let Some(dir) = std::env::var_os("WARPLINT_FUZZ_CORPUS") else {
+        return;
+    };
+    let files = files_under(PathBuf::from(dir));
+    for path in &files {
+        let data = std::fs::read(path).unwrap();
+        let run = std::panic::catch_unwind(|| {
+            warplint::fuzzing::check_and_render(&data);
+            warplint::fuzzing::prefilter_is_sound(&data);
+        });
+        assert!(run.is_ok(), "{} fails the fuzz invariants", path.display());
+    }
+    eprintln!("replayed {} inputs", files.len());
 }
 
 #[test]
