@@ -55,6 +55,9 @@ pub struct Budgets {
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).
     pub max_parse_operations: u64,
+    /// Files larger than this are not read or analysed (reported as such).
+    /// tree-sitter's offsets are 32-bit, so this must stay below 4 GiB.
+    pub max_file_bytes: u64,
 }
 
 impl Default for Budgets {
@@ -65,6 +68,7 @@ impl Default for Budgets {
             max_forks: 16,
             max_call_depth: 8,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
+            max_file_bytes: 1 << 30,
         }
     }
 }
@@ -103,7 +107,9 @@ fn check_bytes(path: &str, bytes: Cow<'_, [u8]>, opts: &Options) -> FileOutcome 
         bytes: bytes.len(),
         ..FileOutcome::default()
     };
-    if prefilter::has_warp_code(&bytes) {
+    if bytes.len() as u64 > opts.budgets.max_file_bytes {
+        outcome.not_analysed = Some(too_big(bytes.len() as u64, opts));
+    } else if prefilter::has_warp_code(&bytes) {
         clock.lap(Stage::Prefilter);
         analyse(bytes, opts, &mut outcome, &mut clock);
     } else {
@@ -192,10 +198,18 @@ fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
 pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> {
     let display = display_path(&candidate.path);
     let mut clock = Clock::start();
-    let read = read_file(&candidate.path);
+    let read = read_file(&candidate.path, opts.budgets.max_file_bytes);
     clock.lap(Stage::Read);
     let bytes = match read {
-        Ok(b) => b,
+        Ok(Ok(b)) => b,
+        Ok(Err(len)) => {
+            return Some(FileOutcome {
+                path: display,
+                bytes: usize::try_from(len).unwrap_or(usize::MAX),
+                not_analysed: Some(too_big(len, opts)),
+                ..FileOutcome::default()
+            });
+        }
         Err(e) => {
             return Some(FileOutcome {
                 path: display,
@@ -212,10 +226,18 @@ pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> 
     Some(outcome)
 }
 
-/// Read a whole file. A path that is not a regular file (a directory named
-/// `x.cu`, a FIFO, a socket) is an I/O error with a clear reason rather than
-/// a read that fails obscurely or blocks forever.
-fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+fn too_big(len: u64, opts: &Options) -> String {
+    format!(
+        "not analysed: the file is {len} bytes, over the {}-byte size limit",
+        opts.budgets.max_file_bytes
+    )
+}
+
+/// Read a whole file, or give its size (`Ok(Err(len))`) when it is over
+/// `max_bytes`. A path that is not a regular file (a directory named `x.cu`,
+/// a FIFO, a socket) is an I/O error with a clear reason rather than a read
+/// that fails obscurely or blocks forever.
+fn read_file(path: &std::path::Path, max_bytes: u64) -> std::io::Result<Result<Vec<u8>, u64>> {
     let md = std::fs::metadata(path)?;
     if md.is_dir() {
         return Err(std::io::Error::other("is a directory, not a source file"));
@@ -225,7 +247,10 @@ fn read_file(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
             "not a regular file (a FIFO, socket or device); not read",
         ));
     }
-    std::fs::read(path)
+    if md.len() > max_bytes {
+        return Ok(Err(md.len()));
+    }
+    std::fs::read(path).map(Ok)
 }
 
 fn display_path(p: &std::path::Path) -> String {
@@ -372,5 +397,30 @@ pub fn check_candidates(
         files,
         io_errors,
         timings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_over_the_size_limit_are_reported_not_analysed() {
+        let mut opts = Options::default();
+        opts.budgets.max_file_bytes = 16;
+        let text = b"__device__ int f(int v) { return __shfl(v, 0); }";
+        let outcome = check_source("big.cu", text, &opts);
+        assert!(outcome.diagnostics.is_empty());
+        let why = outcome.not_analysed.unwrap();
+        assert!(why.contains("over the 16-byte size limit"), "{why}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.cu");
+        std::fs::write(&path, text).unwrap();
+        let run = check_paths(&[path], &opts);
+        assert!(run.io_errors.is_empty());
+        assert_eq!(run.stats().not_analysed.len(), 1);
+        opts.budgets.max_file_bytes = 1 << 20;
+        assert_eq!(check_source("ok.cu", text, &opts).diagnostics.len(), 1);
     }
 }
