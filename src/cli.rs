@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use crate::config::{BlockDim, parse_block_dim, parse_target_arch};
+use crate::config::{ConfigSource, Overrides, Resolver, normalize_extension};
 use crate::docs;
 use crate::engine::{self, Options, RunResult};
 use crate::report::{self, Format, ReportOptions};
@@ -95,6 +97,17 @@ struct CheckArgs {
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Use this config file for every checked file, instead of the nearest
+    /// `warplint.toml` or `.warplint.toml` above each one.
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Ignore all config files.
+    #[arg(long)]
+    isolated: bool,
+    /// Apply `exclude` to files named on the command line too (for
+    /// pre-commit and editors, which pass every file explicitly).
+    #[arg(long)]
+    force_exclude: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,46 +115,6 @@ enum Color {
     Auto,
     Always,
     Never,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub struct BlockDim(pub [u32; 3]);
-
-/// `128`, `16,8` or `8,8,4`: every dimension at least 1.
-pub fn parse_block_dim(s: &str) -> Result<BlockDim, String> {
-    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("expected X[,Y[,Z]], got `{s}`"));
-    }
-    let mut dim = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        dim[i] = p
-            .parse::<u32>()
-            .ok()
-            .filter(|&v| (1..=1024).contains(&v))
-            .ok_or_else(|| format!("block dimension `{p}` is not an integer in 1..=1024"))?;
-    }
-    if dim.iter().product::<u32>() > 1024 {
-        return Err(format!("block `{s}` has more than 1024 threads"));
-    }
-    Ok(BlockDim(dim))
-}
-
-/// `sm_90` / `sm_90a` / `compute_70` / `90` → 900 (the `__CUDA_ARCH__` value).
-pub fn parse_target_arch(s: &str) -> Result<i128, String> {
-    let digits: String = s
-        .trim()
-        .trim_start_matches("sm_")
-        .trim_start_matches("compute_")
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    match digits.parse::<i128>() {
-        Ok(v) if (10..=200).contains(&v) => Ok(v * 10),
-        _ => Err(format!(
-            "unknown target architecture `{s}` (expected e.g. sm_70)"
-        )),
-    }
 }
 
 pub fn main() -> ExitCode {
@@ -170,16 +143,17 @@ fn usage_error(msg: &str) -> u8 {
 }
 
 fn check(args: CheckArgs) -> u8 {
-    let rules = match RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e),
+    // Validate the command line's own rule lists before any config is read.
+    if let Err(e) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        return usage_error(&e);
+    }
+    let mut overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        block_dim: args.block_dim,
+        force_exclude: args.force_exclude,
+        ..Overrides::default()
     };
-    let mut opts = Options {
-        rules,
-        threads: args.threads.map(usize::from),
-        ..Options::default()
-    };
-    opts.block_dim = args.block_dim.map(|b| b.0);
     if !args.target_arch.is_empty() {
         let mut archs = Vec::new();
         for a in &args.target_arch {
@@ -188,15 +162,29 @@ fn check(args: CheckArgs) -> u8 {
                 Err(e) => return usage_error(&e),
             }
         }
-        opts.env.min_arch = archs.into_iter().min().unwrap_or(opts.env.min_arch);
+        overrides.min_arch = archs.into_iter().min();
     }
     if !args.extensions.is_empty() {
-        opts.discover.extensions = args
-            .extensions
-            .iter()
-            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
-            .collect();
+        overrides.extensions = Some(
+            args.extensions
+                .iter()
+                .map(|e| normalize_extension(e))
+                .collect(),
+        );
     }
+    let base = Options {
+        threads: args.threads.map(usize::from),
+        ..Options::default()
+    };
+    let source = match (&args.config, args.isolated) {
+        (Some(path), _) => ConfigSource::File(path.clone()),
+        (None, true) => ConfigSource::Isolated,
+        (None, false) => ConfigSource::Discover,
+    };
+    let resolver = match Resolver::new(source, overrides, base) {
+        Ok(r) => std::sync::Arc::new(r),
+        Err(e) => return usage_error(&e.to_string()),
+    };
 
     let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
     if stdin_requested && args.paths.len() > 1 {
@@ -208,8 +196,19 @@ fn check(args: CheckArgs) -> u8 {
             return usage_error(&format!("cannot read standard input: {e}"));
         }
         let name = args.stdin_filename.as_deref().unwrap_or("<stdin>");
+        // The config that applies is the one above the file stdin stands for.
+        let opts = match resolver.options_for(std::path::Path::new(name)) {
+            Ok(o) => o,
+            Err(e) => return usage_error(&e.to_string()),
+        };
+        let excluded =
+            args.stdin_filename.is_some() && resolver.is_excluded(std::path::Path::new(name), true);
         RunResult {
-            files: vec![engine::check_source(name, &bytes, &opts)],
+            files: if excluded {
+                Vec::new()
+            } else {
+                vec![engine::check_source(name, &bytes, &opts)]
+            },
             io_errors: Vec::new(),
         }
     } else {
@@ -218,7 +217,15 @@ fn check(args: CheckArgs) -> u8 {
         } else {
             args.paths.clone()
         };
-        engine::check_paths(&paths, &opts)
+        match engine::check_paths_with(&paths, &resolver) {
+            Ok(run) => run,
+            Err(errors) => {
+                for e in &errors {
+                    eprintln!("warplint: error: {e}");
+                }
+                return EXIT_ERROR;
+            }
+        }
     };
 
     for (path, err) in &run.io_errors {

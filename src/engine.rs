@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::config::{ConfigError, Resolver};
 use crate::diagnostic::{Confirmation, Diagnostic, Label};
 use crate::discover::{self, Candidate, DiscoverOptions};
 use crate::frontend::{self, PreprocEnv};
@@ -234,16 +235,47 @@ pub struct ParseErrorSummary {
     pub lines: Vec<usize>,
 }
 
-/// Discover and check `roots`.
+/// Discover and check `roots`, every file with `opts` (no config files).
 pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
     let (candidates, walk_errors) = discover::discover(roots, &opts.discover);
+    let jobs: Vec<(Candidate, &Options)> = candidates.into_iter().map(|c| (c, opts)).collect();
+    run_jobs(&jobs, opts.threads, walk_errors)
+}
+
+/// Discover and check `roots`, each file with the options its config gives
+/// it. Any config error (unknown key, bad value) stops the run before a file
+/// is checked: the errors are returned, sorted.
+pub fn check_paths_with(
+    roots: &[PathBuf],
+    resolver: &Arc<Resolver>,
+) -> Result<RunResult, Vec<ConfigError>> {
+    let policy: Arc<dyn discover::Policy> = resolver.clone();
+    let (candidates, walk_errors) = discover::discover_with(roots, policy);
+    let mut jobs = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        // Errors are cached by the resolver and collected below.
+        if let Ok(opts) = resolver.options_for(&c.path) {
+            jobs.push((c, opts));
+        }
+    }
+    let errors = resolver.errors();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(run_jobs(&jobs, resolver.base().threads, walk_errors))
+}
+
+fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
+    jobs: &[(Candidate, O)],
+    threads: Option<usize>,
+    walk_errors: Vec<discover::WalkError>,
+) -> RunResult {
     let run = || -> Vec<FileOutcome> {
-        candidates
-            .par_iter()
-            .filter_map(|c| check_file(c, opts))
+        jobs.par_iter()
+            .filter_map(|(c, opts)| check_file(c, opts.borrow()))
             .collect()
     };
-    let files = match opts.threads {
+    let files = match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),

@@ -5,6 +5,7 @@
 //! driven per file by [`engine`].
 
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
