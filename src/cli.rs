@@ -108,6 +108,9 @@ struct CheckArgs {
     /// pre-commit and editors, which pass every file explicitly).
     #[arg(long)]
     force_exclude: bool,
+    /// Ignore `warplint: ignore[…]` comments: report everything they hide.
+    #[arg(long)]
+    no_suppressions: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,6 +177,7 @@ fn check(args: CheckArgs) -> u8 {
     }
     let base = Options {
         threads: args.threads.map(usize::from),
+        ignore_suppressions: args.no_suppressions,
         ..Options::default()
     };
     let source = match (&args.config, args.isolated) {

@@ -21,6 +21,7 @@ use crate::frontend::{self, PreprocEnv};
 use crate::prefilter;
 use crate::rules::{self, Finding, RuleContext, RuleSet};
 use crate::source::{SourceFile, Span};
+use crate::suppress;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -36,6 +37,8 @@ pub struct Options {
     pub block_dim: Option<[u32; 3]>,
     /// Limits that keep the executor linear and bounded.
     pub budgets: Budgets,
+    /// Audit as if there were no suppression comments (`--no-suppressions`).
+    pub ignore_suppressions: bool,
 }
 
 /// Executor limits (config `[executor]`). A finding whose check runs out of
@@ -76,6 +79,8 @@ pub struct FileOutcome {
     pub lossy_utf8: bool,
     /// Set when the file could not be read; it was not checked.
     pub io_error: Option<String>,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
 }
 
 /// Check one in-memory buffer (stdin, the language server, tests).
@@ -85,7 +90,10 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         bytes: bytes.len(),
         ..FileOutcome::default()
     };
-    if !prefilter::has_warp_tokens(bytes) {
+    // A file with no warp token can still hold suppression comments, and
+    // those must be audited (an unused one is reported).
+    let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(bytes);
+    if !prefilter::has_warp_tokens(bytes) && !audit_comments {
         outcome.skipped_by_prefilter = true;
         return outcome;
     }
@@ -104,6 +112,11 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         .into_iter()
         .map(|f| to_diagnostic(&parsed.source, f))
         .collect();
+    if audit_comments {
+        let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
+        diagnostics = applied.diagnostics;
+        outcome.suppressed = applied.suppressed;
+    }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
     if !diagnostics.is_empty() {
@@ -188,6 +201,7 @@ impl RunResult {
             if f.lossy_utf8 {
                 s.non_utf8_files.push(f.path.clone());
             }
+            s.suppressed += f.suppressed;
             if !f.parse_error_regions.is_empty() {
                 s.files_with_parse_errors += 1;
                 s.parse_error_regions += f.parse_error_regions.len();
@@ -226,6 +240,8 @@ pub struct Stats {
     pub parse_errors: Vec<ParseErrorSummary>,
     pub non_utf8_files: Vec<String>,
     pub io_errors: usize,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
 }
 
 #[derive(Debug, Serialize, PartialEq, Eq)]

@@ -15,3 +15,4 @@ pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod source;
+pub mod suppress;
