@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::baseline::{self, Baseline};
 pub use crate::config::{BlockDim, parse_block_dim, parse_target_arch};
 use crate::config::{ConfigSource, Overrides, Resolver, normalize_extension};
 use crate::docs;
@@ -33,7 +34,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check CUDA files and directories for warp-synchronization bugs.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule: code, name, default severity, fix availability.
     Rules {
         /// Output format.
@@ -111,6 +112,12 @@ struct CheckArgs {
     /// Ignore `warplint: ignore[…]` comments: report everything they hide.
     #[arg(long)]
     no_suppressions: bool,
+    /// Report only findings that this baseline file does not record.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding in FILE and exit 0 (no report).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +140,7 @@ pub fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        Command::Check(args) => check(args),
+        Command::Check(args) => check(*args),
         Command::Rules { format } => list_rules(format),
         Command::Explain { rule } => explain(&rule),
     };
@@ -190,11 +197,20 @@ fn check(args: CheckArgs) -> u8 {
         Err(e) => return usage_error(&e.to_string()),
     };
 
+    // Read the baseline first: a bad one should fail before a long run.
+    let baseline = match &args.baseline {
+        Some(path) => match Baseline::load(path) {
+            Ok(b) => Some((b, path.clone())),
+            Err(e) => return usage_error(&e),
+        },
+        None => None,
+    };
+
     let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
     if stdin_requested && args.paths.len() > 1 {
         return usage_error("`-` (standard input) cannot be combined with other paths");
     }
-    let run = if stdin_requested {
+    let mut run = if stdin_requested {
         let mut bytes = Vec::new();
         if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
             return usage_error(&format!("cannot read standard input: {e}"));
@@ -213,7 +229,7 @@ fn check(args: CheckArgs) -> u8 {
             } else {
                 vec![engine::check_source(name, &bytes, &opts)]
             },
-            io_errors: Vec::new(),
+            ..RunResult::default()
         }
     } else {
         let paths = if args.paths.is_empty() {
@@ -234,6 +250,14 @@ fn check(args: CheckArgs) -> u8 {
 
     for (path, err) in &run.io_errors {
         eprintln!("warplint: error: {path}: {err}");
+    }
+    if let Some(path) = &args.write_baseline {
+        return write_baseline(&run, path);
+    }
+    if let Some((baseline, path)) = baseline {
+        let summary = baseline.filter(&mut run, &path);
+        report_stale(&summary);
+        run.baseline = Some(summary);
     }
     if args.verbose {
         print_verbose(&run);
@@ -265,6 +289,47 @@ fn check(args: CheckArgs) -> u8 {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
+    }
+}
+
+fn write_baseline(run: &RunResult, path: &std::path::Path) -> u8 {
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let baseline = Baseline::from_run(run, dir);
+    if let Err(e) = std::fs::write(path, baseline.to_json()) {
+        return usage_error(&format!("cannot write baseline {}: {e}", path.display()));
+    }
+    eprintln!(
+        "warplint: wrote {} baseline entr{} to {}",
+        baseline.entries.len(),
+        if baseline.entries.len() == 1 {
+            "y"
+        } else {
+            "ies"
+        },
+        path.display()
+    );
+    if run.io_errors.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_ERROR
+    }
+}
+
+fn report_stale(summary: &baseline::Summary) {
+    for e in &summary.stale {
+        eprintln!(
+            "warplint: baseline: stale entry {} {} (line {} when recorded) matches no finding: {}",
+            e.path, e.code, e.line, e.message
+        );
+    }
+    let n = summary.stale.len();
+    if n > 0 {
+        eprintln!(
+            "warplint: {n} baseline entr{} in {} no longer match (fixed?); \
+             refresh it with --write-baseline",
+            if n == 1 { "y" } else { "ies" },
+            summary.file
+        );
     }
 }
 

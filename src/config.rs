@@ -801,26 +801,30 @@ impl Resolver {
         }
     }
 
-    /// Absolute and lexically normalized (no `.`, `..` resolved), without
-    /// touching the file system: symlinks are not resolved.
     fn absolute(&self, path: &Path) -> PathBuf {
-        let joined = if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            self.cwd.join(path)
-        };
-        let mut out = PathBuf::new();
-        for c in joined.components() {
-            match c {
-                Component::CurDir => {}
-                Component::ParentDir => {
-                    out.pop();
-                }
-                other => out.push(other.as_os_str()),
-            }
-        }
-        out
+        normalize_path(&self.cwd, path)
     }
+}
+
+/// `path` made absolute against `cwd` and lexically normalized (`.` dropped,
+/// `..` applied), without touching the file system: symlinks stay as named.
+pub fn normalize_path(cwd: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 fn rule_error(config: &Option<Arc<Config>>, message: String) -> ConfigError {

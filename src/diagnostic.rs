@@ -151,6 +151,9 @@ pub struct Diagnostic {
     pub confirmation: Confirmation,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Names the finding independently of its line (see `baseline`): used by
+    /// `--baseline` and SARIF's `partialFingerprints`. Set by the engine.
+    pub fingerprint: String,
 }
 
 impl Diagnostic {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::baseline;
 use crate::config::{ConfigError, Resolver};
 use crate::diagnostic::{Confirmation, Diagnostic, Label};
 use crate::discover::{self, Candidate, DiscoverOptions};
@@ -119,6 +120,7 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
+    baseline::assign_fingerprints(&parsed, &mut diagnostics);
     if !diagnostics.is_empty() {
         outcome.source = Some(Arc::new(parsed.source));
     }
@@ -147,6 +149,7 @@ fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
             "the abstract warp executor does not model this rule yet",
         ),
         fix: f.fix,
+        fingerprint: String::new(),
     }
 }
 
@@ -180,6 +183,8 @@ pub struct RunResult {
     pub files: Vec<FileOutcome>,
     /// Paths that could not be walked or read, with the reason.
     pub io_errors: Vec<(String, String)>,
+    /// Set when `--baseline` filtered the run.
+    pub baseline: Option<baseline::Summary>,
 }
 
 impl RunResult {
@@ -213,6 +218,7 @@ impl RunResult {
             }
         }
         s.io_errors = self.io_errors.len();
+        s.baseline = self.baseline.clone();
         for d in self.diagnostics() {
             s.diagnostics += 1;
             match d.confirmation.status {
@@ -242,6 +248,9 @@ pub struct Stats {
     pub io_errors: usize,
     /// Diagnostics hidden by suppression comments.
     pub suppressed: usize,
+    /// What `--baseline` hid, and its stale entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<baseline::Summary>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -308,5 +317,9 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             .filter_map(|f| f.io_error.as_ref().map(|e| (f.path.clone(), e.clone()))),
     );
     io_errors.sort();
-    RunResult { files, io_errors }
+    RunResult {
+        files,
+        io_errors,
+        baseline: None,
+    }
 }

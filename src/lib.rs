@@ -4,6 +4,7 @@
 //! [`discover`] → [`prefilter`] → [`frontend`] → [`rules`] → [`report`],
 //! driven per file by [`engine`].
 
+pub mod baseline;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;

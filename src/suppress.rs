@@ -575,6 +575,7 @@ fn engine_diagnostic(
             witness: None,
         },
         fix,
+        fingerprint: String::new(),
     }
 }
 

@@ -43,16 +43,20 @@ fn summary(run: &RunResult) -> String {
     let n = stats.diagnostics;
     let files = stats.files_checked;
     let fw = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let hidden = match &run.baseline {
+        Some(b) if b.matched > 0 => format!("; {} hidden by the baseline", b.matched),
+        _ => String::new(),
+    };
     if n == 0 {
         format!(
-            "No problems found ({} checked).",
+            "No problems found ({} checked{hidden}).",
             fw(files, "file", "files")
         )
     } else {
         let with: std::collections::BTreeSet<&str> =
             run.diagnostics().map(|d| d.path.as_str()).collect();
         format!(
-            "Found {} in {} ({} checked).",
+            "Found {} in {} ({} checked{hidden}).",
             fw(n, "problem", "problems"),
             fw(with.len(), "file", "files"),
             fw(files, "file", "files"),
