@@ -118,6 +118,9 @@ struct CheckArgs {
     /// Record every current finding in FILE and exit 0 (no report).
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -266,7 +269,11 @@ fn check(args: CheckArgs) -> u8 {
     let color = match args.color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        Color::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
     };
     let report_opts = ReportOptions {
         format: args.format,
@@ -274,12 +281,28 @@ fn check(args: CheckArgs) -> u8 {
         color,
         verbose: args.verbose,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    if let Err(e) = report::write(&run, &report_opts, &mut out).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("warplint: error: cannot write report: {e}");
+    let written = match &args.output {
+        Some(path) => std::fs::File::create(path).and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            report::write(&run, &report_opts, &mut out)?;
+            out.flush()
+        }),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match report::write(&run, &report_opts, &mut out).and_then(|_| out.flush()) {
+                // A closed pipe (`| head`) is the reader's choice, not an error to report.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_ERROR,
+                other => other,
+            }
         }
+    };
+    if let Err(e) = written {
+        let target = args
+            .output
+            .as_ref()
+            .map_or("standard output".to_owned(), |p| p.display().to_string());
+        eprintln!("warplint: error: cannot write report to {target}: {e}");
         return EXIT_ERROR;
     }
 

@@ -1,8 +1,10 @@
 //! Stage 7: reports. Every format renders the same sorted diagnostics.
 
 mod concise;
+pub mod github;
 mod human;
 mod json;
+pub mod sarif;
 
 use std::io::{self, Write};
 
@@ -20,6 +22,10 @@ pub enum Format {
     Concise,
     /// Machine-readable report; see `schema/report.schema.json`.
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning, IDE viewers).
+    Sarif,
+    /// GitHub Actions annotations (`::error file=…::message`).
+    Github,
 }
 
 pub struct ReportOptions {
@@ -34,6 +40,8 @@ pub fn write(run: &RunResult, opts: &ReportOptions, out: &mut dyn Write) -> io::
         Format::Human => human::write(run, opts, out),
         Format::Concise => concise::write(run, opts, out),
         Format::Json => json::write(run, out),
+        Format::Sarif => sarif::write(run, out),
+        Format::Github => github::write(run, out),
     }
 }
 
