@@ -311,3 +311,28 @@ fn the_resolver_maps_every_key_onto_options() {
         "unset overrides keep the config's value"
     );
 }
+
+#[test]
+fn the_readme_documents_every_key_and_its_example_is_valid() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Configuration\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a Configuration section");
+    for key in warplint::config::KEYS {
+        assert!(
+            section.contains(&format!("| `{key}` |")) || section.contains(&format!("| `[{key}]`")),
+            "README config table lacks `{key}`"
+        );
+    }
+    let example = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a toml example");
+    let c = warplint::config::Config::parse(Path::new("warplint.toml"), example)
+        .unwrap_or_else(|e| panic!("README example: {e}"));
+    assert_eq!(c.block_dim, Some(warplint::config::BlockDim([16, 8, 1])));
+}
