@@ -92,6 +92,9 @@ struct CheckArgs {
     /// `#if` regions that none of them compiles is not checked.
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Also report findings the warp executor refuted.
+    #[arg(long)]
+    show_refuted: bool,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -180,6 +183,7 @@ fn check(args: CheckArgs) -> u8 {
         ..Options::default()
     };
     opts.block_dim = args.block_dim.map(|b| b.0);
+    opts.show_refuted = args.show_refuted;
     if !args.target_arch.is_empty() {
         let mut archs = Vec::new();
         for a in &args.target_arch {
