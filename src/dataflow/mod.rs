@@ -220,9 +220,15 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                     .max()
                     .unwrap_or(Level::Uniform);
                 let stmt = f.stmt(sid);
-                for_each_call(f, stmt, &mut |e| {
-                    facts.call_context.insert(e, ctx.clone());
+                let mut calls: Vec<(ExprId, Vec<Guard>)> = Vec::new();
+                for_each_call_guarded(f, stmt, facts, module, &mut |e, extra| {
+                    calls.push((e, extra.to_vec()))
                 });
+                for (e, extra) in calls {
+                    let mut c = ctx.clone();
+                    c.guards.extend(extra);
+                    facts.call_context.insert(e, c);
+                }
                 facts.stmt_context.insert(sid, ctx.clone());
                 match &stmt.kind {
                     StmtKind::Decl {
@@ -394,8 +400,11 @@ fn provenance(f: &Function, name: &str, e: ExprId, is_pointer: bool, facts: &mut
     } else if mentions_call(f, e, &["__activemask"]) || mentions_var(f, e, &facts.activemask_vars) {
         facts.activemask_vars.insert(name.to_owned());
     }
-    let _ = is_pointer;
-    if mentions_var(f, e, &facts.shared_vars) && !mentions_index_load(f, e, &facts.shared_vars) {
+    // `float *row = tile[w]` points into shared memory; `float x = s[i]` is
+    // a value loaded from it.
+    if mentions_var(f, e, &facts.shared_vars)
+        && (is_pointer || !mentions_index_load(f, e, &facts.shared_vars))
+    {
         facts.shared_vars.insert(name.to_owned());
     }
 }
@@ -449,6 +458,72 @@ pub fn children(k: &ExprKind) -> Vec<ExprId> {
         ExprKind::Ternary(a, b, c) => vec![*a, *b, *c],
         ExprKind::Call(c) => c.args.iter().copied().chain(c.receiver).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// Every call expression directly inside statement `s`, with the guards
+/// that conditional evaluation adds inside the expression (`c ? a : b`,
+/// `x && f()`).
+fn for_each_call_guarded(
+    f: &Function,
+    s: &Stmt,
+    facts: &FnFacts,
+    module: &Module,
+    visit: &mut dyn FnMut(ExprId, &[Guard]),
+) {
+    let roots: Vec<ExprId> = match &s.kind {
+        StmtKind::Decl { init, dims, .. } => init
+            .iter()
+            .copied()
+            .chain(dims.iter().flatten().copied())
+            .collect(),
+        StmtKind::Expr(e) => vec![*e],
+        StmtKind::If { cond, .. } => vec![*cond],
+        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).copied().collect(),
+        StmtKind::Switch { scrutinee, .. } => vec![*scrutinee],
+        StmtKind::Return(Some(e)) => vec![*e],
+        _ => Vec::new(),
+    };
+    let guard = |c: ExprId, negated: bool| Guard {
+        kind: GuardKind::Branch { negated },
+        span: f.expr(c).span,
+        level: expr_level(f, c, facts, module),
+    };
+    for r in roots {
+        let mut stack: Vec<(ExprId, Vec<Guard>)> = vec![(r, Vec::new())];
+        let mut seen = 0;
+        while let Some((id, gs)) = stack.pop() {
+            seen += 1;
+            if seen > 4096 {
+                break;
+            }
+            let k = &f.expr(id).kind;
+            if matches!(k, ExprKind::Call(_)) {
+                visit(id, &gs);
+            }
+            match k {
+                ExprKind::Ternary(c, a, b) => {
+                    stack.push((*c, gs.clone()));
+                    let mut ga = gs.clone();
+                    ga.push(guard(*c, false));
+                    stack.push((*a, ga));
+                    let mut gb = gs;
+                    gb.push(guard(*c, true));
+                    stack.push((*b, gb));
+                }
+                ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                    stack.push((*a, gs.clone()));
+                    let mut gb = gs;
+                    gb.push(guard(*a, *op == BinOp::Or));
+                    stack.push((*b, gb));
+                }
+                _ => {
+                    for c in children(k) {
+                        stack.push((c, gs.clone()));
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -55,7 +55,7 @@ pub fn observe(trace: &Trace, present: u32) -> Vec<Observation> {
             Primitive::Activemask => {}
             _ => {
                 absent_lanes(trace, i, e, present, &ordinals, &mut out);
-                lane_checks(e, &mut out);
+                lane_checks(e, trace.used_undef.contains(&(i as u32)), &mut out);
             }
         }
     }
@@ -170,7 +170,9 @@ fn absent_lanes(
     });
 }
 
-fn lane_checks(e: &Collective, out: &mut Vec<Observation>) {
+/// `used`: the undefined values this collective produced reached memory, a
+/// return value or a branch (an undefined read that is discarded is fine).
+fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
     // The caller must be in its own mask.
     let mut outside = 0u32;
     for lane in 0..32 {
@@ -203,7 +205,7 @@ fn lane_checks(e: &Collective, out: &mut Vec<Observation>) {
     // Shuffle sources.
     let mut outside_src: Vec<(u32, u32)> = Vec::new();
     let mut exited_src: Vec<(u32, u32)> = Vec::new();
-    for &(reader, src) in &e.reads {
+    for &(reader, src) in e.reads.iter().filter(|_| used) {
         let Some(m) = e.masks[reader as usize] else {
             continue;
         };

@@ -24,6 +24,9 @@ pub struct Claim {
     pub classes: &'static [Class],
     /// Compare schedules (activemask findings).
     pub schedule_dependent: bool,
+    /// Proposed for every candidate rather than from evidence: kept only
+    /// when a run reaches it (and reported only when a run shows it).
+    pub speculative: bool,
 }
 
 /// The executor's verdict on one finding, plus a detail for the message.
@@ -176,7 +179,10 @@ pub fn confirm_findings(
                     confirmation: Confirmation { status: Status::Confirmed, reason: None, witness: Some(w) },
                 },
                 None => {
-                    let (status, reason) = if !reached[i] {
+                    let speculative = claims[i].as_ref().is_some_and(|c| c.speculative);
+                    let (status, reason) = if !reached[i] && speculative {
+                        (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
+                    } else if !reached[i] {
                         (Status::Unverified, match &incomplete[i] {
                             Some(why) => format!("{why} before this point was reached"),
                             None => "the executor never reached this point with the inputs it tried".to_owned(),
@@ -526,8 +532,8 @@ fn schedule_differences(
 fn first_difference(a: &Trace, b: &Trace) -> Option<String> {
     use super::value::Val;
     let same = |x: &Val, y: &Val| match (x, y) {
-        (Val::Unknown { .. }, Val::Unknown { .. }) | (Val::Undef, Val::Undef) => true,
-        (Val::Undef, _) | (_, Val::Undef) => false,
+        (Val::Unknown { .. }, Val::Unknown { .. }) | (Val::Undef(_), Val::Undef(_)) => true,
+        (Val::Undef(_), _) | (_, Val::Undef(_)) => false,
         _ => x == y,
     };
     let keys: std::collections::BTreeSet<_> = a.global.keys().chain(b.global.keys()).collect();
@@ -538,7 +544,7 @@ fn first_difference(a: &Trace, b: &Trace) -> Option<String> {
                 let show = |v: Option<&Val>| match v {
                     Some(Val::Int(i)) => i.to_string(),
                     Some(Val::Float(f)) => f.to_string(),
-                    Some(Val::Undef) => "undefined".into(),
+                    Some(Val::Undef(_)) => "undefined".into(),
                     Some(_) => "unknown".into(),
                     None => "unwritten".into(),
                 };

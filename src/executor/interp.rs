@@ -200,6 +200,9 @@ impl<'m> Machine<'m> {
                 .push((root_exit, self.line((f.span.1.saturating_sub(1), f.span.1))));
             self.exited |= root_exit;
         }
+        for l in lanes_of(mask) {
+            self.mark_used(returned[l]);
+        }
         self.trace.returned = returned.to_vec();
     }
 
@@ -222,7 +225,7 @@ impl<'m> Machine<'m> {
         if self.cfg.varying_params || p.is_float {
             let mut out = [Val::UNKNOWN_VARYING; 32];
             for (lane, o) in out.iter_mut().enumerate() {
-                *o = lane_input(i, lane as u32);
+                *o = lane_input(i, lane as u32, self.cfg.seed);
             }
             return out;
         }
@@ -363,11 +366,12 @@ impl<'m> Machine<'m> {
                         top.1 = arm;
                     }
                     let what = if arm == 0 {
-                        "took the other side of the branch"
+                        "skipped the branch (condition false)"
                     } else {
-                        "took the first side of the branch"
+                        "took the branch"
                     };
-                    self.note_where(others, line, what);
+                    // Lanes that already returned or exited keep saying so.
+                    self.note_where(others & !act.returned & !self.exited, line, what);
                     let _ = mask;
                 }
                 Work::EndRegion => {
@@ -379,6 +383,13 @@ impl<'m> Machine<'m> {
             }
         }
         act.ret
+    }
+
+    /// An undefined value reached memory, a return value or a branch.
+    fn mark_used(&mut self, v: Val) {
+        if let Val::Undef(origin) = v {
+            self.trace.used_undef.insert(origin);
+        }
     }
 
     fn note_where(&mut self, lanes: u32, line: usize, what: &str) {
@@ -638,6 +649,7 @@ impl<'m> Machine<'m> {
         let mut guessed = 0u32;
         let uniform_guess = (self.cfg.seed & 1) == 0;
         for l in lanes_of(m) {
+            self.mark_used(v[l]);
             match v[l].truth() {
                 Some(true) => t |= 1 << l,
                 Some(false) => {}
@@ -735,8 +747,24 @@ impl<'m> Machine<'m> {
             ExprKind::Ternary(c, a, b) => {
                 let cv = self.eval(act, *c, m);
                 let t = self.decide(&cv, m, f.expr(*c).span);
+                let both = t != 0 && m & !t != 0;
+                let line = self.line(f.expr(*c).span);
+                if both {
+                    self.regions.push((self.next_region, 0));
+                    self.next_region += 1;
+                    self.note_where(m & !t, line, "took the other side of `?:`");
+                }
                 let av = self.eval(act, *a, t);
+                if both {
+                    if let Some(top) = self.regions.last_mut() {
+                        top.1 = 1;
+                    }
+                    self.note_where(t, line, "took the first side of `?:`");
+                }
                 let bv = self.eval(act, *b, m & !t);
+                if both {
+                    self.regions.pop();
+                }
                 for l in lanes_of(m) {
                     out[l] = if t >> l & 1 == 1 { av[l] } else { bv[l] };
                 }
@@ -879,13 +907,13 @@ impl<'m> Machine<'m> {
                 .data
                 .get(&p.offset)
                 .copied()
-                .unwrap_or_else(|| memory_contents(p.space, p.offset)),
+                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
             Space::Global(_) => self
                 .trace
                 .global
                 .get(&(p.space, p.offset))
                 .copied()
-                .unwrap_or_else(|| memory_contents(p.space, p.offset)),
+                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
         }
     }
 
@@ -955,6 +983,7 @@ impl<'m> Machine<'m> {
 
     fn write(&mut self, p: Ptr, lane: u32, v: Val, span: ByteSpan, f: &Function, e: ExprId) {
         self.record_access(p, lane, true, span, f, e);
+        self.mark_used(v);
         match p.space {
             Space::Shared(id) => {
                 self.shared[id as usize].data.insert(p.offset, v);
@@ -996,7 +1025,7 @@ impl<'m> Machine<'m> {
             self.legacy.push((chain, m, alive, line));
             return [Val::UNKNOWN_VARYING; 32];
         }
-        if let Some(out) = builtin_call(&call.name, &args, m) {
+        if let Some(out) = builtin_call(&call.name, &args, m, self.cfg.seed) {
             if call.name.starts_with("atomic")
                 && let Some(Val::Ptr(p)) = args.first().map(|a| a[lanes_of(m).next().unwrap_or(0)])
             {
@@ -1067,7 +1096,7 @@ impl<'m> Machine<'m> {
             || args.iter().any(|a| {
                 let first = lanes_of(m).next().map(|l| a[l]);
                 lanes_of(m).any(|l| {
-                    matches!(a[l], Val::Unknown { varying: true } | Val::Undef)
+                    matches!(a[l], Val::Unknown { varying: true } | Val::Undef(_))
                         || Some(a[l]) != first
                 })
             });
@@ -1112,7 +1141,7 @@ impl<'m> Machine<'m> {
             }
         }
         let mut whereabouts: Vec<(u32, usize, String)> = Vec::new();
-        let absent = self.present & !m & !self.exited;
+        let absent = self.present & !m;
         let mut seen: Vec<(usize, String)> = Vec::new();
         for l in lanes_of(absent) {
             let w = self.whereabouts[l]
@@ -1140,6 +1169,7 @@ impl<'m> Machine<'m> {
             reads: Vec::new(),
         };
         let participates = |l: usize| masks[l].is_some_and(|mk| mk >> l & 1 == 1);
+        let event_index = self.trace.collectives.len() as u32;
         match prim {
             Primitive::Shfl(mode) => {
                 let width = args
@@ -1153,7 +1183,7 @@ impl<'m> Machine<'m> {
                 for l in lanes_of(m) {
                     let var = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
                     if w == 0 {
-                        out[l] = Val::Undef;
+                        out[l] = Val::Undef(event_index);
                         continue;
                     }
                     let lane = l as u32;
@@ -1182,7 +1212,7 @@ impl<'m> Machine<'m> {
                             event.reads.push((lane, s));
                             let in_mask = masks[l].is_some_and(|mk| mk >> s & 1 == 1);
                             if !in_mask || self.exited >> s & 1 == 1 || self.present >> s & 1 == 0 {
-                                Val::Undef
+                                Val::Undef(event_index)
                             } else if m >> s & 1 == 1 {
                                 args.get(1)
                                     .map(|a| a[s as usize])
@@ -1316,8 +1346,8 @@ fn partition(seed: u32, lane: u32) -> bool {
 }
 
 fn unknown_of(vals: &[Val]) -> Val {
-    if vals.iter().any(|v| matches!(v, Val::Undef)) {
-        Val::Undef
+    if let Some(u) = vals.iter().find(|v| matches!(v, Val::Undef(_))) {
+        *u
     } else if vals
         .iter()
         .any(|v| matches!(v, Val::Unknown { varying: true }))
@@ -1384,7 +1414,7 @@ fn binary(op: BinOp, a: Val, b: Val, _shared: &[SharedArray]) -> Val {
 }
 
 /// Library functions with known meaning.
-fn builtin_call(name: &str, args: &[Lanes], m: u32) -> Option<Lanes> {
+fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Option<Lanes> {
     let mut out = [Val::UNKNOWN_VARYING; 32];
     let arg = |i: usize, l: usize| args.get(i).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
     let int1 = |f: &dyn Fn(i64) -> i64, out: &mut Lanes| {
@@ -1426,7 +1456,7 @@ fn builtin_call(name: &str, args: &[Lanes], m: u32) -> Option<Lanes> {
         "__ldg" => {
             for l in lanes_of(m) {
                 out[l] = match arg(0, l) {
-                    Val::Ptr(p) => memory_contents(p.space, p.offset),
+                    Val::Ptr(p) => memory_contents(p.space, p.offset, seed),
                     v => unknown_of(&[v]),
                 };
             }

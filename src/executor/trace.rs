@@ -100,4 +100,7 @@ pub struct Trace {
     /// Set when a budget ran out or a construct was not modelled.
     pub incomplete: Option<String>,
     pub steps: u64,
+    /// Collectives whose undefined results were used (stored, returned or
+    /// branched on).
+    pub used_undef: std::collections::HashSet<u32>,
 }

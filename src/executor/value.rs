@@ -11,8 +11,10 @@ pub enum Val {
     Unknown {
         varying: bool,
     },
-    /// Undefined by the programming guide; tainted through arithmetic.
-    Undef,
+    /// Undefined by the programming guide; tainted through arithmetic. The
+    /// number is the collective (index in the trace) that produced it, so a
+    /// use can be traced back to the read.
+    Undef(u32),
 }
 
 /// A pointer into modelled memory.
@@ -62,7 +64,9 @@ impl Val {
 
 /// Deterministic pseudo-random contents for memory nobody wrote: the same
 /// address always reads the same value, so runs can be compared.
-pub fn memory_contents(space: Space, offset: i64) -> Val {
+/// Even seeds fill memory with positive values, odd seeds with small ones
+/// around zero, so that data-dependent branches are explored both ways.
+pub fn memory_contents(space: Space, offset: i64, seed: u32) -> Val {
     let id = match space {
         Space::Global(i) => i as u64,
         Space::Shared(i) => 0x1000 + i as u64,
@@ -72,11 +76,16 @@ pub fn memory_contents(space: Space, offset: i64) -> Val {
     h ^= h >> 31;
     h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
     h ^= h >> 29;
-    Val::Int((h % 1000) as i64 + 1)
+    h = h.wrapping_add(seed as u64 / 2);
+    if seed.is_multiple_of(2) {
+        Val::Int((h % 1000) as i64 + 1)
+    } else {
+        Val::Int((h % 4) as i64 - 1)
+    }
 }
 
 /// A lane-varying stand-in for an unknown per-lane input (a helper's
 /// parameter analysed without a caller).
-pub fn lane_input(param: usize, lane: u32) -> Val {
-    memory_contents(Space::Global(0x7f00 + param as u16), lane as i64)
+pub fn lane_input(param: usize, lane: u32, seed: u32) -> Val {
+    memory_contents(Space::Global(0x7f00 + param as u16), lane as i64, seed)
 }

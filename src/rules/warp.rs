@@ -78,6 +78,7 @@ impl CallSite<'_> {
             sites: vec![self.expr],
             classes,
             schedule_dependent: false,
+            speculative: false,
         }
     }
 }

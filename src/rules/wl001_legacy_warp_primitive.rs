@@ -214,6 +214,7 @@ fn ir_claim(cx: &RuleContext, start: usize, end: usize) -> Option<Claim> {
                             Class::Legacy { divergent: false },
                         ],
                         schedule_dependent: false,
+                        speculative: false,
                     })
                 }
                 _ => None,

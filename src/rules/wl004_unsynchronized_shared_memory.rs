@@ -94,6 +94,7 @@ impl Rule for UnsynchronizedSharedMemory {
                         sites,
                         classes: &[Class::SharedRace],
                         schedule_dependent: false,
+                        speculative: true,
                     }),
                 });
             }

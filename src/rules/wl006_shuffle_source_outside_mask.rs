@@ -54,7 +54,10 @@ impl Rule for ShuffleSourceOutsideMask {
                 ),
                 labels: Vec::new(),
                 fix: None,
-                claim: Some(site.claim(CLASSES)),
+                claim: Some(crate::executor::confirm::Claim {
+                    speculative: true,
+                    ..site.claim(CLASSES)
+                }),
             });
         }
     }
