@@ -163,10 +163,15 @@ pub fn callee(module: &Module, call: &Call) -> Option<usize> {
 fn analyze_function(f: &Function, module: &Module) -> FnFacts {
     let mut facts = FnFacts::default();
     for p in &f.params {
-        let level = if f.kind == FnKind::Kernel || p.is_pointer {
-            Level::Uniform
-        } else {
+        // Kernel arguments are the same for every thread. A helper's
+        // parameters are judged at its call sites; on its own, only lane
+        // ids and per-lane data are taken to vary.
+        let varying =
+            f.kind != FnKind::Kernel && !p.is_pointer && (p.is_float || lane_like(&p.name));
+        let level = if varying {
             Level::Varying
+        } else {
+            Level::Uniform
         };
         facts.var_level.insert(p.name.clone(), level);
     }
@@ -368,7 +373,13 @@ fn assignments(f: &Function, e: ExprId, ctl: Level, facts: &mut FnFacts, module:
         match &f.expr(id).kind {
             ExprKind::Assign { lhs, rhs, .. } => {
                 if let ExprKind::Var(name) = &f.expr(*lhs).kind {
-                    let lvl = expr_level(f, *rhs, facts, module).max(ctl);
+                    // A shared scalar is one location for the whole block:
+                    // every thread reads the same value, whoever wrote it.
+                    let lvl = if facts.shared_vars.contains(name) {
+                        Level::Uniform
+                    } else {
+                        expr_level(f, *rhs, facts, module).max(ctl)
+                    };
                     raise(&mut facts.var_level, name, lvl);
                     provenance(f, name, *rhs, false, facts);
                     let name = name.clone();
@@ -678,6 +689,12 @@ fn level_rec(f: &Function, e: ExprId, facts: &FnFacts, module: &Module, depth: u
         ExprKind::Call(c) => {
             match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
                 Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
+                // Every lane reading one uniform source lane reads one value.
+                Some(Primitive::Shfl(crate::ir::primitives::ShflMode::Idx))
+                    if c.args.get(2).is_some_and(|src| lv(*src) <= Level::Warp) =>
+                {
+                    Level::Warp
+                }
                 Some(Primitive::Match { .. })
                 | Some(Primitive::Shfl(_))
                 | Some(Primitive::Activemask) => Level::Varying,
@@ -708,4 +725,11 @@ fn mentions_thread_x(f: &Function, e: ExprId) -> bool {
     any_subexpr(f, e, &mut |k| {
         matches!(k, ExprKind::Builtin(Builtin::ThreadIdx(Dim::X))) || matches!(k, ExprKind::Var(_))
     })
+}
+
+/// Names that say a value is per lane or per thread (`lane`, `lane_id`,
+/// `tid`, `thread_idx`, …).
+pub fn lane_like(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("lane") || n.contains("tid") || n.contains("thread")
 }

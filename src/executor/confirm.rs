@@ -244,7 +244,7 @@ fn reachability(module: &Module) -> Vec<HashSet<usize>> {
 
 /// Values tried for an integer input nobody fixed: not a multiple of 32,
 /// large enough for every lane, tiny, and just past a warp.
-const CANDIDATES: [i64; 4] = [20, 1000, 1, 33];
+const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
 
 fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     let f = &module.functions[root];
@@ -279,22 +279,18 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 fixed.insert(name.clone(), *v);
             }
         }
-        let scalars = f.params.iter().filter(|p| !p.is_pointer);
         for (p, v) in f.params.iter().zip(&s.args) {
-            if !p.is_pointer
+            if p.is_integral
                 && let Some(v) = v
             {
                 fixed.insert(p.name.clone(), *v);
             }
         }
-        let _ = scalars;
     }
     let free: Vec<&str> = f
         .params
         .iter()
-        .filter(|p| {
-            !p.is_pointer && !p.is_float && p.default.is_none() && !fixed.contains_key(&p.name)
-        })
+        .filter(|p| p.is_integral && p.default.is_none() && !fixed.contains_key(&p.name))
         .map(|p| p.name.as_str())
         .chain(
             f.template_values
@@ -328,7 +324,6 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                     block_idx: [0, 0, 0],
                     warp: 0,
                     inputs,
-                    varying_params: standalone && r % 2 == 1,
                     schedule: Schedule::Converged,
                     seed: r as u32,
                     budgets: opts.budgets,
@@ -364,6 +359,20 @@ fn setup_text(s: &Setup, warp: u32) -> String {
 
 fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
     let summary = format!("{}: {}", setup_text(s, r.warp), o.detail);
+    // Say which branch outcomes the run had to choose: the witness holds
+    // only if those lanes can really go that way.
+    let mut events: Vec<WitnessEvent> = r
+        .trace
+        .assumptions
+        .iter()
+        .take(4)
+        .map(|(line, lanes)| WitnessEvent {
+            lanes: *lanes,
+            line: *line,
+            what: "assumed to take this branch (its condition is not known)".to_owned(),
+        })
+        .collect();
+    events.extend(o.events.iter().cloned());
     Witness {
         summary,
         launch: s.launch.clone(),
@@ -375,7 +384,7 @@ fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
             }
             Schedule::Split(n) => format!("split: the scheduler runs groups of {n} lane(s) apart"),
         }),
-        events: o.events.clone(),
+        events,
     }
 }
 

@@ -37,8 +37,6 @@ pub struct RunConfig {
     pub warp: u32,
     /// Values for integer parameters and template values, by name.
     pub inputs: HashMap<String, i64>,
-    /// Parameters analysed without a caller get lane-varying inputs.
-    pub varying_params: bool,
     pub schedule: Schedule,
     /// Picks outcomes of branches the executor cannot decide.
     pub seed: u32,
@@ -106,11 +104,16 @@ pub struct Machine<'m> {
     source: &'m crate::source::SourceFile,
     abort: bool,
     current_fn: usize,
+    /// `__shared__ T name;` scalars, by name → shared array index.
+    shared_scalars: HashMap<String, u16>,
     /// Legacy (maskless) calls executed: (site chain, active, alive lanes).
     pub legacy: Vec<(Vec<Site>, u32, u32, usize)>,
 }
 
 const FULL: u32 = 0xffff_ffff;
+
+/// Iterations a loop with an unknown condition is assumed to run.
+const UNKNOWN_LOOP_TRIPS: u32 = 2;
 
 fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..32usize).filter(move |l| mask >> l & 1 == 1)
@@ -147,6 +150,7 @@ impl<'m> Machine<'m> {
             source,
             abort: false,
             current_fn: 0,
+            shared_scalars: HashMap::new(),
             legacy: Vec::new(),
         }
     }
@@ -214,7 +218,9 @@ impl<'m> Machine<'m> {
                 level: 0,
             }); 32];
         }
-        if let Some(&v) = self.cfg.inputs.get(&p.name) {
+        if p.is_integral
+            && let Some(&v) = self.cfg.inputs.get(&p.name)
+        {
             return [Val::Int(v); 32];
         }
         if let Some(d) = p.default
@@ -222,7 +228,9 @@ impl<'m> Machine<'m> {
         {
             return [Val::Int(v); 32];
         }
-        if self.cfg.varying_params || p.is_float {
+        // A helper analysed without a caller: per-lane data and lane ids
+        // differ between lanes; everything else is taken as the same.
+        if f.kind != FnKind::Kernel && (p.is_float || crate::dataflow::lane_like(&p.name)) {
             let mut out = [Val::UNKNOWN_VARYING; 32];
             for (lane, o) in out.iter_mut().enumerate() {
                 *o = lane_input(i, lane as u32, self.cfg.seed);
@@ -320,7 +328,7 @@ impl<'m> Machine<'m> {
                         continue;
                     }
                     if iter >= self.cfg.budgets.max_loop_iterations {
-                        self.give_up(format!(
+                        self.trace.incomplete.get_or_insert(format!(
                             "a loop at line {} ran past the executor's iteration budget ({})",
                             self.line(f.stmt(stmt).span),
                             self.cfg.budgets.max_loop_iterations
@@ -330,7 +338,28 @@ impl<'m> Machine<'m> {
                     let check = !(*kind == LoopKind::DoWhile && iter == 0);
                     if check && let Some(c) = cond {
                         let v = self.eval(act, *c, m);
-                        let t = self.decide(&v, m, f.expr(*c).span);
+                        // A loop whose condition is not known runs at most
+                        // twice: enough to see an iteration after the first,
+                        // and bounded without the budget.
+                        let t = if iter >= UNKNOWN_LOOP_TRIPS {
+                            let known = lanes_of(m).fold(0u32, |acc, l| {
+                                if v[l].truth() == Some(true) {
+                                    acc | 1 << l
+                                } else {
+                                    acc
+                                }
+                            });
+                            let unknown = lanes_of(m)
+                                .filter(|&l| v[l].truth().is_none())
+                                .fold(0u32, |a, l| a | 1 << l);
+                            if unknown != 0 {
+                                let line = self.line(f.expr(*c).span);
+                                self.trace.assumptions.push((line, 0));
+                            }
+                            known
+                        } else {
+                            self.decide(&v, m, f.expr(*c).span)
+                        };
                         let left = m & !t;
                         if left != 0 {
                             let line = self.line(f.stmt(stmt).span);
@@ -424,10 +453,16 @@ impl<'m> Machine<'m> {
                         })
                         .collect();
                     let idx = self.shared.len() as u16;
+                    let scalar = dims.is_empty();
                     self.shared.push(SharedArray {
                         dims,
                         data: HashMap::new(),
                     });
+                    if scalar {
+                        // A shared scalar: reads and writes go to memory.
+                        self.shared_scalars.insert(name.clone(), idx);
+                        return;
+                    }
                     let p = Val::Ptr(Ptr {
                         space: Space::Shared(idx),
                         offset: 0,
@@ -685,7 +720,16 @@ impl<'m> Machine<'m> {
             ExprKind::Int(v) => out = [Val::Int(*v); 32],
             ExprKind::Float(v) => out = [Val::Float(*v); 32],
             ExprKind::Var(name) => {
-                if let Some(v) = act.vars.get(name) {
+                if let Some(&id) = self.shared_scalars.get(name) {
+                    let p = Ptr {
+                        space: Space::Shared(id),
+                        offset: 0,
+                        level: 1,
+                    };
+                    for l in lanes_of(m) {
+                        out[l] = self.load(p, l as u32, expr.span, f, e);
+                    }
+                } else if let Some(v) = act.vars.get(name) {
                     out = *v;
                 } else if let Some(&c) = self.module.constants.get(name) {
                     out = [Val::Int(c); 32];
@@ -709,7 +753,7 @@ impl<'m> Machine<'m> {
                     out[l] = match op {
                         UnOp::Deref => match av[l] {
                             Val::Ptr(p) => self.load(p, l as u32, expr.span, f, e),
-                            _ => Val::UNKNOWN_VARYING,
+                            v => unknown_of(&[v]),
                         },
                         _ => unary(*op, av[l]),
                     };
@@ -820,7 +864,9 @@ impl<'m> Machine<'m> {
                                 Val::Ptr(q)
                             }
                         }
-                        _ => Val::UNKNOWN_VARYING,
+                        // Something we do not model: as varying as the base
+                        // and the index.
+                        (b, _) => unknown_of(&[b, iv[l]]),
                     };
                 }
             }
@@ -830,7 +876,9 @@ impl<'m> Machine<'m> {
                 out = [Val::Unknown { varying }; 32];
             }
             ExprKind::Call(call) => out = self.call(act, e, call, m),
-            ExprKind::Lambda(_) | ExprKind::Unknown => {}
+            // Constructs the IR does not model (`sizeof`, `T{…}`, …) are
+            // mostly types and constants: unknown, but not per lane.
+            ExprKind::Lambda(_) | ExprKind::Unknown => out = [Val::UNKNOWN_UNIFORM; 32],
         }
         out
     }
@@ -949,6 +997,17 @@ impl<'m> Machine<'m> {
         // Reads of the right-hand side happened at `time`; the write is later.
         self.time += 1;
         match &lexpr.kind {
+            ExprKind::Var(name) if self.shared_scalars.contains_key(name) => {
+                let id = self.shared_scalars[name];
+                let p = Ptr {
+                    space: Space::Shared(id),
+                    offset: 0,
+                    level: 1,
+                };
+                for l in lanes_of(m) {
+                    self.write(p, l as u32, value[l], lexpr.span, f, lhs);
+                }
+            }
             ExprKind::Var(name) => {
                 let entry = act
                     .vars
@@ -1177,6 +1236,17 @@ impl<'m> Machine<'m> {
                     .map(|w| w[lanes_of(m).next().unwrap_or(0)].as_int())
                     .unwrap_or(Some(32));
                 event.width = width;
+                let srcs: Vec<Option<i64>> = lanes_of(m)
+                    .map(|l| args.get(2).and_then(|a| a[l].as_int()))
+                    .collect();
+                let uniform_src = lanes_of(m).all(|l| {
+                    matches!(
+                        args.get(2).map(|a| a[l]),
+                        Some(Val::Unknown { varying: false })
+                    )
+                });
+                let broadcast =
+                    mode == ShflMode::Idx && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
                 let w = width
                     .filter(|w| [1, 2, 4, 8, 16, 32].contains(w))
                     .unwrap_or(0) as u32;
@@ -1206,6 +1276,8 @@ impl<'m> Machine<'m> {
                         }
                     };
                     out[l] = match src {
+                        // One unknown source lane for everyone: same value.
+                        None if mode == ShflMode::Idx && uniform_src => Val::UNKNOWN_UNIFORM,
                         None => Val::UNKNOWN_VARYING,
                         Some(s) if s == lane => var,
                         Some(s) => {
@@ -1214,9 +1286,13 @@ impl<'m> Machine<'m> {
                             if !in_mask || self.exited >> s & 1 == 1 || self.present >> s & 1 == 0 {
                                 Val::Undef(event_index)
                             } else if m >> s & 1 == 1 {
-                                args.get(1)
-                                    .map(|a| a[s as usize])
-                                    .unwrap_or(Val::UNKNOWN_VARYING)
+                                match args.get(1).map(|a| a[s as usize]) {
+                                    // Every lane reading one lane's unknown
+                                    // value reads the same value.
+                                    Some(Val::Unknown { .. }) if broadcast => Val::UNKNOWN_UNIFORM,
+                                    Some(v) => v,
+                                    None => Val::UNKNOWN_VARYING,
+                                }
                             } else {
                                 // The source is alive but elsewhere: it may
                                 // meet this shuffle from a sibling arm.

@@ -78,24 +78,44 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     module
 }
 
+/// Is this function compiled for the device? Either a `__device__` /
+/// `__global__` keyword, an attribute macro that says so (`_CCCL_DEVICE`,
+/// `HOST_DEVICE`, …: projects hide the keywords behind macros), or a body
+/// that uses device-only constructs (a function that calls
+/// `__shfl_down_sync` or reads `threadIdx` only compiles for the device).
 fn is_device_code(def: Node, text: &str) -> bool {
-    let mut c = def.walk();
-    let mut device = false;
-    for child in def.children(&mut c) {
-        match child.kind() {
-            "__global__" | "__device__" => device = true,
-            _ => {
-                let t = node_text(child, text);
-                if t == "__global__" || t == "__device__" {
-                    device = true;
-                }
-            }
-        }
-        if child.kind() == "compound_statement" {
-            break;
-        }
+    device_kind(def, text).is_some()
+}
+
+fn device_kind(def: Node, text: &str) -> Option<FnKind> {
+    let body_start = def
+        .child_by_field_name("body")
+        .map(|b| b.start_byte())
+        .unwrap_or(def.end_byte());
+    let decl_start = def
+        .child_by_field_name("declarator")
+        .map(|d| d.start_byte())
+        .unwrap_or(body_start);
+    let prefix = text.get(def.start_byte()..decl_start).unwrap_or("");
+    if prefix.contains("__global__") || prefix.contains("KERNEL") {
+        return Some(FnKind::Kernel);
     }
-    device
+    if prefix.contains("__device__") || prefix.contains("DEVICE") {
+        return Some(FnKind::Device);
+    }
+    let body = text.get(body_start..def.end_byte()).unwrap_or("");
+    let device_only = [
+        "threadIdx",
+        "__syncthreads",
+        "__syncwarp",
+        "_sync(",
+        "__activemask",
+        "__shared__",
+    ];
+    if device_only.iter().any(|t| body.contains(t)) {
+        return Some(FnKind::Device);
+    }
+    None
 }
 
 fn template_values_for(def: Node, text: &str) -> Vec<String> {
@@ -174,11 +194,7 @@ struct FnBuilder<'a> {
 impl<'a> Lowerer<'a> {
     fn lower_function(&mut self, def: Node, template_values: Vec<String>) -> Option<Function> {
         let text = self.text;
-        let kind = if has_keyword(def, "__global__", text) {
-            FnKind::Kernel
-        } else {
-            FnKind::Device
-        };
+        let kind = device_kind(def, text)?;
         let decl = find_function_declarator(def.child_by_field_name("declarator")?)?;
         let name_node = decl.child_by_field_name("declarator")?;
         let name = last_segment(node_text(name_node, text)).to_owned();
@@ -212,13 +228,6 @@ impl<'a> Lowerer<'a> {
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
     }
-}
-
-fn has_keyword(def: Node, kw: &str, text: &str) -> bool {
-    let mut c = def.walk();
-    def.children(&mut c)
-        .take_while(|k| k.kind() != "compound_statement")
-        .any(|k| k.kind() == kw || node_text(k, text) == kw)
 }
 
 fn find_function_declarator(mut d: Node) -> Option<Node> {
@@ -302,6 +311,38 @@ fn type_is_float(decl: Node, text: &str) -> bool {
         .unwrap_or(false)
 }
 
+fn type_is_integral(decl: Node, text: &str) -> bool {
+    const INTEGRAL: &[&str] = &[
+        "int",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "char",
+        "bool",
+        "size_t",
+        "ptrdiff_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "uint",
+        "dim_t",
+        "index_t",
+    ];
+    decl.child_by_field_name("type")
+        .map(|t| {
+            let s = node_text(t, text);
+            let last = s.rsplit("::").next().unwrap_or(s);
+            last.split_whitespace().all(|w| INTEGRAL.contains(&w))
+        })
+        .unwrap_or(false)
+}
+
 fn span_of(n: Node) -> ByteSpan {
     (n.start_byte(), n.end_byte())
 }
@@ -346,6 +387,7 @@ impl FnBuilder<'_> {
                 default,
                 is_pointer: is_pointer || !dims.is_empty(),
                 is_float: type_is_float(p, text),
+                is_integral: type_is_integral(p, text),
                 span: span_of(p),
             });
         }

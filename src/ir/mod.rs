@@ -36,6 +36,9 @@ pub struct Param {
     pub default: Option<ExprId>,
     pub is_pointer: bool,
     pub is_float: bool,
+    /// Declared with a built-in integral type (`int`, `unsigned`,
+    /// `size_t`, …): only these get witness values.
+    pub is_integral: bool,
     pub span: ByteSpan,
 }
 

@@ -183,3 +183,38 @@ pub fn const_mask(site: &CallSite, module: &Module) -> Option<u32> {
         None => None,
     }
 }
+
+/// Can the executor know this call's mask? True for literals, macros,
+/// constants, defaults and values computed in the function; false when the
+/// mask comes from a member, an unknown global, or a parameter the caller
+/// supplies (then the call sites are judged instead).
+pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
+    let Some(m) = site.mask_arg() else {
+        return true;
+    };
+    let f = site.f;
+    let locals: std::collections::HashSet<&str> = f
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            crate::ir::StmtKind::Decl { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let _ = facts;
+    !dataflow::any_subexpr(f, m, &mut |k| match k {
+        ExprKind::Member(..) => true,
+        ExprKind::Var(v) => {
+            let param = f.params.iter().find(|p| p.name == *v);
+            match param {
+                Some(p) => p.default.is_none() && f.kind != crate::ir::FnKind::Kernel,
+                None => {
+                    !locals.contains(v.as_str())
+                        && !module.constants.contains_key(v)
+                        && !f.template_values.contains(v)
+                }
+            }
+        }
+        _ => false,
+    })
+}

@@ -6,7 +6,9 @@
 //! decides, so correct ballot-before-branch masks and sibling-arm pairings
 //! are refuted rather than reported.
 
-use super::warp::{activemask_mask, call_sites, first_primitive, guard_labels, reach_text};
+use super::warp::{
+    activemask_mask, call_sites, first_primitive, guard_labels, mask_is_modelled, reach_text,
+};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
@@ -43,8 +45,10 @@ impl Rule for FullMaskInDivergentCode {
             let mut labels = guard_labels(&site.context, Level::Varying);
             let message = match site.prim {
                 Some(p) if p.is_masked() => {
-                    if activemask_mask(&site, cx.facts) {
-                        continue; // WL003's business
+                    if activemask_mask(&site, cx.facts)
+                        || !mask_is_modelled(&site, cx.module, cx.facts)
+                    {
+                        continue; // WL003's business, or a mask only callers know
                     }
                     format!(
                         "`{}` is called with mask {} in divergent code: {}",

@@ -4,7 +4,7 @@
 //! masked primitive whose mask is not the constant full mask; the executor
 //! computes the lanes.
 
-use super::warp::{activemask_mask, call_sites, const_mask};
+use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::Severity;
 use crate::executor::check::Class;
@@ -33,7 +33,9 @@ impl Rule for ShuffleSourceOutsideMask {
             let Some(p) = site.prim.filter(|p| p.is_masked()) else {
                 continue;
             };
-            if const_mask(&site, cx.module) == Some(0xffff_ffff) || activemask_mask(&site, cx.facts)
+            if const_mask(&site, cx.module) == Some(0xffff_ffff)
+                || activemask_mask(&site, cx.facts)
+                || !mask_is_modelled(&site, cx.module, cx.facts)
             {
                 continue;
             }
