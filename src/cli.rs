@@ -297,6 +297,21 @@ fn print_verbose(run: &RunResult) {
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
         stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
     );
+    let worst = run
+        .files
+        .iter()
+        .filter_map(|f| f.executor_worst.as_ref().map(|w| (&f.path, w)))
+        .max_by_key(|(_, w)| w.1);
+    eprintln!(
+        "warplint: {} function(s) analysed, {} warp execution(s) run",
+        stats.functions_analyzed, stats.executor_runs
+    );
+    if let Some((path, (name, steps, time))) = worst {
+        eprintln!(
+            "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
+            time.as_secs_f64() * 1000.0
+        );
+    }
 }
 
 fn list_rules(format: RulesFormat) -> u8 {

@@ -78,6 +78,12 @@ pub struct FileOutcome {
     pub lossy_utf8: bool,
     /// Set when the file could not be read; it was not checked.
     pub io_error: Option<String>,
+    /// Functions lowered to the kernel IR.
+    pub functions: usize,
+    /// Warp executions the executor ran for this file's findings.
+    pub executor_runs: usize,
+    /// The function the executor spent most on: name, steps, time.
+    pub executor_worst: Option<(String, u64, std::time::Duration)>,
 }
 
 /// Check one in-memory buffer (stdin, the language server, tests).
@@ -97,7 +103,15 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         return outcome;
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
-    let module = ir::lower_file(&parsed, &opts.env);
+    let mut module = ir::lower_file(&parsed, &opts.env);
+    // Constants from quoted includes next to a file on disk; the file's own
+    // definitions win.
+    let on_disk = std::path::Path::new(path);
+    if on_disk.is_file() {
+        for (k, v) in frontend::includes::included_constants(&parsed, on_disk, &opts.env) {
+            module.constants.entry(k).or_insert(v);
+        }
+    }
     let facts = dataflow::analyze(&module);
     let cx = RuleContext {
         file: &parsed,
@@ -111,7 +125,10 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         block_dim: opts.block_dim,
         budgets: opts.budgets,
     };
-    let verdicts = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    let (verdicts, cost) = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    outcome.functions = module.functions.len();
+    outcome.executor_runs = cost.runs;
+    outcome.executor_worst = cost.worst;
     let mut diagnostics: Vec<Diagnostic> = findings
         .into_iter()
         .zip(verdicts)
@@ -235,6 +252,11 @@ impl RunResult {
             }
             s.files_checked += 1;
             s.bytes += f.bytes;
+            s.functions_analyzed += f.functions;
+            s.executor_runs += f.executor_runs;
+            if let Some((_, steps, _)) = &f.executor_worst {
+                s.executor_max_steps = s.executor_max_steps.max(*steps);
+            }
             if f.skipped_by_prefilter {
                 s.files_skipped_by_prefilter += 1;
             }
@@ -267,6 +289,12 @@ impl RunResult {
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Stats {
     pub files_checked: usize,
+    /// Device functions, kernels and lambdas lowered to the kernel IR.
+    pub functions_analyzed: usize,
+    /// Warp executions run to confirm or refute findings.
+    pub executor_runs: usize,
+    /// Interpreter steps of the most expensive function (all its runs).
+    pub executor_max_steps: u64,
     pub files_skipped_by_prefilter: usize,
     pub bytes: usize,
     pub diagnostics: usize,

@@ -57,12 +57,23 @@ struct RunResult {
 }
 
 /// Decide every claim. `None` claims get `None` verdicts.
+/// What the executor spent on one file.
+#[derive(Debug, Clone, Default)]
+pub struct ExecCost {
+    /// Warp executions run.
+    pub runs: usize,
+    /// The most expensive function: its name, total interpreter steps and
+    /// wall time over all its runs.
+    pub worst: Option<(String, u64, std::time::Duration)>,
+}
+
 pub fn confirm_findings(
     module: &Module,
     source: &SourceFile,
     claims: &[Option<Claim>],
     opts: &ExecOptions,
-) -> Vec<Option<Verdict>> {
+) -> (Vec<Option<Verdict>>, ExecCost) {
+    let mut cost = ExecCost::default();
     let reach = reachability(module);
     // root function → indices of claims it covers
     let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -88,6 +99,8 @@ pub fn confirm_findings(
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
 
     for (&root, idxs) in &by_root {
+        let started = std::time::Instant::now();
+        let mut root_steps = 0u64;
         let setups = setups_for(module, root, opts);
         let wants_schedules = idxs
             .iter()
@@ -107,6 +120,8 @@ pub fn confirm_findings(
                     cfg.schedule = sched;
                     let mut m = Machine::new(module, &cfg, source);
                     m.run_root(root);
+                    cost.runs += 1;
+                    root_steps += m.trace.steps;
                     let present = m.present();
                     let mut observations = if sched == Schedule::Converged {
                         observe(&m.trace, present)
@@ -166,9 +181,13 @@ pub fn confirm_findings(
                 break;
             }
         }
+        let elapsed = started.elapsed();
+        if cost.worst.as_ref().is_none_or(|w| root_steps > w.1) {
+            cost.worst = Some((module.functions[root].name.clone(), root_steps, elapsed));
+        }
     }
 
-    claims
+    let verdicts = claims
         .iter()
         .enumerate()
         .map(|(i, c)| {
@@ -199,7 +218,8 @@ pub fn confirm_findings(
                 }
             })
         })
-        .collect()
+        .collect();
+    (verdicts, cost)
 }
 
 /// For each function, the functions it can call (itself included).

@@ -387,7 +387,7 @@ impl FnBuilder<'_> {
                 default,
                 is_pointer: is_pointer || !dims.is_empty(),
                 is_float: type_is_float(p, text),
-                is_integral: type_is_integral(p, text),
+                is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
                 span: span_of(p),
             });
         }
