@@ -26,7 +26,7 @@ fn witness_names_inputs_lanes_and_launch() {
     assert_eq!(c.status, Status::Confirmed);
     let w = c.witness.as_ref().unwrap();
     assert_eq!(w.inputs.get("n"), Some(&20));
-    assert_eq!(w.launch.source, "assumed: a multiple of 32");
+    assert_eq!(w.launch.source, warplint::executor::confirm::ASSUMED);
     assert!(w.summary.contains("lanes 20–31"), "{}", w.summary);
     assert!(w.events.iter().any(|e| e.lanes == 0x000f_ffff));
     assert!(d[0].message.contains("never arrive"));

@@ -290,7 +290,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
             ([lb, 1, 1], "__launch_bounds__".to_owned())
         }
         (None, _, Some(b)) => (b, "--block-dim".to_owned()),
-        _ => ([128, 1, 1], "assumed: a multiple of 32".to_owned()),
+        _ => ([128, 1, 1], ASSUMED.to_owned()),
     };
     let mut fixed: HashMap<String, i64> = HashMap::new();
     if let Some(s) = site {
@@ -329,7 +329,9 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .map(|r| {
             let mut inputs = fixed.clone();
             for (k, name) in free.iter().enumerate() {
-                inputs.insert((*name).to_owned(), CANDIDATES[(r + k) % CANDIDATES.len()]);
+                let own = compared_constants(f, name, &module.constants);
+                let pool: Vec<i64> = CANDIDATES.iter().copied().chain(own).collect();
+                inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
             }
             let shown: BTreeMap<String, i64> =
                 inputs.iter().map(|(k, v)| (k.clone(), *v)).collect();
@@ -353,6 +355,36 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .collect()
 }
 
+/// Constants an input is compared with, and their neighbours: `n < 64`
+/// suggests 63, 64 and 65.
+fn compared_constants(
+    f: &crate::ir::Function,
+    name: &str,
+    consts: &HashMap<String, i64>,
+) -> Vec<i64> {
+    use crate::ir::BinOp::*;
+    let mut out = Vec::new();
+    for e in &f.exprs {
+        if let ExprKind::Binary(Lt | Le | Gt | Ge | Eq | Ne, a, b) = &e.kind {
+            for (x, y) in [(*a, *b), (*b, *a)] {
+                if matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name)
+                    && let Some(c) = crate::ir::fold::eval_const(f, y, consts)
+                {
+                    for v in [c - 1, c, c + 1] {
+                        if v >= 0 && !out.contains(&v) && !CANDIDATES.contains(&v) {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        if out.len() >= 6 {
+            break;
+        }
+    }
+    out
+}
+
 fn warps_for(module: &Module, root: usize, cfg: &RunConfig) -> Vec<u32> {
     if module.functions[root].kind != FnKind::Kernel {
         return vec![0];
@@ -366,12 +398,18 @@ fn warps_for(module: &Module, root: usize, cfg: &RunConfig) -> Vec<u32> {
     }
 }
 
+/// The launch source when nothing in the file gives the block shape.
+pub const ASSUMED: &str = "assumed: no launch site, taken as a multiple of 32";
+
 fn setup_text(s: &Setup, warp: u32) -> String {
     let [x, y, z] = s.launch.block_dim;
-    let mut parts = vec![format!(
-        "blockDim = ({x}, {y}, {z}) from {}",
-        s.launch.source
-    )];
+    let mut parts = vec![if s.launch.source == ASSUMED {
+        format!(
+            "blockDim = ({x}, {y}, {z}) assumed (no launch site; any multiple of 32 behaves alike)"
+        )
+    } else {
+        format!("blockDim = ({x}, {y}, {z}) from the {}", s.launch.source)
+    }];
     parts.extend(s.inputs.iter().map(|(k, v)| format!("{k} = {v}")));
     parts.push(format!("warp {warp}"));
     parts.join(", ")
