@@ -444,20 +444,12 @@ pub fn mentions_var(f: &Function, e: ExprId, vars: &HashSet<String>) -> bool {
 
 /// Does any subexpression of `e` satisfy `pred`? (Explicit stack.)
 pub fn any_subexpr(f: &Function, e: ExprId, pred: &mut dyn FnMut(&ExprKind) -> bool) -> bool {
-    let mut stack = vec![e];
-    let mut seen = 0;
-    while let Some(id) = stack.pop() {
-        seen += 1;
-        if seen > 4096 {
-            return false;
-        }
-        let k = &f.expr(id).kind;
-        if pred(k) {
-            return true;
-        }
-        stack.extend(children(k));
-    }
-    false
+    let mut found = false;
+    walk_subexprs(f, &[e], &mut |_, k| {
+        found = pred(k);
+        found
+    });
+    found
 }
 
 pub fn children(k: &ExprKind) -> Vec<ExprId> {
@@ -482,19 +474,7 @@ fn for_each_call_guarded(
     module: &Module,
     visit: &mut dyn FnMut(ExprId, &[Guard]),
 ) {
-    let roots: Vec<ExprId> = match &s.kind {
-        StmtKind::Decl { init, dims, .. } => init
-            .iter()
-            .copied()
-            .chain(dims.iter().flatten().copied())
-            .collect(),
-        StmtKind::Expr(e) => vec![*e],
-        StmtKind::If { cond, .. } => vec![*cond],
-        StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).copied().collect(),
-        StmtKind::Switch { scrutinee, .. } => vec![*scrutinee],
-        StmtKind::Return(Some(e)) => vec![*e],
-        _ => Vec::new(),
-    };
+    let roots = stmt_exprs(s);
     let guard = |c: ExprId, negated: bool| Guard {
         kind: GuardKind::Branch { negated },
         span: f.expr(c).span,
@@ -538,10 +518,10 @@ fn for_each_call_guarded(
     }
 }
 
-/// Every call expression directly inside statement `s` (not in nested
+/// The expressions a statement evaluates itself (not those of nested
 /// statements).
-pub fn for_each_call(f: &Function, s: &Stmt, visit: &mut dyn FnMut(ExprId)) {
-    let roots: Vec<ExprId> = match &s.kind {
+pub fn stmt_exprs(s: &Stmt) -> Vec<ExprId> {
+    match &s.kind {
         StmtKind::Decl { init, dims, .. } => init
             .iter()
             .copied()
@@ -553,21 +533,28 @@ pub fn for_each_call(f: &Function, s: &Stmt, visit: &mut dyn FnMut(ExprId)) {
         StmtKind::Switch { scrutinee, .. } => vec![*scrutinee],
         StmtKind::Return(Some(e)) => vec![*e],
         _ => Vec::new(),
-    };
-    for r in roots {
-        let mut stack = vec![r];
-        let mut seen = 0;
-        while let Some(id) = stack.pop() {
-            seen += 1;
-            if seen > 4096 {
-                break;
-            }
-            let k = &f.expr(id).kind;
-            if matches!(k, ExprKind::Call(_)) {
-                visit(id);
-            }
-            stack.extend(children(k));
+    }
+}
+
+/// Visit `roots` and all their subexpressions (explicit stack, bounded);
+/// stop early when `visit` returns true.
+pub fn walk_subexprs(
+    f: &Function,
+    roots: &[ExprId],
+    visit: &mut dyn FnMut(ExprId, &ExprKind) -> bool,
+) {
+    let mut stack: Vec<ExprId> = roots.to_vec();
+    let mut seen = 0;
+    while let Some(id) = stack.pop() {
+        seen += 1;
+        if seen > 4096 {
+            return;
         }
+        let k = &f.expr(id).kind;
+        if visit(id, k) {
+            return;
+        }
+        stack.extend(children(k));
     }
 }
 

@@ -6,7 +6,7 @@
 //! and keeps only statements where an unordered conflicting pair exists.
 
 use super::{Finding, Rule, RuleContext, RuleMeta};
-use crate::dataflow::{any_subexpr, children};
+use crate::dataflow::{any_subexpr, stmt_exprs, walk_subexprs};
 use crate::diagnostic::Severity;
 use crate::executor::check::Class;
 use crate::executor::confirm::Claim;
@@ -53,13 +53,12 @@ impl Rule for UnsynchronizedSharedMemory {
             }
             for (si, stmt) in f.stmts.iter().enumerate() {
                 let roots: Vec<ExprId> = match &stmt.kind {
-                    StmtKind::Expr(e) => vec![*e],
+                    StmtKind::Expr(_) | StmtKind::Return(Some(_)) => stmt_exprs(stmt),
                     StmtKind::Decl {
                         init: Some(e),
                         shared: false,
                         ..
                     } => vec![*e],
-                    StmtKind::Return(Some(e)) => vec![*e],
                     _ => continue,
                 };
                 let sites = accesses(f, &roots, &is_shared_access);
@@ -104,19 +103,12 @@ impl Rule for UnsynchronizedSharedMemory {
 
 fn accesses(f: &Function, roots: &[ExprId], is_shared: &dyn Fn(&ExprKind) -> bool) -> Vec<ExprId> {
     let mut out = Vec::new();
-    let mut stack: Vec<ExprId> = roots.to_vec();
-    let mut seen = 0;
-    while let Some(id) = stack.pop() {
-        seen += 1;
-        if seen > 4096 {
-            break;
-        }
-        let k = &f.expr(id).kind;
+    walk_subexprs(f, roots, &mut |id, k| {
         if is_shared(k) {
             out.push(id);
         }
-        stack.extend(children(k));
-    }
+        false
+    });
     out.sort_unstable();
     out
 }
