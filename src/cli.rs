@@ -95,6 +95,9 @@ struct CheckArgs {
     /// `#if` regions that none of them compiles is not checked.
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Also report findings the warp executor refuted.
+    #[arg(long)]
+    show_refuted: bool,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -187,6 +190,7 @@ fn check(args: CheckArgs) -> u8 {
     }
     let base = Options {
         threads: args.threads.map(usize::from),
+        show_refuted: args.show_refuted,
         ignore_suppressions: args.no_suppressions,
         ..Options::default()
     };
@@ -392,6 +396,21 @@ fn print_verbose(run: &RunResult) {
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
         stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
     );
+    let worst = run
+        .files
+        .iter()
+        .filter_map(|f| f.executor_worst.as_ref().map(|w| (&f.path, w)))
+        .max_by_key(|(_, w)| w.1);
+    eprintln!(
+        "warplint: {} function(s) analysed, {} warp execution(s) run",
+        stats.functions_analyzed, stats.executor_runs
+    );
+    if let Some((path, (name, steps, time))) = worst {
+        eprintln!(
+            "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
+            time.as_secs_f64() * 1000.0
+        );
+    }
 }
 
 fn list_rules(format: RulesFormat) -> u8 {

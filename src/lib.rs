@@ -7,11 +7,14 @@
 pub mod baseline;
 pub mod cli;
 pub mod config;
+pub mod dataflow;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
 pub mod engine;
+pub mod executor;
 pub mod frontend;
+pub mod ir;
 pub mod prefilter;
 pub mod report;
 pub mod rules;

@@ -89,7 +89,14 @@ fn sarif_carries_rules_results_fingerprints_and_fixes() {
         base.starts_with("file:///") && base.ends_with('/'),
         "{base}"
     );
-    assert_eq!(wl001["properties"]["confirmation"]["status"], "unverified");
+    // The executor's verdict travels with the result.
+    let confirmation = &wl001["properties"]["confirmation"];
+    assert_eq!(confirmation["status"], "confirmed");
+    assert!(
+        confirmation["witness"]["summary"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    );
 
     // partialFingerprints are the JSON report's (and the baseline's) fingerprints.
     let o = warplint(dir.path(), &["--format", "json"]);

@@ -1,7 +1,7 @@
 //! Microsoft's SARIF validator (npm `@microsoft/sarif-multitool`) accepts
-//! warplint's SARIF: a real run over kernels with findings, suppression
-//! bookkeeping and fixes, and a synthetic run with the parts no rule emits
-//! yet (secondary labels, a confirmed witness).
+//! warplint's SARIF: a real run over every rule's testdata (confirmed
+//! findings with witnesses, secondary labels, fixes) plus suppression
+//! bookkeeping, and a synthetic run with every optional part filled in.
 //!
 //! The validator always exits 0 ("the tool ran"); its verdict is the SARIF
 //! log it writes with `-o`, which this test reads. It also reports nothing at
@@ -210,11 +210,23 @@ fn microsofts_validator_accepts_warplints_sarif() {
     };
     let work = tempfile::tempdir().unwrap();
     let project = work.path().join("project");
-    std::fs::create_dir_all(project.join("kernels dir")).unwrap();
-    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/wl001");
+    // Every rule's testdata (confirmed findings with witnesses, secondary
+    // labels, fixes), in a directory whose name needs URI escaping.
+    let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     for entry in std::fs::read_dir(&testdata).unwrap() {
-        let p = entry.unwrap().path();
-        std::fs::copy(&p, project.join("kernels dir").join(p.file_name().unwrap())).unwrap();
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if !dir.is_dir() || !name.starts_with("wl") {
+            continue;
+        }
+        let dest = project.join(format!("kernels {name}"));
+        std::fs::create_dir_all(&dest).unwrap();
+        for f in std::fs::read_dir(&dir).unwrap() {
+            let p = f.unwrap().path();
+            if p.is_file() {
+                std::fs::copy(&p, dest.join(p.file_name().unwrap())).unwrap();
+            }
+        }
     }
     std::fs::write(
         project.join("suppressions.cu"),
@@ -246,6 +258,12 @@ fn microsofts_validator_accepts_warplints_sarif() {
         "the run should exercise every kind of result: {codes:?}"
     );
     assert!(results.iter().any(|r| r.get("fixes").is_some()));
+    assert!(results.iter().any(|r| r.get("relatedLocations").is_some()));
+    assert!(results.iter().any(|r| {
+        r["properties"]["confirmation"]["witness"]["events"]
+            .as_array()
+            .is_some_and(|e| !e.is_empty())
+    }));
 
     let synthetic = work.path().join("synthetic.sarif");
     let log = warplint::report::sarif::to_value(&synthetic_run(), Some(&project));
