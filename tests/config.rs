@@ -336,3 +336,39 @@ fn the_readme_documents_every_key_and_its_example_is_valid() {
         .unwrap_or_else(|e| panic!("README example: {e}"));
     assert_eq!(c.block_dim, Some(warplint::config::BlockDim([16, 8, 1])));
 }
+
+#[test]
+fn block_dim_and_budgets_from_the_config_reach_the_executor() {
+    // Uniform per warp with 32-wide rows; split when rows are 16 wide.
+    let kernel = "__global__ void rows(const float *in, float *out) {\n    float v = in[threadIdx.y * blockDim.x + threadIdx.x];\n    if (threadIdx.y == 1) {\n        v += __shfl_down_sync(0xffffffff, v, 4);\n    }\n    out[threadIdx.y * blockDim.x + threadIdx.x] = v;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "k.cu", kernel);
+    let confirmation = |root: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
+            .current_dir(root)
+            .args(["check", "--format", "json", "k.cu"])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        report["diagnostics"][0]["confirmation"].clone()
+    };
+    assert_eq!(confirmation(root)["status"], "unverified");
+
+    write(root, "warplint.toml", "block-dim = [16, 8]\n");
+    let c = confirmation(root);
+    assert_eq!(c["status"], "confirmed", "{c}");
+    assert_eq!(
+        c["witness"]["launch"]["block_dim"],
+        serde_json::json!([16, 8, 1])
+    );
+
+    write(
+        root,
+        "warplint.toml",
+        "block-dim = [16, 8]\n[executor]\nmax-steps = 1\n",
+    );
+    let c = confirmation(root);
+    assert_eq!(c["status"], "unverified", "{c}");
+    assert!(c["reason"].as_str().unwrap().contains("budget (1)"), "{c}");
+}
