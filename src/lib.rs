@@ -13,4 +13,5 @@ pub mod frontend;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod source;
