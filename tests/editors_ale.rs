@@ -2,7 +2,7 @@
 //! (Debian's `vim-ale`) inside headless Neovim: it reads warplint's JSON
 //! report for the buffer, sent on stdin with `--stdin-filename`.
 //! Skips loudly without Neovim/ALE, fails instead under
-//! `WARPLINT_REQUIRE_NVIM` (set by `.ci/run`).
+//! `WARPLINT_REQUIRE_EDITORS` (set by `.ci/run`).
 
 mod common;
 
@@ -39,7 +39,7 @@ fn ale_shows_warplint_json_diagnostics() {
     std::fs::write(&file, KERNEL).unwrap();
     let out = dir.path().join("out.json");
     let script = repo.join("tests/nvim/ale_client.vim");
-    common::run_nvim_headless(
+    let output = common::run_nvim_headless(
         dir.path(),
         &[OsStr::new("-S"), script.as_os_str()],
         &[
@@ -50,10 +50,10 @@ fn ale_shows_warplint_json_diagnostics() {
             ("WARPLINT_ALE_OUT", out.as_os_str()),
         ],
     );
-    let result: Value = serde_json::from_str(
-        &std::fs::read_to_string(&out).expect("the ALE script wrote no result"),
-    )
-    .unwrap();
+    let result: Value = match std::fs::read_to_string(&out) {
+        Ok(s) => serde_json::from_str(&s).unwrap(),
+        Err(e) => panic!("nvim wrote no result ({e}); its output:\n{output}"),
+    };
     assert_eq!(result["filetype"], "cuda", "{result:#}");
     let list = result["loclist"].as_array().unwrap();
     assert_eq!(list.len(), 1, "{result:#}");

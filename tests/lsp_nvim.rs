@@ -4,7 +4,7 @@
 //!
 //! Needs `nvim` (Debian's `neovim`). When it is missing the test tries
 //! `apt-get install neovim` (as root), and otherwise skips, saying so on the
-//! real stderr. `.ci/run` installs Neovim and sets `WARPLINT_REQUIRE_NVIM=1`,
+//! real stderr. `.ci/run` installs Neovim and sets `WARPLINT_REQUIRE_EDITORS=1`,
 //! which turns the skip into a failure.
 
 mod common;
@@ -33,7 +33,7 @@ fn neovim_shows_warplint_diagnostics_and_applies_its_fix() {
     let script = repo.join("tests/nvim/lsp_client.lua");
     let luafile = format!("luafile {}", script.display());
     let snippet = repo.join("editors/nvim/warplint.lua");
-    let status = common::run_nvim_headless(
+    let output = common::run_nvim_headless(
         dir.path(),
         &[OsStr::new("-c"), OsStr::new(&luafile)],
         &[
@@ -45,7 +45,7 @@ fn neovim_shows_warplint_diagnostics_and_applies_its_fix() {
     );
     let result: Value = match std::fs::read_to_string(&out) {
         Ok(s) => serde_json::from_str(&s).unwrap(),
-        Err(e) => panic!("nvim ({status}) wrote no result: {e}"),
+        Err(e) => panic!("nvim wrote no result ({e}); its output:\n{output}"),
     };
     assert!(result.get("error").is_none(), "{result:#}");
     assert_eq!(result["filetype"], "cuda", "{result:#}");

@@ -1,5 +1,8 @@
 //! Helpers for tests that drive real editors installed from Debian.
 
+// Each test crate that includes this module uses only some of it.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -52,10 +55,10 @@ pub fn ensure_debian_packages(present: impl Fn() -> bool, packages: &[&str]) -> 
 }
 
 /// A missing editor skips the test loudly, or fails it when
-/// `WARPLINT_REQUIRE_NVIM` is set (as `.ci/run` does).
+/// `WARPLINT_REQUIRE_EDITORS` is set (as `.ci/run` does).
 pub fn skip_or_fail(test: &str, why: &str) {
-    if std::env::var_os("WARPLINT_REQUIRE_NVIM").is_some() {
-        panic!("{test}: required editor unavailable (WARPLINT_REQUIRE_NVIM is set): {why}");
+    if std::env::var_os("WARPLINT_REQUIRE_EDITORS").is_some() {
+        panic!("{test}: required editor unavailable (WARPLINT_REQUIRE_EDITORS is set): {why}");
     }
     loud(&format!("SKIPPED {test}: {why}"));
 }
@@ -70,13 +73,13 @@ pub fn nvim_present() -> bool {
 }
 
 /// Run `nvim --headless -u NONE` in `dir` with `args` and `envs`, its
-/// state, logs and config kept under `dir`; kill it after 90 s.
+/// state, logs and config kept under `dir`; its output (see
+/// [`run_with_timeout`]).
 pub fn run_nvim_headless(
     dir: &std::path::Path,
     args: &[&std::ffi::OsStr],
     envs: &[(&str, &std::ffi::OsStr)],
-) -> std::process::ExitStatus {
-    use std::time::{Duration, Instant};
+) -> String {
     let mut cmd = Command::new("nvim");
     cmd.args(["--headless", "-u", "NONE", "-i", "NONE", "-n"])
         .args(args)
@@ -84,24 +87,30 @@ pub fn run_nvim_headless(
         .env("XDG_DATA_HOME", dir.join("data"))
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("XDG_CACHE_HOME", dir.join("cache"))
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        .current_dir(dir);
     for (k, v) in envs {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("start nvim");
+    run_with_timeout(&mut cmd)
+}
+
+/// Run `cmd` (stdin closed), killing it after 90 s; its stdout and stderr.
+pub fn run_with_timeout(cmd: &mut Command) -> String {
+    use std::time::{Duration, Instant};
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn editor");
     let deadline = Instant::now() + Duration::from_secs(90);
-    loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            return s;
-        }
+    while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            let _ = child.wait();
-            panic!("nvim did not finish within 90 s");
+            break;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
 }
