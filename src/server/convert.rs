@@ -191,20 +191,15 @@ pub fn rule_page_url(base: &str, code: &str, name: &str) -> Option<Uri> {
     format!("{base}{code}-{name}.md").parse().ok()
 }
 
-/// What a published diagnostic carries in `data` for code actions. It is
-/// only ever read back from clients, so every field is checked, never
-/// trusted to be present.
+/// What a published diagnostic carries in `data`: what code actions need,
+/// and no more (a large file has hundreds of diagnostics). It comes back
+/// from clients, so it is parsed and checked, never trusted.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DiagnosticData {
     /// The document version the ranges below were computed against.
     pub version: i32,
-    pub name: String,
     /// `confirmed`, `refuted` or `unverified`.
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixData>,
 }
@@ -277,12 +272,13 @@ pub fn to_lsp(d: &Diagnostic, source: Option<&SourceFile>, v: &DocView) -> lsp_t
             })
             .collect(),
     });
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
     let data = DiagnosticData {
         version: v.version,
-        name: d.name.to_owned(),
         status: d.confirmation.status.to_string(),
-        reason: d.confirmation.reason.clone(),
-        help: d.help.clone(),
         fix,
     };
     lsp_types::Diagnostic {
@@ -453,7 +449,10 @@ mod tests {
             l.range,
             Range::new(Position::new(1, 6), Position::new(1, 17))
         );
-        assert_eq!(l.message, "full mask\nwitness: lanes 0–15 wait forever");
+        assert_eq!(
+            l.message,
+            "full mask\nwitness: lanes 0–15 wait forever\nhelp: use a ballot"
+        );
         let rel = l.related_information.unwrap();
         assert_eq!(rel.len(), 2);
         assert_eq!(rel[0].message, "lanes 16–31 leave here");
@@ -469,7 +468,6 @@ mod tests {
         let data: DiagnosticData = serde_json::from_value(l.data.unwrap()).unwrap();
         assert_eq!(data.version, 9);
         assert_eq!(data.status, "confirmed");
-        assert_eq!(data.help.as_deref(), Some("use a ballot"));
         assert_eq!(
             l.code_description.unwrap().href.as_str(),
             "https://example.org/rules/WL002-full-mask-in-divergent-code.md"

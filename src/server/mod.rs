@@ -24,7 +24,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
@@ -214,7 +214,7 @@ impl Server {
                     log(&format!("invalid message: {message}"));
                     match id {
                         Some(id) => self.reply_err(id, code, message),
-                        None => self.send_raw(transport::encode_error_without_id(code, &message)),
+                        None => self.send(transport::encode_error(None, code, &message)),
                     }
                 }
                 Ok(Event::Input(Incoming::BadResponse(e))) => {
@@ -551,31 +551,24 @@ impl Server {
             diagnostics,
             version,
         };
-        self.send(Notification::new(
-            "textDocument/publishDiagnostics".into(),
-            params,
-        ));
+        match transport::encode_notification("textDocument/publishDiagnostics", &params) {
+            Ok(body) => self.send(body),
+            Err(e) => log(&format!("cannot encode diagnostics: {e}")),
+        }
     }
 
     fn reply_ok(&self, id: RequestId, result: impl serde::Serialize) {
-        match serde_json::to_value(result) {
-            Ok(v) => self.send(Response {
-                id,
-                response_result: Ok(v),
-            }),
+        match transport::encode_result(&id, &result) {
+            Ok(body) => self.send(body),
             Err(e) => self.reply_err(id, ErrorCode::InternalError, e.to_string()),
         }
     }
 
     fn reply_err(&self, id: RequestId, code: ErrorCode, message: String) {
-        self.send(Response::new_err(id, code as i32, message));
+        self.send(transport::encode_error(Some(&id), code, &message));
     }
 
-    fn send(&self, msg: impl Into<Message>) {
-        self.send_raw(transport::encode(&msg.into()));
-    }
-
-    fn send_raw(&self, body: String) {
+    fn send(&self, body: String) {
         // Fails only once the writer has stopped (the client is gone); the
         // reader will see the end of input and stop the loop.
         let _ = self.out.send(body);
