@@ -3,8 +3,8 @@
 " ~/.config/nvim/ale_linters/cuda/warplint.vim (Neovim).
 "
 " ALE sends the buffer on standard input (the command has no %t), and
-" --stdin-filename names it, so unsaved edits are checked and config files
-" next to the real file apply.
+" --stdin-filename names it, so unsaved edits are checked under the file's
+" real name.
 
 call ale#Set('cuda_warplint_executable', 'warplint')
 call ale#Set('cuda_warplint_options', '')

@@ -5,8 +5,8 @@
 ;;     (load "/path/to/warplint/editors/emacs/flycheck-warplint.el"))
 ;;
 ;; Flycheck sends the buffer on standard input and names it with
-;; --stdin-filename, so unsaved edits are checked and config files next to
-;; the real file apply.  `flycheck-warplint-executable' picks the binary;
+;; --stdin-filename, so unsaved edits are checked under the file's real
+;; name.  `flycheck-warplint-executable' picks the binary;
 ;; `flycheck-warplint-args' adds arguments (e.g. ("--target-arch" "sm_90")).
 
 ;;; Code:
