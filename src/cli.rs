@@ -96,6 +96,9 @@ struct CheckArgs {
     /// `#if` regions that none of them compiles is not checked.
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Also report findings the warp executor refuted.
+    #[arg(long)]
+    show_refuted: bool,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -212,6 +215,7 @@ fn check(args: CheckArgs) -> u8 {
         ..Options::default()
     };
     opts.block_dim = args.block_dim.map(|b| b.0);
+    opts.show_refuted = args.show_refuted;
     if !args.target_arch.is_empty() {
         let mut archs = Vec::new();
         for a in &args.target_arch {
@@ -353,6 +357,21 @@ fn print_verbose(run: &RunResult) {
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
         stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
     );
+    let worst = run
+        .files
+        .iter()
+        .filter_map(|f| f.executor_worst.as_ref().map(|w| (&f.path, w)))
+        .max_by_key(|(_, w)| w.1);
+    eprintln!(
+        "warplint: {} function(s) analysed, {} warp execution(s) run",
+        stats.functions_analyzed, stats.executor_runs
+    );
+    if let Some((path, (name, steps, time))) = worst {
+        eprintln!(
+            "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
+            time.as_secs_f64() * 1000.0
+        );
+    }
 }
 
 fn list_rules(format: RulesFormat) -> u8 {

@@ -14,9 +14,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::diagnostic::{Confirmation, Diagnostic, Label};
+use crate::dataflow;
+use crate::diagnostic::{Confirmation, Diagnostic, Label, Severity, Status, Witness};
 use crate::discover::{self, Candidate, DiscoverOptions};
+use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
 use crate::frontend::{self, PreprocEnv};
+use crate::ir;
 use crate::prefilter;
 use crate::rules::{self, Finding, RuleContext, RuleSet};
 use crate::source::{SourceFile, Span};
@@ -75,6 +78,12 @@ pub struct FileOutcome {
     pub lossy_utf8: bool,
     /// Set when the file could not be read; it was not checked.
     pub io_error: Option<String>,
+    /// Functions lowered to the kernel IR.
+    pub functions: usize,
+    /// Warp executions the executor ran for this file's findings.
+    pub executor_runs: usize,
+    /// The function the executor spent most on: name, steps, time.
+    pub executor_worst: Option<(String, u64, std::time::Duration)>,
 }
 
 /// Check one in-memory buffer (stdin, the language server, tests).
@@ -94,14 +103,36 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
         return outcome;
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
+    let mut module = ir::lower_file(&parsed, &opts.env);
+    // Constants from quoted includes next to a file on disk; the file's own
+    // definitions win.
+    let on_disk = std::path::Path::new(path);
+    if on_disk.is_file() {
+        for (k, v) in frontend::includes::included_constants(&parsed, on_disk, &opts.env) {
+            module.constants.entry(k).or_insert(v);
+        }
+    }
+    let facts = dataflow::analyze(&module);
     let cx = RuleContext {
         file: &parsed,
         env: &opts.env,
+        module: &module,
+        facts: &facts,
     };
     let findings = rules::run(&opts.rules, &cx);
+    let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
+    let exec = ExecOptions {
+        block_dim: opts.block_dim,
+        budgets: opts.budgets,
+    };
+    let (verdicts, cost) = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    outcome.functions = module.functions.len();
+    outcome.executor_runs = cost.runs;
+    outcome.executor_worst = cost.worst;
     let mut diagnostics: Vec<Diagnostic> = findings
         .into_iter()
-        .map(|f| to_diagnostic(&parsed.source, f))
+        .zip(verdicts)
+        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts.show_refuted))
         .collect();
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
@@ -112,14 +143,32 @@ pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
     outcome
 }
 
-fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
-    Diagnostic {
+/// Apply the executor's verdict: refuted findings are dropped unless asked
+/// for; unverified ones are lowered to warnings and say why.
+fn to_diagnostic(
+    source: &SourceFile,
+    f: Finding,
+    verdict: Option<Verdict>,
+    show_refuted: bool,
+) -> Option<Diagnostic> {
+    let verdict = verdict.unwrap_or_else(|| static_verdict(&f));
+    let mut severity = f.rule.severity;
+    match verdict.confirmation.status {
+        Status::Refuted if !show_refuted => return None,
+        Status::Unverified => severity = Severity::Warning,
+        _ => {}
+    }
+    let message = match verdict.detail {
+        Some(d) => format!("{}: {d}", f.message),
+        None => f.message,
+    };
+    Some(Diagnostic {
         code: f.rule.code,
         name: f.rule.name,
-        severity: f.rule.severity,
+        severity,
         path: source.path.clone(),
         span: source.span(f.start, f.end),
-        message: f.message,
+        message,
         help: f.help,
         labels: f
             .labels
@@ -129,10 +178,32 @@ fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
                 message,
             })
             .collect(),
-        confirmation: Confirmation::unverified(
-            "the abstract warp executor does not model this rule yet",
-        ),
+        confirmation: verdict.confirmation,
         fix: f.fix,
+    })
+}
+
+/// Findings with no claim are facts about the source itself (a legacy
+/// primitive in a macro body does not compile for sm_70+ wherever it is
+/// expanded); their witness is that fact.
+fn static_verdict(f: &Finding) -> Verdict {
+    if f.rule.code != "WL001" {
+        return Verdict {
+            detail: None,
+            confirmation: Confirmation::unverified("the executor has no model of this finding"),
+        };
+    }
+    Verdict {
+        detail: Some("it does not compile for sm_70 or later".to_owned()),
+        confirmation: Confirmation {
+            status: Status::Confirmed,
+            reason: None,
+            witness: Some(Witness {
+                summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
+                    .to_owned(),
+                ..Witness::default()
+            }),
+        },
     }
 }
 
@@ -181,6 +252,11 @@ impl RunResult {
             }
             s.files_checked += 1;
             s.bytes += f.bytes;
+            s.functions_analyzed += f.functions;
+            s.executor_runs += f.executor_runs;
+            if let Some((_, steps, _)) = &f.executor_worst {
+                s.executor_max_steps = s.executor_max_steps.max(*steps);
+            }
             if f.skipped_by_prefilter {
                 s.files_skipped_by_prefilter += 1;
             }
@@ -213,6 +289,12 @@ impl RunResult {
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Stats {
     pub files_checked: usize,
+    /// Device functions, kernels and lambdas lowered to the kernel IR.
+    pub functions_analyzed: usize,
+    /// Warp executions run to confirm or refute findings.
+    pub executor_runs: usize,
+    /// Interpreter steps of the most expensive function (all its runs).
+    pub executor_max_steps: u64,
     pub files_skipped_by_prefilter: usize,
     pub bytes: usize,
     pub diagnostics: usize,

@@ -5,11 +5,14 @@
 //! driven per file by [`engine`].
 
 pub mod cli;
+pub mod dataflow;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
 pub mod engine;
+pub mod executor;
 pub mod frontend;
+pub mod ir;
 pub mod prefilter;
 pub mod report;
 pub mod rules;

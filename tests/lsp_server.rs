@@ -233,8 +233,24 @@ fn diagnostics_follow_open_change_and_close() {
         msg.starts_with("`__shfl_down` is a legacy warp primitive"),
         "{msg}"
     );
-    assert!(msg.contains("[unverified]"), "{msg}");
-    assert_eq!(d["data"]["status"], "unverified");
+    // The executor confirmed it: the witness summary is in the message and
+    // its event is related information.
+    assert!(msg.contains("does not compile for sm_70 or later"), "{msg}");
+    assert!(
+        msg.contains("\nhelp: use `__shfl_down_sync(mask, var, delta)`"),
+        "{msg}"
+    );
+    assert_eq!(d["data"]["status"], "confirmed");
+    let related = d["relatedInformation"].as_array().unwrap();
+    assert!(
+        related.iter().any(|r| r["location"]["uri"] == URI
+            && r["location"]["range"]["start"] == pos(2, 0)
+            && r["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("witness, warp 0: lanes 0–31: ")),
+        "{related:?}"
+    );
     assert_eq!(d["data"]["version"], 1);
     assert_eq!(d["data"]["fix"]["applicability"], "unsafe");
 
@@ -265,6 +281,46 @@ fn diagnostics_follow_open_change_and_close() {
     assert_eq!(p["diagnostics"], json!([]));
     assert!(p.get("version").is_none(), "{p}");
 
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
+fn secondary_spans_and_witness_events_are_related_information() {
+    let divergent = "__global__ void k(float *out) {\n    float v = out[threadIdx.x];\n    int lane = threadIdx.x % 32;\n    if (lane < 16) {\n        v += __shfl_down_sync(0xffffffff, v, 1);\n    }\n    out[threadIdx.x] = v;\n}\n";
+    let (mut c, _) = Client::start_initialized(&[], json!({}));
+    c.open(URI, 1, divergent);
+    let p = c.publish(URI);
+    let d = &p["diagnostics"][0];
+    assert_eq!(d["code"], "WL002", "{p}");
+    assert_eq!(d["range"]["start"], pos(4, 13));
+    assert_eq!(d["data"]["status"], "confirmed");
+    let related: Vec<(Value, String)> = d["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            assert_eq!(r["location"]["uri"], URI);
+            (
+                r["location"]["range"]["start"].clone(),
+                r["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    // The rule's label on the branch, then each witness event on its line.
+    assert_eq!(
+        related[0],
+        (pos(3, 8), "lanes of a warp diverge here".to_owned())
+    );
+    assert!(
+        related.iter().any(|(at, m)| *at == pos(4, 0)
+            && m.starts_with("witness, warp 0: lanes 0–15: call __shfl_down_sync")),
+        "{related:?}"
+    );
+    assert!(
+        related.iter().any(|(at, m)| *at == pos(3, 0)
+            && m.starts_with("witness, warp 0: lanes 16–31: skipped the branch")),
+        "{related:?}"
+    );
     assert_eq!(c.shutdown_and_exit().code(), Some(0));
 }
 

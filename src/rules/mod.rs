@@ -2,10 +2,20 @@
 //! `rules/` at the repository root, and proposes [`Finding`]s. A finding is
 //! a claim; the executor (stage 6) decides whether users see it.
 
+mod warp;
 mod wl001_legacy_warp_primitive;
+mod wl002_full_mask_in_divergent_code;
+mod wl003_activemask_as_mask;
+mod wl004_unsynchronized_shared_memory;
+mod wl005_shuffle_width_not_power_of_two;
+mod wl006_shuffle_source_outside_mask;
+mod wl007_divergent_syncthreads;
 
+use crate::dataflow::Facts;
 use crate::diagnostic::{Fix, Severity};
+use crate::executor::confirm::Claim;
 use crate::frontend::{ParsedFile, PreprocEnv};
+use crate::ir::Module;
 
 /// Static facts about a rule, shown by `warplint rules` and in reports.
 #[derive(Debug)]
@@ -25,6 +35,8 @@ pub struct RuleMeta {
 pub struct RuleContext<'a> {
     pub file: &'a ParsedFile,
     pub env: &'a PreprocEnv,
+    pub module: &'a Module,
+    pub facts: &'a Facts,
 }
 
 /// A proposed diagnostic, in byte offsets; the engine turns it into a
@@ -38,6 +50,9 @@ pub struct Finding {
     pub help: Option<String>,
     pub labels: Vec<(usize, usize, String)>,
     pub fix: Option<Fix>,
+    /// What the executor must show to confirm it; `None` for findings
+    /// that are facts about the source alone.
+    pub claim: Option<Claim>,
 }
 
 pub trait Rule: Sync {
@@ -46,7 +61,15 @@ pub trait Rule: Sync {
 }
 
 /// Every rule, in code order.
-pub static RULES: &[&dyn Rule] = &[&wl001_legacy_warp_primitive::LegacyWarpPrimitive];
+pub static RULES: &[&dyn Rule] = &[
+    &wl001_legacy_warp_primitive::LegacyWarpPrimitive,
+    &wl002_full_mask_in_divergent_code::FullMaskInDivergentCode,
+    &wl003_activemask_as_mask::ActivemaskAsMask,
+    &wl004_unsynchronized_shared_memory::UnsynchronizedSharedMemory,
+    &wl005_shuffle_width_not_power_of_two::ShuffleWidthNotPowerOfTwo,
+    &wl006_shuffle_source_outside_mask::ShuffleSourceOutsideMask,
+    &wl007_divergent_syncthreads::DivergentSyncthreads,
+];
 
 pub fn all_meta() -> impl Iterator<Item = &'static RuleMeta> {
     RULES.iter().map(|r| r.meta())
@@ -132,6 +155,11 @@ pub fn run(set: &RuleSet, cx: &RuleContext) -> Vec<Finding> {
         rule.check(cx, &mut out);
     }
     out
+}
+
+/// The `_sync` replacement of a legacy primitive, if `name` is one.
+pub fn legacy_replacement(name: &str) -> Option<&'static str> {
+    wl001_legacy_warp_primitive::legacy_entry(name).map(|e| e.1)
 }
 
 #[cfg(test)]

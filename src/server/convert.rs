@@ -235,15 +235,15 @@ pub fn to_lsp(d: &Diagnostic, source: Option<&SourceFile>, v: &DocView) -> lsp_t
             message: l.message.clone(),
         })
         .collect();
+    // The engine's message already ends with the witness summary; the
+    // status says how much to trust it.
     let mut message = d.message.clone();
-    match d.confirmation.status {
-        Status::Unverified => message.push_str(" [unverified]"),
-        Status::Refuted => message.push_str(" [refuted]"),
-        Status::Confirmed => {}
+    match (d.confirmation.status, &d.confirmation.reason) {
+        (Status::Confirmed, _) => {}
+        (status, Some(reason)) => message.push_str(&format!(" [{status}: {reason}]")),
+        (status, None) => message.push_str(&format!(" [{status}]")),
     }
     if let Some(w) = &d.confirmation.witness {
-        message.push_str("\nwitness: ");
-        message.push_str(&w.summary);
         for e in &w.events {
             related.push(DiagnosticRelatedInformation {
                 location: Location::new(v.uri.clone(), witness_line_range(e.line, source, v)),
@@ -449,10 +449,7 @@ mod tests {
             l.range,
             Range::new(Position::new(1, 6), Position::new(1, 17))
         );
-        assert_eq!(
-            l.message,
-            "full mask\nwitness: lanes 0–15 wait forever\nhelp: use a ballot"
-        );
+        assert_eq!(l.message, "full mask\nhelp: use a ballot");
         let rel = l.related_information.unwrap();
         assert_eq!(rel.len(), 2);
         assert_eq!(rel[0].message, "lanes 16–31 leave here");
@@ -468,6 +465,14 @@ mod tests {
         let data: DiagnosticData = serde_json::from_value(l.data.unwrap()).unwrap();
         assert_eq!(data.version, 9);
         assert_eq!(data.status, "confirmed");
+
+        let mut unverified = d.clone();
+        unverified.confirmation = Confirmation::unverified("budget exhausted");
+        unverified.help = None;
+        assert_eq!(
+            to_lsp(&unverified, Some(&source), &v).message,
+            "full mask [unverified: budget exhausted]"
+        );
         assert_eq!(
             l.code_description.unwrap().href.as_str(),
             "https://example.org/rules/WL002-full-mask-in-divergent-code.md"
