@@ -573,6 +573,39 @@ fn huge_documents_and_messages_are_refused_politely() {
 }
 
 #[test]
+fn deeply_nested_code_is_checked_without_harm() {
+    let (mut c, _) = Client::start_initialized(&[], json!({}));
+    let n = 20_000;
+    let parens = format!(
+        "__global__ void k(int *o) {{ int v = {}threadIdx.x{}; o[0] = __shfl(v, 0); }}\n",
+        "(".repeat(n),
+        ")".repeat(n)
+    );
+    c.open(URI, 1, &parens);
+    assert_eq!(c.publish(URI)["diagnostics"][0]["code"], "WL001");
+    let n = 2_000;
+    let ifs = format!(
+        "__global__ void k(int *o) {{ int v = 0; {} v = __shfl(v, 0); {} o[0] = v; }}\n",
+        "if (threadIdx.x) {".repeat(n),
+        "}".repeat(n)
+    );
+    c.change_full(URI, 2, &ifs);
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let p = c.publish(URI);
+    assert_eq!(p["version"], 2);
+    assert_eq!(
+        p["diagnostics"][0]["code"],
+        "WL001",
+        "{}",
+        &p.to_string()[..500]
+    );
+    assert_eq!(c.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
 fn lifecycle_rules_of_the_specification() {
     // Before initialize: requests are refused, notifications dropped.
     let mut c = Client::start(&[]);

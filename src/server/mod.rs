@@ -43,6 +43,8 @@ use crate::engine::Options;
 
 /// Quiet period after the last didChange before a document is linted.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(150);
+/// Stack of the lint worker thread (the default for spawned threads is 2 MiB).
+const LINT_STACK_BYTES: usize = 64 << 20;
 /// Documents larger than this are not linted; the server says so instead.
 pub const MAX_DOCUMENT_BYTES: usize = 8 << 20;
 
@@ -84,8 +86,11 @@ pub fn run(
     let (out, writer) = spawn_writer(output);
     let (jobs, job_rx) = mpsc::channel::<Job>();
     let done = worker::sender(events_tx, Event::Linted);
+    // The engine walks trees without recursion, but a generous stack keeps
+    // any deep path in a rule or the executor from ending the server.
     let spawned = thread::Builder::new()
         .name("warplint-lint".into())
+        .stack_size(LINT_STACK_BYTES)
         .spawn(move || worker::run(job_rx, done));
     if let Err(e) = spawned {
         log(&format!("cannot start the lint thread: {e}"));
