@@ -214,7 +214,7 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
         }
         if m >> src & 1 == 0 {
             outside_src.push((reader, src));
-        } else if e.exited >> src & 1 == 1 {
+        } else if e.exited >> src & 1 == 1 || e.present >> src & 1 == 0 {
             exited_src.push((reader, src));
         }
     }
@@ -254,7 +254,12 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
-                "lane {r} reads lane {s}, which has exited (lanes {} read an undefined value)",
+                "lane {r} reads lane {s}, which {} (lanes {} read an undefined value)",
+                if e.present >> s & 1 == 0 {
+                    "does not exist in this partial warp"
+                } else {
+                    "has exited"
+                },
                 lane_ranges(readers(&exited_src))
             ),
             events,
@@ -273,19 +278,27 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             events: vec![arrival(e)],
         });
     }
-    // Converged lanes that disagree on the mask.
-    if e.uniform_mask().is_none()
-        && let Some(named) = e.named()
-        && named != 0
-    {
-        let first = (0..32).find(|l| e.active >> l & 1 == 1).unwrap_or(0);
-        let m0 = e.masks[first as usize].unwrap_or(FULL);
+    // Converged lanes that name each other but pass different masks.
+    // Disjoint groups (each lane passing its own `__match_any_sync` group)
+    // are consistent and fine.
+    let disagree = (0..32u32).find_map(|l| {
+        let ml = e.masks[l as usize].filter(|_| e.active >> l & 1 == 1)?;
+        (0..32u32)
+            .find(|&k| {
+                k != l
+                    && e.active >> k & 1 == 1
+                    && ml >> k & 1 == 1
+                    && e.masks[k as usize].is_some_and(|mk| mk != ml)
+            })
+            .map(|k| (l, ml, k, e.masks[k as usize].unwrap_or(FULL)))
+    });
+    if let Some((l, ml, k, mk)) = disagree {
         out.push(Observation {
             class: Class::MaskDisagree,
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
-                "lanes executing it together pass different masks (lane {first} passes 0x{m0:08x})"
+                "lane {l} passes mask 0x{ml:08x}, which names lane {k}, but lane {k} passes 0x{mk:08x}"
             ),
             events: vec![arrival(e)],
         });

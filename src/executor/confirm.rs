@@ -325,6 +325,17 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     } else {
         8
     });
+    // Blocks to try: the last block of a grid is often the partial one.
+    let grid_dim = site.and_then(|s| s.grid_dim).unwrap_or([4, 1, 1]);
+    let gx = grid_dim[0];
+    let blocks: Vec<u32> = if site.and_then(|s| s.grid_dim).is_none() {
+        vec![0]
+    } else if gx <= 4 {
+        (0..gx).collect()
+    } else {
+        vec![0, gx - 1, 1, gx - 2]
+    };
+    let count = count.max(blocks.len());
     (0..count)
         .map(|r| {
             let mut inputs = fixed.clone();
@@ -343,7 +354,8 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 inputs: shown,
                 cfg: RunConfig {
                     block_dim,
-                    block_idx: [0, 0, 0],
+                    block_idx: [blocks[r % blocks.len()], 0, 0],
+                    grid_dim,
                     warp: 0,
                     inputs,
                     schedule: Schedule::Converged,
@@ -402,6 +414,7 @@ fn warps_for(module: &Module, root: usize, cfg: &RunConfig) -> Vec<u32> {
 pub const ASSUMED: &str = "assumed: no launch site, taken as a multiple of 32";
 
 fn setup_text(s: &Setup, warp: u32) -> String {
+    let block = s.cfg.block_idx[0];
     let [x, y, z] = s.launch.block_dim;
     let mut parts = vec![if s.launch.source == ASSUMED {
         format!(
@@ -411,6 +424,9 @@ fn setup_text(s: &Setup, warp: u32) -> String {
         format!("blockDim = ({x}, {y}, {z}) from the {}", s.launch.source)
     }];
     parts.extend(s.inputs.iter().map(|(k, v)| format!("{k} = {v}")));
+    if block != 0 {
+        parts.push(format!("blockIdx.x = {block}"));
+    }
     parts.push(format!("warp {warp}"));
     parts.join(", ")
 }

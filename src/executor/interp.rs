@@ -34,6 +34,7 @@ pub enum Schedule {
 pub struct RunConfig {
     pub block_dim: [u32; 3],
     pub block_idx: [u32; 3],
+    pub grid_dim: [u32; 3],
     pub warp: u32,
     /// Values for integer parameters and template values, by name.
     pub inputs: HashMap<String, i64>,
@@ -913,7 +914,7 @@ impl<'m> Machine<'m> {
             Builtin::ThreadIdx(d) => pick(d, [tx, ty, tz]) as i64,
             Builtin::BlockIdx(d) => pick(d, self.cfg.block_idx) as i64,
             Builtin::BlockDim(d) => pick(d, [bx, by, bz]) as i64,
-            Builtin::GridDim(d) => pick(d, [4, 1, 1]) as i64,
+            Builtin::GridDim(d) => pick(d, self.cfg.grid_dim) as i64,
             Builtin::WarpSize => 32,
             Builtin::LaneId => lane as i64,
         })
@@ -1090,6 +1091,11 @@ impl<'m> Machine<'m> {
             {
                 // Atomics commute: the final memory is schedule-independent,
                 // the value each lane gets back is not.
+                for l in lanes_of(m) {
+                    if let Some(a) = args.get(1) {
+                        self.mark_used(a[l]);
+                    }
+                }
                 let mut total = self
                     .trace
                     .global
@@ -1222,6 +1228,7 @@ impl<'m> Machine<'m> {
             active: m,
             masks,
             exited: self.exited,
+            present: self.present,
             regions: self.regions.clone(),
             whereabouts,
             width: None,

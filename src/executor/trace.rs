@@ -23,6 +23,8 @@ pub struct Collective {
     pub masks: [Option<u32>; 32],
     /// Lanes that had exited the kernel before it.
     pub exited: u32,
+    /// Lanes that exist in this warp (a partial last warp has fewer).
+    pub present: u32,
     /// Open divergent regions: (instance, arm), outermost first.
     pub regions: Vec<(u32, u16)>,
     /// For each lane not active, where it was (line, what) at the time.

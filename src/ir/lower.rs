@@ -1298,7 +1298,10 @@ fn launch_site(call: Node, text: &str, consts: &HashMap<String, i64>) -> Option<
     let config: Vec<Node> = syntax.named_children(&mut c).collect();
     let block_dim = config
         .get(1)
-        .and_then(|b| eval_dim3(*b, text, consts, scope));
+        .and_then(|b| eval_dim3(*b, text, consts, scope, 1024));
+    let grid_dim = config
+        .first()
+        .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
     let args = call
         .child_by_field_name("arguments")
         .map(|a| {
@@ -1310,6 +1313,7 @@ fn launch_site(call: Node, text: &str, consts: &HashMap<String, i64>) -> Option<
         kernel,
         template_args,
         block_dim,
+        grid_dim,
         args,
         line: call.start_position().row + 1,
     })
@@ -1351,6 +1355,7 @@ fn eval_dim3(
     text: &str,
     consts: &HashMap<String, i64>,
     scope: Option<Node>,
+    limit: u32,
 ) -> Option<[u32; 3]> {
     let n = match (n.kind(), scope) {
         ("identifier", Some(s)) => match local_initializer(s, node_text(n, text), text) {
@@ -1380,7 +1385,7 @@ fn eval_dim3(
     let mut dim = [1u32; 3];
     for (i, p) in parts.iter().take(3).enumerate() {
         let v = eval_host_int(*p, text, consts, scope, 0)?;
-        dim[i] = u32::try_from(v).ok().filter(|v| (1..=1024).contains(v))?;
+        dim[i] = u32::try_from(v).ok().filter(|v| (1..=limit).contains(v))?;
     }
     Some(dim)
 }

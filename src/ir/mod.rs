@@ -242,6 +242,7 @@ pub struct LaunchSite {
     /// Integer template arguments, in order (`k<128>`).
     pub template_args: Vec<Option<i64>>,
     pub block_dim: Option<[u32; 3]>,
+    pub grid_dim: Option<[u32; 3]>,
     /// Integer kernel arguments where constant.
     pub args: Vec<Option<i64>>,
     pub line: usize,

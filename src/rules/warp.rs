@@ -203,7 +203,9 @@ pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool
         .collect();
     let _ = facts;
     !dataflow::any_subexpr(f, m, &mut |k| match k {
+        // Members and methods of objects the IR does not model.
         ExprKind::Member(..) => true,
+        ExprKind::Call(c) if c.receiver.is_some() => true,
         ExprKind::Var(v) => {
             let param = f.params.iter().find(|p| p.name == *v);
             match param {

@@ -38,7 +38,8 @@ impl Rule for FullMaskInDivergentCode {
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
         let src = &cx.file.source;
         for site in call_sites(cx.module, cx.facts) {
-            if !site.context.warp_divergent() {
+            let partial = partial_warp_threads(cx.module, site.function);
+            if !site.context.warp_divergent() && partial.is_none() {
                 continue;
             }
             let (start, end) = site.span();
@@ -50,14 +51,21 @@ impl Rule for FullMaskInDivergentCode {
                     {
                         continue; // WL003's business, or a mask only callers know
                     }
-                    format!(
-                        "`{}` is called with mask {} in divergent code: {}",
-                        p.display_name(),
-                        site.mask_text(src),
-                        reach_text(src, &site.context, Level::Varying)
-                    )
+                    match partial {
+                        Some(threads) if !site.context.warp_divergent() => format!(
+                            "`{}` is called with mask {} in a block of {threads} threads, whose last warp is partial",
+                            p.display_name(),
+                            site.mask_text(src),
+                        ),
+                        _ => format!(
+                            "`{}` is called with mask {} in divergent code: {}",
+                            p.display_name(),
+                            site.mask_text(src),
+                            reach_text(src, &site.context, Level::Varying)
+                        ),
+                    }
                 }
-                None => {
+                None if site.context.warp_divergent() => {
                     let Some(g) = dataflow::callee(cx.module, site.call) else {
                         continue;
                     };
@@ -71,7 +79,7 @@ impl Rule for FullMaskInDivergentCode {
                         reach_text(src, &site.context, Level::Varying)
                     )
                 }
-                Some(_) => continue,
+                _ => continue,
             };
             out.push(Finding {
                 rule: &META,
@@ -85,4 +93,20 @@ impl Rule for FullMaskInDivergentCode {
             });
         }
     }
+}
+
+/// The block size of a kernel launched (or bounded) with a thread count
+/// that is not a multiple of 32: its last warp has lanes that do not exist.
+fn partial_warp_threads(module: &crate::ir::Module, function: usize) -> Option<u32> {
+    let f = &module.functions[function];
+    if !f.is_kernel() {
+        return None;
+    }
+    let from_launch = module
+        .launches
+        .iter()
+        .filter(|l| l.kernel == f.name)
+        .find_map(|l| l.block_dim)
+        .map(|d| d.iter().product::<u32>());
+    from_launch.or(f.launch_bounds).filter(|t| t % 32 != 0)
 }
