@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -14,6 +15,7 @@ use crate::docs;
 use crate::engine::{self, Options, RunResult};
 use crate::report::{self, Format, ReportOptions};
 use crate::rules::{self, RuleSet};
+use crate::server::ServerConfig;
 
 /// Exit codes: 0 clean, 1 findings, 2 usage or I/O error.
 pub const EXIT_CLEAN: u8 = 0;
@@ -46,6 +48,8 @@ enum Command {
         /// Rule code (WL001) or name (legacy-warp-primitive).
         rule: String,
     },
+    /// Run the language server (LSP over stdin/stdout) for editors.
+    Server(ServerArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,6 +130,39 @@ struct CheckArgs {
     output: Option<PathBuf>,
 }
 
+#[derive(Args, Debug)]
+struct ServerArgs {
+    /// Only run these rules (comma-separated codes or names, or ALL).
+    #[arg(long, value_delimiter = ',')]
+    select: Option<Vec<String>>,
+    /// Do not run these rules (comma-separated codes or names).
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Block shape to assume where no launch site or `__launch_bounds__`
+    /// gives one, e.g. `128` or `16,8`.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_block_dim)]
+    block_dim: Option<BlockDim>,
+    /// Target architectures, e.g. `sm_70,sm_90` (default: sm_70).
+    #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
+    target_arch: Vec<String>,
+    /// Base URL of the rule pages: a diagnostic links to
+    /// `{URL}{CODE}-{name}.md`.
+    #[arg(long, value_name = "URL")]
+    rules_url: Option<String>,
+    /// Quiet period after an edit before the document is checked again.
+    #[arg(long, value_name = "MS", default_value_t = 150)]
+    debounce_ms: u64,
+    /// Use this configuration file for every document.
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// Ignore configuration files.
+    #[arg(long, conflicts_with = "config")]
+    isolated: bool,
+    /// Accepted for editors that always pass it; stdio is the only transport.
+    #[arg(long, hide = true)]
+    stdio: bool,
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Color {
     Auto,
@@ -149,6 +186,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check(*args),
         Command::Rules { format } => list_rules(format),
         Command::Explain { rule } => explain(&rule),
+        Command::Server(args) => server(args),
     };
     ExitCode::from(code)
 }
@@ -317,6 +355,50 @@ fn check(args: CheckArgs) -> u8 {
     } else {
         EXIT_CLEAN
     }
+}
+
+fn server(args: ServerArgs) -> u8 {
+    // Validate rule names up front, as `check` does.
+    if let Err(e) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        return usage_error(&e);
+    }
+    let mut overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        block_dim: args.block_dim,
+        ..Overrides::default()
+    };
+    // The lowest listed target decides, as for `check`.
+    let mut archs = Vec::new();
+    for a in &args.target_arch {
+        match parse_target_arch(a) {
+            Ok(v) => archs.push(v),
+            Err(e) => return usage_error(&e),
+        }
+    }
+    overrides.min_arch = archs.into_iter().min();
+    let mut config = ServerConfig {
+        debounce: Duration::from_millis(args.debounce_ms),
+        overrides,
+        config_source: match (&args.config, args.isolated) {
+            (Some(path), _) => ConfigSource::File(path.clone()),
+            (None, true) => ConfigSource::Isolated,
+            (None, false) => ConfigSource::Discover,
+        },
+        ..ServerConfig::default()
+    };
+    // Documents without a config file use the command line alone.
+    if let Ok(rules) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        config.options.rules = rules;
+    }
+    config.options.block_dim = args.block_dim.map(|b| b.0);
+    if let Some(min) = config.overrides.min_arch {
+        config.options.env.min_arch = min;
+    }
+    if let Some(url) = args.rules_url {
+        config.rules_base_url = url;
+    }
+    crate::server::run_stdio(config)
 }
 
 fn write_baseline(run: &RunResult, path: &std::path::Path) -> u8 {

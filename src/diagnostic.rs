@@ -169,6 +169,15 @@ impl Diagnostic {
     }
 }
 
+/// "lane 3" or "lanes 0–15": a lane set with the right noun.
+pub fn lanes_phrase(mask: u32) -> String {
+    if mask.count_ones() == 1 {
+        format!("lane {}", mask.trailing_zeros())
+    } else {
+        format!("lanes {}", lane_ranges(mask))
+    }
+}
+
 /// Human form of a lane set: `0–15`, `3, 5–7`, `none`.
 pub fn lane_ranges(mask: u32) -> String {
     let mut parts = Vec::new();

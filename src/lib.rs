@@ -18,5 +18,6 @@ pub mod ir;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod source;
 pub mod suppress;

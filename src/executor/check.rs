@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::trace::{Collective, Site, Trace};
-use crate::diagnostic::{WitnessEvent, lane_ranges};
+use crate::diagnostic::{WitnessEvent, lane_ranges, lanes_phrase};
 use crate::ir::Primitive;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -163,8 +163,18 @@ fn absent_lanes(
         chain: e.chain.clone(),
         line: e.line,
         detail: format!(
-            "lanes {} are named in mask 0x{mask:08x} but never arrive",
-            lane_ranges(missing)
+            "{} {} named in mask 0x{mask:08x} but never {}",
+            lanes_phrase(missing),
+            if missing.count_ones() == 1 {
+                "is"
+            } else {
+                "are"
+            },
+            if missing.count_ones() == 1 {
+                "arrives"
+            } else {
+                "arrive"
+            }
         ),
         events,
     });
@@ -193,8 +203,18 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
-                "lanes {} call it with mask {mask}, which leaves them out",
-                lane_ranges(outside)
+                "{} {} it with mask {mask}, which leaves {} out",
+                lanes_phrase(outside),
+                if outside.count_ones() == 1 {
+                    "calls"
+                } else {
+                    "call"
+                },
+                if outside.count_ones() == 1 {
+                    "it"
+                } else {
+                    "them"
+                }
             ),
             events: vec![
                 arrival(e),

@@ -289,7 +289,10 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         (None, Some(lb), _) if (1..=1024).contains(&lb) => {
             ([lb, 1, 1], "__launch_bounds__".to_owned())
         }
-        (None, _, Some(b)) => (b, "--block-dim".to_owned()),
+        (None, _, Some(b)) => (
+            b,
+            "configured block-dim (--block-dim or warplint.toml)".to_owned(),
+        ),
         _ => ([128, 1, 1], ASSUMED.to_owned()),
     };
     let mut fixed: HashMap<String, i64> = HashMap::new();

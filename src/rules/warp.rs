@@ -103,7 +103,14 @@ pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
 /// "only lanes where `i < n` (line 9) get here" and similar.
 pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
     let mut parts = Vec::new();
-    for g in ctx.guards.iter().filter(|g| g.level >= min) {
+    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
+    // Deeply nested code would repeat itself: name the innermost few.
+    const SHOWN: usize = 3;
+    let skipped = guards.len().saturating_sub(SHOWN);
+    if skipped > 0 {
+        parts.push(format!("under {skipped} more condition(s)"));
+    }
+    for g in guards.into_iter().skip(skipped) {
         let t = guard_text(src, g.span);
         parts.push(match g.kind {
             GuardKind::Branch { negated: false } => format!("where {t} holds"),
@@ -121,9 +128,11 @@ pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
 
 /// Secondary labels for the guards that make a point divergent.
 pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
-    ctx.guards
-        .iter()
-        .filter(|g| g.level >= min)
+    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
+    let skip = guards.len().saturating_sub(3);
+    guards
+        .into_iter()
+        .skip(skip)
         .map(|g| {
             let msg = match g.kind {
                 GuardKind::Branch { .. } if g.level == Level::Varying => {
