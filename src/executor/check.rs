@@ -2,7 +2,7 @@
 //! programming guide's rules for warp collectives, barriers and shared
 //! memory. Each observation carries the lanes and events of its witness.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::trace::{Collective, Site, Trace};
 use crate::diagnostic::{WitnessEvent, lane_ranges, lanes_phrase};
@@ -48,7 +48,16 @@ const FULL: u32 = 0xffff_ffff;
 
 pub fn observe(trace: &Trace, present: u32) -> Vec<Observation> {
     let mut out = Vec::new();
-    let ordinals = ordinals(&trace.collectives);
+    // Pairing sibling arms needs ordinals; most traces have no absent lane.
+    let any_absent = trace.collectives.iter().any(|e| {
+        e.named()
+            .is_some_and(|named| named & present & !e.active & !e.exited != 0)
+    });
+    let ordinals = if any_absent {
+        ordinals(&trace.collectives)
+    } else {
+        Vec::new()
+    };
     for (i, e) in trace.collectives.iter().enumerate() {
         match e.prim {
             Primitive::Syncthreads(_) => barrier_divergence(e, present, &mut out),
@@ -89,7 +98,7 @@ type OrdinalKey = (u8, Option<u32>, Vec<(u32, u16)>);
 /// For each event, its index among earlier events of the same class and
 /// mask at each depth of its region path (for pairing sibling arms).
 fn ordinals(events: &[Collective]) -> Vec<Vec<u32>> {
-    let mut counts: HashMap<OrdinalKey, u32> = HashMap::new();
+    let mut counts: HashMap<OrdinalKey, u32> = HashMap::default();
     events
         .iter()
         .map(|e| {
@@ -154,7 +163,7 @@ fn absent_lanes(
     let mut events = vec![arrival(e)];
     for (lanes, line, what) in &e.whereabouts {
         if lanes & missing != 0 {
-            events.push(event(lanes & missing, *line, what.clone()));
+            events.push(event(lanes & missing, *line, *what));
         }
     }
     let mask = e.uniform_mask().unwrap_or(named);
@@ -260,7 +269,7 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             .whereabouts
             .iter()
             .filter(|(l, _, _)| l & sources(&exited_src) != 0)
-            .map(|(l, line, what)| event(*l, *line, what.clone()))
+            .map(|(l, line, what)| event(*l, *line, *what))
             .collect();
         let mut events = vec![arrival(e)];
         events.extend(exit_events);
@@ -333,7 +342,7 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
     let mut events = vec![event(e.active, e.line, "wait at __syncthreads()")];
     for (lanes, line, what) in &e.whereabouts {
         if lanes & missing != 0 {
-            events.push(event(lanes & missing, *line, what.clone()));
+            events.push(event(lanes & missing, *line, *what));
         }
     }
     let exited = missing & e.exited;
@@ -355,14 +364,14 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
 const MAX_ACCESSES_PER_LOCATION: usize = 256;
 
 fn shared_races(trace: &Trace, out: &mut Vec<Observation>) {
-    let mut by_loc: HashMap<(super::value::Space, i64), Vec<usize>> = HashMap::new();
+    let mut by_loc: HashMap<(super::value::Space, i64), Vec<usize>> = HashMap::default();
     for (i, a) in trace.accesses.iter().enumerate() {
         let v = by_loc.entry((a.space, a.offset)).or_default();
         if v.len() < MAX_ACCESSES_PER_LOCATION {
             v.push(i);
         }
     }
-    let mut reported: std::collections::HashSet<Vec<Site>> = std::collections::HashSet::new();
+    let mut reported: rustc_hash::FxHashSet<Vec<Site>> = rustc_hash::FxHashSet::default();
     let mut locs: Vec<_> = by_loc.into_iter().collect();
     locs.sort_by_key(|(k, _)| *k);
     for (_, idxs) in locs {

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use super::check::{Class, Observation, observe};
 use super::interp::{Machine, RunConfig, Schedule};
 use super::trace::Trace;
@@ -93,97 +95,35 @@ pub fn confirm_findings(
             by_root.entry(r).or_default().push(i);
         }
     }
+    // Roots are independent: explore them in parallel, then merge in root
+    // order so that the first witness (by root) wins, whatever the threads.
+    let roots: Vec<(usize, Vec<usize>)> = by_root.into_iter().collect();
+    let explored: Vec<RootOutcome> = roots
+        .par_iter()
+        .map(|(root, idxs)| explore_root(module, source, claims, *root, idxs, opts))
+        .collect();
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
-
-    for (&root, idxs) in &by_root {
-        let started = std::time::Instant::now();
-        let mut root_steps = 0u64;
-        let setups = setups_for(module, root, opts);
-        let wants_schedules = idxs
-            .iter()
-            .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
-        for (si, setup) in setups.iter().enumerate() {
-            let warps = warps_for(module, root, &setup.cfg);
-            let mut per_warp: Vec<RunResult> = Vec::new();
-            for &w in &warps {
-                let schedules: &[Schedule] = if wants_schedules {
-                    &[Schedule::Converged, Schedule::Split(1), Schedule::Split(8)]
-                } else {
-                    &[Schedule::Converged]
-                };
-                for &sched in schedules {
-                    let mut cfg = setup.cfg.clone();
-                    cfg.warp = w;
-                    cfg.schedule = sched;
-                    let mut m = Machine::new(module, &cfg, source);
-                    m.run_root(root);
-                    cost.runs += 1;
-                    root_steps += m.trace.steps;
-                    let present = m.present();
-                    let mut observations = if sched == Schedule::Converged {
-                        observe(&m.trace, present)
-                    } else {
-                        Vec::new()
-                    };
-                    observations.extend(legacy_observations(&m));
-                    per_warp.push(RunResult {
-                        setup_index: si,
-                        warp: w,
-                        schedule: sched,
-                        observations,
-                        trace: m.trace,
-                    });
-                }
-            }
-            let mut extra = cross_warp_barriers(&per_warp);
-            extra.extend(schedule_differences(&per_warp, idxs, claims, module));
-            for (i, obs) in extra {
-                per_warp[i].observations.push(obs);
-            }
-            for &ci in idxs {
-                let Some(claim) = &claims[ci] else { continue };
-                for r in &per_warp {
-                    runs_done[ci] += 1;
-                    if claim
-                        .sites
-                        .iter()
-                        .any(|s| r.trace.reached.contains(&(claim.function, *s)))
-                        || r.trace.accesses.iter().any(|a| {
-                            a.chain
-                                .iter()
-                                .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
-                        })
-                    {
-                        reached[ci] = true;
-                    }
-                    if let Some(why) = &r.trace.incomplete {
-                        incomplete[ci].get_or_insert(why.clone());
-                    }
-                    if found[ci].is_some() {
-                        continue;
-                    }
-                    if let Some(o) = r.observations.iter().find(|o| {
-                        claim.classes.contains(&o.class)
-                            && o.chain
-                                .iter()
-                                .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
-                    }) {
-                        let s = &setups[r.setup_index];
-                        found[ci] = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
-                    }
-                }
-            }
-            let all_found = idxs.iter().all(|&i| found[i].is_some());
-            if all_found {
-                break;
-            }
+    for outcome in explored {
+        cost.runs += outcome.runs;
+        if cost.worst.as_ref().is_none_or(|w| outcome.steps > w.1) {
+            cost.worst = Some((
+                module.functions[outcome.root].name.clone(),
+                outcome.steps,
+                outcome.elapsed,
+            ));
         }
-        let elapsed = started.elapsed();
-        if cost.worst.as_ref().is_none_or(|w| root_steps > w.1) {
-            cost.worst = Some((module.functions[root].name.clone(), root_steps, elapsed));
+        for (ci, state) in outcome.claims {
+            if found[ci].is_none() {
+                found[ci] = state.found;
+            }
+            reached[ci] |= state.reached;
+            if incomplete[ci].is_none() {
+                incomplete[ci] = state.incomplete;
+            }
+            runs_done[ci] += state.runs;
         }
     }
 
@@ -220,6 +160,148 @@ pub fn confirm_findings(
         })
         .collect();
     (verdicts, cost)
+}
+
+/// What exploring one root function found for its claims.
+struct RootOutcome {
+    root: usize,
+    runs: usize,
+    steps: u64,
+    elapsed: std::time::Duration,
+    claims: Vec<(usize, ClaimState)>,
+}
+
+#[derive(Default)]
+struct ClaimState {
+    found: Option<(Observation, String, Witness)>,
+    reached: bool,
+    incomplete: Option<String>,
+    runs: usize,
+}
+
+fn explore_root(
+    module: &Module,
+    source: &SourceFile,
+    claims: &[Option<Claim>],
+    root: usize,
+    idxs: &[usize],
+    opts: &ExecOptions,
+) -> RootOutcome {
+    let mut state: BTreeMap<usize, ClaimState> =
+        idxs.iter().map(|&i| (i, ClaimState::default())).collect();
+    let mut runs = 0usize;
+
+    let started = std::time::Instant::now();
+    let mut root_steps = 0u64;
+    let setups = setups_for(module, root, opts);
+    let wants_schedules = idxs
+        .iter()
+        .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
+    let mut deterministic_done: HashSet<String> = HashSet::new();
+    let mut blocks_seen: HashSet<u32> = HashSet::new();
+    for (si, setup) in setups.iter().enumerate() {
+        // A setup equal to an earlier one that had no branch to guess
+        // would run the same way again.
+        let key = format!(
+            "{:?}|{:?}|{}",
+            setup.inputs,
+            setup.cfg.block_idx,
+            setup.cfg.seed % 2
+        );
+        if deterministic_done.contains(&key) {
+            continue;
+        }
+        // Every warp the first time a block is run, and in the first
+        // two setups; otherwise the first and last warp.
+        let fresh_block = blocks_seen.insert(setup.cfg.block_idx[0]);
+        let warps = warps_for(module, root, &setup.cfg, si < 2 || fresh_block);
+        let mut per_warp: Vec<RunResult> = Vec::new();
+        for &w in &warps {
+            let schedules: &[Schedule] = if wants_schedules {
+                &[Schedule::Converged, Schedule::Split(1), Schedule::Split(8)]
+            } else {
+                &[Schedule::Converged]
+            };
+            for &sched in schedules {
+                let mut cfg = setup.cfg.clone();
+                cfg.warp = w;
+                cfg.schedule = sched;
+                let mut m = Machine::new(module, &cfg, source);
+                m.run_root(root);
+                runs += 1;
+                root_steps += m.trace.steps;
+                let present = m.present();
+                let mut observations = if sched == Schedule::Converged {
+                    observe(&m.trace, present)
+                } else {
+                    Vec::new()
+                };
+                observations.extend(legacy_observations(&m));
+                per_warp.push(RunResult {
+                    setup_index: si,
+                    warp: w,
+                    schedule: sched,
+                    observations,
+                    trace: m.trace,
+                });
+            }
+        }
+        if per_warp.iter().all(|r| r.trace.assumptions.is_empty()) {
+            deterministic_done.insert(key);
+        }
+        let mut extra = cross_warp_barriers(&per_warp);
+        extra.extend(schedule_differences(&per_warp, idxs, claims, module));
+        for (i, obs) in extra {
+            per_warp[i].observations.push(obs);
+        }
+        for &ci in idxs {
+            let Some(claim) = &claims[ci] else { continue };
+            let Some(st) = state.get_mut(&ci) else {
+                continue;
+            };
+            for r in &per_warp {
+                st.runs += 1;
+                if claim
+                    .sites
+                    .iter()
+                    .any(|s| r.trace.reached.contains(&(claim.function, *s)))
+                    || r.trace.accesses.iter().any(|a| {
+                        a.chain
+                            .iter()
+                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
+                    })
+                {
+                    st.reached = true;
+                }
+                if let Some(why) = &r.trace.incomplete {
+                    st.incomplete.get_or_insert(why.clone());
+                }
+                if st.found.is_some() {
+                    continue;
+                }
+                if let Some(o) = r.observations.iter().find(|o| {
+                    claim.classes.contains(&o.class)
+                        && o.chain
+                            .iter()
+                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
+                }) {
+                    let s = &setups[r.setup_index];
+                    st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
+                }
+            }
+        }
+        let all_found = state.values().all(|c| c.found.is_some());
+        if all_found {
+            break;
+        }
+    }
+    RootOutcome {
+        root,
+        runs,
+        steps: root_steps,
+        elapsed: started.elapsed(),
+        claims: state.into_iter().collect(),
+    }
 }
 
 /// For each function, the functions it can call (itself included).
@@ -323,11 +405,20 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         )
         .collect();
     let standalone = f.kind != FnKind::Kernel;
-    let count = (opts.budgets.max_forks.max(1) as usize).min(if free.is_empty() && !standalone {
-        4
+    // One setup per candidate value (inputs cycle through their pools);
+    // with no free input, two setups cover both memory fills, and a helper
+    // without a caller gets four seeds for the branches it cannot compute.
+    let pool_len = free
+        .iter()
+        .map(|name| CANDIDATES.len() + compared_constants(f, name, &module.constants).len())
+        .max()
+        .unwrap_or(0);
+    let wanted = if standalone {
+        pool_len.max(4)
     } else {
-        8
-    });
+        pool_len.max(2)
+    };
+    let count = (opts.budgets.max_forks.max(1) as usize).min(wanted);
     // Blocks to try: the last block of a grid is often the partial one.
     let grid_dim = site.and_then(|s| s.grid_dim).unwrap_or([4, 1, 1]);
     let gx = grid_dim[0];
@@ -400,12 +491,18 @@ fn compared_constants(
     out
 }
 
-fn warps_for(module: &Module, root: usize, cfg: &RunConfig) -> Vec<u32> {
+/// Warps to run: every warp of a small block when `all` (warp-dependent
+/// branches and block barriers show there), otherwise only the first and
+/// the last (possibly partial) warp.
+fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u32> {
     if module.functions[root].kind != FnKind::Kernel {
         return vec![0];
     }
     let threads: u32 = cfg.block_dim.iter().product();
     let n = threads.div_ceil(32).max(1);
+    if !all {
+        return if n > 1 { vec![0, n - 1] } else { vec![0] };
+    }
     if n <= 8 {
         (0..n).collect()
     } else {

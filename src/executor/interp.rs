@@ -9,7 +9,7 @@
 //! Statements run on an explicit work stack; only `__device__` calls recurse,
 //! bounded by the call-depth budget.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::trace::{Access, Barrier, Collective, Site, Trace};
 use super::value::{Ptr, Space, Val, lane_input, memory_contents};
@@ -37,7 +37,7 @@ pub struct RunConfig {
     pub grid_dim: [u32; 3],
     pub warp: u32,
     /// Values for integer parameters and template values, by name.
-    pub inputs: HashMap<String, i64>,
+    pub inputs: std::collections::HashMap<String, i64>,
     pub schedule: Schedule,
     /// Picks outcomes of branches the executor cannot decide.
     pub seed: u32,
@@ -99,7 +99,7 @@ pub struct Machine<'m> {
     shared: Vec<SharedArray>,
     regions: Vec<(u32, u16)>,
     next_region: u32,
-    whereabouts: [Option<(usize, String)>; 32],
+    whereabouts: [Option<(usize, &'static str)>; 32],
     chain: Vec<Site>,
     depth: u32,
     source: &'m crate::source::SourceFile,
@@ -151,7 +151,7 @@ impl<'m> Machine<'m> {
             source,
             abort: false,
             current_fn: 0,
-            shared_scalars: HashMap::new(),
+            shared_scalars: HashMap::default(),
             legacy: Vec::new(),
         }
     }
@@ -245,7 +245,7 @@ impl<'m> Machine<'m> {
         Activation {
             f: &self.module.functions[fidx],
             fidx,
-            vars: HashMap::new(),
+            vars: HashMap::default(),
             returned: 0,
             ret: [Val::UNKNOWN_VARYING; 32],
             loops: Vec::new(),
@@ -422,9 +422,9 @@ impl<'m> Machine<'m> {
         }
     }
 
-    fn note_where(&mut self, lanes: u32, line: usize, what: &str) {
+    fn note_where(&mut self, lanes: u32, line: usize, what: &'static str) {
         for l in lanes_of(lanes) {
-            self.whereabouts[l] = Some((line, what.to_owned()));
+            self.whereabouts[l] = Some((line, what));
         }
     }
 
@@ -457,7 +457,7 @@ impl<'m> Machine<'m> {
                     let scalar = dims.is_empty();
                     self.shared.push(SharedArray {
                         dims,
-                        data: HashMap::new(),
+                        data: HashMap::default(),
                     });
                     if scalar {
                         // A shared scalar: reads and writes go to memory.
@@ -1205,19 +1205,13 @@ impl<'m> Machine<'m> {
                 masks[l] = Some(self.present);
             }
         }
-        let mut whereabouts: Vec<(u32, usize, String)> = Vec::new();
+        let mut whereabouts: Vec<(u32, usize, &'static str)> = Vec::new();
         let absent = self.present & !m;
-        let mut seen: Vec<(usize, String)> = Vec::new();
         for l in lanes_of(absent) {
-            let w = self.whereabouts[l]
-                .clone()
-                .unwrap_or((line, "never got here".to_owned()));
-            match seen.iter().position(|s| *s == w) {
+            let w = self.whereabouts[l].unwrap_or((line, "never got here"));
+            match whereabouts.iter().position(|s| (s.1, s.2) == w) {
                 Some(i) => whereabouts[i].0 |= 1 << l,
-                None => {
-                    seen.push(w.clone());
-                    whereabouts.push((1u32 << l, w.0, w.1));
-                }
+                None => whereabouts.push((1u32 << l, w.0, w.1)),
             }
         }
         let mut event = Collective {

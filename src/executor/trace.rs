@@ -28,7 +28,7 @@ pub struct Collective {
     /// Open divergent regions: (instance, arm), outermost first.
     pub regions: Vec<(u32, u16)>,
     /// For each lane not active, where it was (line, what) at the time.
-    pub whereabouts: Vec<(u32, usize, String)>,
+    pub whereabouts: Vec<(u32, usize, &'static str)>,
     /// Shuffle width, when constant.
     pub width: Option<i64>,
     /// Shuffle reads: (reader lane, source lane).
@@ -98,11 +98,11 @@ pub struct Trace {
     /// Branches whose outcome the executor had to choose: (line, lanes taken).
     pub assumptions: Vec<(usize, u32)>,
     /// Call sites executed (for "was this finding's site reached?").
-    pub reached: std::collections::HashSet<Site>,
+    pub reached: rustc_hash::FxHashSet<Site>,
     /// Set when a budget ran out or a construct was not modelled.
     pub incomplete: Option<String>,
     pub steps: u64,
     /// Collectives whose undefined results were used (stored, returned or
     /// branched on).
-    pub used_undef: std::collections::HashSet<u32>,
+    pub used_undef: rustc_hash::FxHashSet<u32>,
 }
