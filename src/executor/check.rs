@@ -255,8 +255,8 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
-                "lane {r} reads lane {s}, which is not in the mask (lanes {} read outside it; the value is undefined)",
-                lane_ranges(readers(&outside_src))
+                "lane {r} reads lane {s}, which is not in the mask ({} in all; the value is undefined)",
+                lanes_phrase(readers(&outside_src))
             ),
             events: vec![
                 arrival(e),
@@ -283,13 +283,13 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
-                "lane {r} reads lane {s}, which {} (lanes {} read an undefined value)",
+                "lane {r} reads lane {s}, which {} ({} read an undefined value)",
                 if e.present >> s & 1 == 0 {
                     "does not exist in this partial warp"
                 } else {
                     "has exited"
                 },
-                lane_ranges(readers(&exited_src))
+                lanes_phrase(readers(&exited_src))
             ),
             events,
         });

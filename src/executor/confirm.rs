@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::check::{Class, Observation, observe};
 use super::interp::{Machine, RunConfig, Schedule};
 use super::trace::Trace;
-use crate::diagnostic::{Confirmation, Launch, Status, Witness, WitnessEvent, lane_ranges};
+use crate::diagnostic::{Confirmation, Launch, Status, Witness, WitnessEvent, lanes_phrase};
 use crate::engine::Budgets;
 use crate::ir::{ExprId, ExprKind, FnKind, Module};
 use crate::source::SourceFile;
@@ -569,9 +569,11 @@ fn legacy_observations(m: &Machine) -> Vec<Observation> {
             let divergent = active != alive;
             let detail = if divergent {
                 format!(
-                    "lanes {} reach it while lanes {} are elsewhere, and without a mask nothing makes them meet (it also does not compile for sm_70 or later)",
-                    lane_ranges(*active),
-                    lane_ranges(alive & !active)
+                    "{} {} it while {} {} elsewhere, and without a mask nothing makes them meet (it also does not compile for sm_70 or later)",
+                    lanes_phrase(*active),
+                    if active.count_ones() == 1 { "reaches" } else { "reach" },
+                    lanes_phrase(alive & !active),
+                    if (alive & !active).count_ones() == 1 { "is" } else { "are" }
                 )
             } else {
                 "every lane reaches it together, but it does not compile for sm_70 or later".to_owned()
