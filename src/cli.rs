@@ -4,13 +4,18 @@
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::baseline::{self, Baseline};
+pub use crate::config::{BlockDim, parse_block_dim, parse_target_arch};
+use crate::config::{ConfigSource, Overrides, Resolver, normalize_extension};
 use crate::docs;
 use crate::engine::{self, Options, RunResult};
 use crate::report::{self, Format, ReportOptions};
 use crate::rules::{self, RuleSet};
+use crate::server::ServerConfig;
 
 /// Exit codes: 0 clean, 1 findings, 2 usage or I/O error.
 pub const EXIT_CLEAN: u8 = 0;
@@ -31,7 +36,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Check CUDA files and directories for warp-synchronization bugs.
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// List every rule: code, name, default severity, fix availability.
     Rules {
         /// Output format.
@@ -43,6 +48,8 @@ enum Command {
         /// Rule code (WL001) or name (legacy-warp-primitive).
         rule: String,
     },
+    /// Run the language server (LSP over stdin/stdout) for editors.
+    Server(ServerArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +99,35 @@ struct CheckArgs {
     /// `#if` regions that none of them compiles is not checked.
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Also report findings the warp executor refuted.
+    #[arg(long)]
+    show_refuted: bool,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Use this config file for every checked file, instead of the nearest
+    /// `warplint.toml` or `.warplint.toml` above each one.
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Ignore all config files.
+    #[arg(long)]
+    isolated: bool,
+    /// Apply `exclude` to files named on the command line too (for
+    /// pre-commit and editors, which pass every file explicitly).
+    #[arg(long)]
+    force_exclude: bool,
+    /// Ignore `warplint: ignore[…]` comments: report everything they hide.
+    #[arg(long)]
+    no_suppressions: bool,
+    /// Report only findings that this baseline file does not record.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    baseline: Option<PathBuf>,
+    /// Record every current finding in FILE and exit 0 (no report).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
     /// Print time per pipeline stage to stderr (for the benchmark; also
     /// `WARPLINT_TIMINGS=text|json`).
     #[arg(
@@ -114,51 +147,44 @@ enum TimingsFormat {
     Json,
 }
 
+#[derive(Args, Debug)]
+struct ServerArgs {
+    /// Only run these rules (comma-separated codes or names, or ALL).
+    #[arg(long, value_delimiter = ',')]
+    select: Option<Vec<String>>,
+    /// Do not run these rules (comma-separated codes or names).
+    #[arg(long, value_delimiter = ',')]
+    ignore: Vec<String>,
+    /// Block shape to assume where no launch site or `__launch_bounds__`
+    /// gives one, e.g. `128` or `16,8`.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = parse_block_dim)]
+    block_dim: Option<BlockDim>,
+    /// Target architectures, e.g. `sm_70,sm_90` (default: sm_70).
+    #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
+    target_arch: Vec<String>,
+    /// Base URL of the rule pages: a diagnostic links to
+    /// `{URL}{CODE}-{name}.md`.
+    #[arg(long, value_name = "URL")]
+    rules_url: Option<String>,
+    /// Quiet period after an edit before the document is checked again.
+    #[arg(long, value_name = "MS", default_value_t = 150)]
+    debounce_ms: u64,
+    /// Use this configuration file for every document.
+    #[arg(long, value_name = "PATH")]
+    config: Option<PathBuf>,
+    /// Ignore configuration files.
+    #[arg(long, conflicts_with = "config")]
+    isolated: bool,
+    /// Accepted for editors that always pass it; stdio is the only transport.
+    #[arg(long, hide = true)]
+    stdio: bool,
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Color {
     Auto,
     Always,
     Never,
-}
-
-#[derive(Debug, Clone, Copy)]
-pub struct BlockDim(pub [u32; 3]);
-
-/// `128`, `16,8` or `8,8,4`: every dimension at least 1.
-pub fn parse_block_dim(s: &str) -> Result<BlockDim, String> {
-    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(format!("expected X[,Y[,Z]], got `{s}`"));
-    }
-    let mut dim = [1u32; 3];
-    for (i, p) in parts.iter().enumerate() {
-        dim[i] = p
-            .parse::<u32>()
-            .ok()
-            .filter(|&v| (1..=1024).contains(&v))
-            .ok_or_else(|| format!("block dimension `{p}` is not an integer in 1..=1024"))?;
-    }
-    if dim.iter().product::<u32>() > 1024 {
-        return Err(format!("block `{s}` has more than 1024 threads"));
-    }
-    Ok(BlockDim(dim))
-}
-
-/// `sm_90` / `sm_90a` / `compute_70` / `90` → 900 (the `__CUDA_ARCH__` value).
-pub fn parse_target_arch(s: &str) -> Result<i128, String> {
-    let digits: String = s
-        .trim()
-        .trim_start_matches("sm_")
-        .trim_start_matches("compute_")
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    match digits.parse::<i128>() {
-        Ok(v) if (10..=200).contains(&v) => Ok(v * 10),
-        _ => Err(format!(
-            "unknown target architecture `{s}` (expected e.g. sm_70)"
-        )),
-    }
 }
 
 pub fn main() -> ExitCode {
@@ -174,9 +200,10 @@ pub fn main() -> ExitCode {
         }
     };
     let code = match cli.command {
-        Command::Check(args) => check(args),
+        Command::Check(args) => check(*args),
         Command::Rules { format } => list_rules(format),
         Command::Explain { rule } => explain(&rule),
+        Command::Server(args) => server(args),
     };
     ExitCode::from(code)
 }
@@ -196,16 +223,17 @@ fn check(args: CheckArgs) -> u8 {
             _ => Some(TimingsFormat::Text),
         });
     crate::timing::set_enabled(timings.is_some());
-    let rules = match RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e),
+    // Validate the command line's own rule lists before any config is read.
+    if let Err(e) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        return usage_error(&e);
+    }
+    let mut overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        block_dim: args.block_dim,
+        force_exclude: args.force_exclude,
+        ..Overrides::default()
     };
-    let mut opts = Options {
-        rules,
-        threads: args.threads.map(usize::from),
-        ..Options::default()
-    };
-    opts.block_dim = args.block_dim.map(|b| b.0);
     if !args.target_arch.is_empty() {
         let mut archs = Vec::new();
         for a in &args.target_arch {
@@ -214,30 +242,70 @@ fn check(args: CheckArgs) -> u8 {
                 Err(e) => return usage_error(&e),
             }
         }
-        opts.env.min_arch = archs.into_iter().min().unwrap_or(opts.env.min_arch);
+        overrides.min_arch = archs.into_iter().min();
     }
     if !args.extensions.is_empty() {
-        opts.discover.extensions = args
-            .extensions
-            .iter()
-            .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
-            .collect();
+        overrides.extensions = Some(
+            args.extensions
+                .iter()
+                .map(|e| normalize_extension(e))
+                .collect(),
+        );
     }
+    let base = Options {
+        threads: args.threads.map(usize::from),
+        show_refuted: args.show_refuted,
+        ignore_suppressions: args.no_suppressions,
+        ..Options::default()
+    };
+    let source = match (&args.config, args.isolated) {
+        (Some(path), _) => ConfigSource::File(path.clone()),
+        (None, true) => ConfigSource::Isolated,
+        (None, false) => ConfigSource::Discover,
+    };
+    let resolver = match Resolver::new(source, overrides, base) {
+        Ok(r) => std::sync::Arc::new(r),
+        Err(e) => return usage_error(&e.to_string()),
+    };
+
+    // Read the baseline first: a bad one should fail before a long run.
+    let baseline = match &args.baseline {
+        Some(path) => match Baseline::load(path) {
+            Ok(b) => Some((b, path.clone())),
+            Err(e) => return usage_error(&e),
+        },
+        None => None,
+    };
 
     let stdin_requested = args.paths.iter().any(|p| p.as_os_str() == "-");
     if stdin_requested && args.paths.len() > 1 {
         return usage_error("`-` (standard input) cannot be combined with other paths");
     }
-    let run = if stdin_requested {
+    let mut run = if stdin_requested {
         let mut bytes = Vec::new();
         if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
             return usage_error(&format!("cannot read standard input: {e}"));
         }
         let name = args.stdin_filename.as_deref().unwrap_or("<stdin>");
-        let file = engine::check_source(name, &bytes, &opts);
+        // The config that applies is the one above the file stdin stands for.
+        let opts = match resolver.options_for(std::path::Path::new(name)) {
+            Ok(o) => o,
+            Err(e) => return usage_error(&e.to_string()),
+        };
+        let excluded =
+            args.stdin_filename.is_some() && resolver.is_excluded(std::path::Path::new(name), true);
+        let files = if excluded {
+            Vec::new()
+        } else {
+            vec![engine::check_source(name, &bytes, &opts)]
+        };
+        let mut timings = crate::timing::StageTimes::default();
+        for f in &files {
+            timings.merge(&f.timings);
+        }
         RunResult {
-            timings: file.timings,
-            files: vec![file],
+            files,
+            timings,
             ..RunResult::default()
         }
     } else {
@@ -246,10 +314,17 @@ fn check(args: CheckArgs) -> u8 {
         } else {
             args.paths.clone()
         };
-        engine::check_paths(&paths, &opts)
+        match engine::check_paths_with(&paths, &resolver) {
+            Ok(run) => run,
+            Err(errors) => {
+                for e in &errors {
+                    eprintln!("warplint: error: {e}");
+                }
+                return EXIT_ERROR;
+            }
+        }
     };
 
-    let mut run = run;
     for (path, err) in &run.io_errors {
         eprintln!("warplint: error: {path}: {err}");
     }
@@ -260,6 +335,14 @@ fn check(args: CheckArgs) -> u8 {
             eprintln!("warplint: warning: {}: {reason}", f.path);
         }
     }
+    if let Some(path) = &args.write_baseline {
+        return write_baseline(&run, path);
+    }
+    if let Some((baseline, path)) = baseline {
+        let summary = baseline.filter(&mut run, &path);
+        report_stale(&summary);
+        run.baseline = Some(summary);
+    }
     if args.verbose {
         print_verbose(&run);
     }
@@ -267,7 +350,11 @@ fn check(args: CheckArgs) -> u8 {
     let color = match args.color {
         Color::Always => true,
         Color::Never => false,
-        Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        Color::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+        }
     };
     let report_opts = ReportOptions {
         format: args.format,
@@ -275,20 +362,38 @@ fn check(args: CheckArgs) -> u8 {
         color,
         verbose: args.verbose,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let mut clock = crate::timing::Clock::start();
-    let written = report::write(&run, &report_opts, &mut out).and_then(|_| out.flush());
-    clock.lap(crate::timing::Stage::Report);
-    if let Err(e) = written {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("warplint: error: cannot write report: {e}");
+    let written = match &args.output {
+        Some(path) => std::fs::File::create(path).and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            report::write(&run, &report_opts, &mut out)?;
+            out.flush()
+        }),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            match report::write(&run, &report_opts, &mut out).and_then(|_| out.flush()) {
+                // A closed pipe (`| head`) is the reader's choice, not an error to report.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_ERROR,
+                other => other,
+            }
         }
+    };
+    if let Err(e) = written {
+        let target = args
+            .output
+            .as_ref()
+            .map_or("standard output".to_owned(), |p| p.display().to_string());
+        eprintln!("warplint: error: cannot write report to {target}: {e}");
         return EXIT_ERROR;
     }
+    clock.lap(crate::timing::Stage::Report);
     if let Some(format) = timings {
         run.timings.merge(&clock.finish());
-        print_timings(&run, &opts, wall.elapsed(), format);
+        let threads = args
+            .threads
+            .map_or_else(rayon::current_num_threads, usize::from);
+        print_timings(&run, threads, wall.elapsed(), format);
     }
     exit_code(&run, args.exit_zero)
 }
@@ -307,8 +412,7 @@ pub fn exit_code(run: &RunResult, exit_zero: bool) -> u8 {
 
 /// `--timings`: stage times summed over workers, the wall time, and the
 /// slowest file, on stderr.
-fn print_timings(run: &RunResult, opts: &Options, wall: std::time::Duration, f: TimingsFormat) {
-    let threads = opts.threads.unwrap_or_else(rayon::current_num_threads);
+fn print_timings(run: &RunResult, threads: usize, wall: Duration, f: TimingsFormat) {
     let parsed = run
         .files
         .iter()
@@ -354,6 +458,91 @@ fn print_timings(run: &RunResult, opts: &Options, wall: std::time::Duration, f: 
     }
 }
 
+fn server(args: ServerArgs) -> u8 {
+    // Validate rule names up front, as `check` does.
+    if let Err(e) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        return usage_error(&e);
+    }
+    let mut overrides = Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        block_dim: args.block_dim,
+        ..Overrides::default()
+    };
+    // The lowest listed target decides, as for `check`.
+    let mut archs = Vec::new();
+    for a in &args.target_arch {
+        match parse_target_arch(a) {
+            Ok(v) => archs.push(v),
+            Err(e) => return usage_error(&e),
+        }
+    }
+    overrides.min_arch = archs.into_iter().min();
+    let mut config = ServerConfig {
+        debounce: Duration::from_millis(args.debounce_ms),
+        overrides,
+        config_source: match (&args.config, args.isolated) {
+            (Some(path), _) => ConfigSource::File(path.clone()),
+            (None, true) => ConfigSource::Isolated,
+            (None, false) => ConfigSource::Discover,
+        },
+        ..ServerConfig::default()
+    };
+    // Documents without a config file use the command line alone.
+    if let Ok(rules) = RuleSet::from_lists(args.select.as_deref(), &args.ignore) {
+        config.options.rules = rules;
+    }
+    config.options.block_dim = args.block_dim.map(|b| b.0);
+    if let Some(min) = config.overrides.min_arch {
+        config.options.env.min_arch = min;
+    }
+    if let Some(url) = args.rules_url {
+        config.rules_base_url = url;
+    }
+    crate::server::run_stdio(config)
+}
+
+fn write_baseline(run: &RunResult, path: &std::path::Path) -> u8 {
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let baseline = Baseline::from_run(run, dir);
+    if let Err(e) = std::fs::write(path, baseline.to_json()) {
+        return usage_error(&format!("cannot write baseline {}: {e}", path.display()));
+    }
+    eprintln!(
+        "warplint: wrote {} baseline entr{} to {}",
+        baseline.entries.len(),
+        if baseline.entries.len() == 1 {
+            "y"
+        } else {
+            "ies"
+        },
+        path.display()
+    );
+    if run.io_errors.is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_ERROR
+    }
+}
+
+fn report_stale(summary: &baseline::Summary) {
+    for e in &summary.stale {
+        eprintln!(
+            "warplint: baseline: stale entry {} {} (line {} when recorded) matches no finding: {}",
+            e.path, e.code, e.line, e.message
+        );
+    }
+    let n = summary.stale.len();
+    if n > 0 {
+        eprintln!(
+            "warplint: {n} baseline entr{} in {} no longer match (fixed?); \
+             refresh it with --write-baseline",
+            if n == 1 { "y" } else { "ies" },
+            summary.file
+        );
+    }
+}
+
 fn print_verbose(run: &RunResult) {
     let stats = run.stats();
     for f in &run.files {
@@ -390,6 +579,21 @@ fn print_verbose(run: &RunResult) {
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
         stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
     );
+    let worst = run
+        .files
+        .iter()
+        .filter_map(|f| f.executor_worst.as_ref().map(|w| (&f.path, w)))
+        .max_by_key(|(_, w)| w.1);
+    eprintln!(
+        "warplint: {} function(s) analysed, {} warp execution(s) run",
+        stats.functions_analyzed, stats.executor_runs
+    );
+    if let Some((path, (name, steps, time))) = worst {
+        eprintln!(
+            "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
+            time.as_secs_f64() * 1000.0
+        );
+    }
 }
 
 fn list_rules(format: RulesFormat) -> u8 {

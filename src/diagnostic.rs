@@ -151,6 +151,9 @@ pub struct Diagnostic {
     pub confirmation: Confirmation,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Names the finding independently of its line (see `baseline`): used by
+    /// `--baseline` and SARIF's `partialFingerprints`. Set by the engine.
+    pub fingerprint: String,
 }
 
 impl Diagnostic {
@@ -163,6 +166,15 @@ impl Diagnostic {
             self.code,
             &self.message,
         )
+    }
+}
+
+/// "lane 3" or "lanes 0–15": a lane set with the right noun.
+pub fn lanes_phrase(mask: u32) -> String {
+    if mask.count_ones() == 1 {
+        format!("lane {}", mask.trailing_zeros())
+    } else {
+        format!("lanes {}", lane_ranges(mask))
     }
 }
 

@@ -3,6 +3,7 @@
 //! `.gitignore` and hidden files are honoured as users expect.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ignore::WalkBuilder;
 
@@ -26,6 +27,50 @@ impl Default for DiscoverOptions {
     }
 }
 
+/// How discovery treats a walked file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// Checked whatever it contains (`.cu`, `.cuh`, `extensions`).
+    Always,
+    /// Checked only if its content looks like CUDA (headers, C++ sources).
+    Sniff,
+}
+
+impl DiscoverOptions {
+    /// Whether a walked file is a candidate, by its extension.
+    pub fn kind_of(&self, path: &Path) -> Option<FileKind> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        if self.extensions.contains(&ext) {
+            Some(FileKind::Always)
+        } else if self.sniffed_extensions.contains(&ext) {
+            Some(FileKind::Sniff)
+        } else {
+            None
+        }
+    }
+}
+
+/// What discovery asks about each path: a config resolver answers per
+/// directory ([`crate::config::Resolver`]); plain [`DiscoverOptions`] give
+/// the same answer everywhere and exclude nothing.
+pub trait Policy: Send + Sync {
+    /// Leave this path out. `explicit`: it was named on the command line.
+    /// A walked directory that is excluded is not entered.
+    fn excluded(&self, path: &Path, explicit: bool) -> bool;
+    /// Whether a walked file is a candidate, and how.
+    fn kind_of(&self, path: &Path) -> Option<FileKind>;
+}
+
+impl Policy for DiscoverOptions {
+    fn excluded(&self, _: &Path, _: bool) -> bool {
+        false
+    }
+
+    fn kind_of(&self, path: &Path) -> Option<FileKind> {
+        DiscoverOptions::kind_of(self, path)
+    }
+}
+
 /// A file to check.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Candidate {
@@ -45,6 +90,14 @@ pub struct WalkError {
 
 /// Expand `roots` into sorted, de-duplicated candidates.
 pub fn discover(roots: &[PathBuf], opts: &DiscoverOptions) -> (Vec<Candidate>, Vec<WalkError>) {
+    discover_with(roots, Arc::new(opts.clone()))
+}
+
+/// [`discover`], asking `policy` what to exclude and which files to take.
+pub fn discover_with(
+    roots: &[PathBuf],
+    policy: Arc<dyn Policy>,
+) -> (Vec<Candidate>, Vec<WalkError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for root in roots {
@@ -53,12 +106,16 @@ pub fn discover(roots: &[PathBuf], opts: &DiscoverOptions) -> (Vec<Candidate>, V
                 path: root.display().to_string(),
                 message: e.to_string(),
             }),
-            Ok(md) if !md.is_dir() => files.push(Candidate {
-                path: root.clone(),
-                explicit: true,
-                sniff: false,
-            }),
-            Ok(_) => walk_dir(root, opts, &mut files, &mut errors),
+            Ok(md) if !md.is_dir() => {
+                if !policy.excluded(root, true) {
+                    files.push(Candidate {
+                        path: root.clone(),
+                        explicit: true,
+                        sniff: false,
+                    })
+                }
+            }
+            Ok(_) => walk_dir(root, &policy, &mut files, &mut errors),
         }
     }
     files.sort();
@@ -68,16 +125,19 @@ pub fn discover(roots: &[PathBuf], opts: &DiscoverOptions) -> (Vec<Candidate>, V
 
 fn walk_dir(
     root: &Path,
-    opts: &DiscoverOptions,
+    policy: &Arc<dyn Policy>,
     files: &mut Vec<Candidate>,
     errors: &mut Vec<WalkError>,
 ) {
+    let filter = Arc::clone(policy);
     let walker = WalkBuilder::new(root)
         .hidden(true)
         .git_ignore(true)
         .git_exclude(true)
         .require_git(false)
         .follow_links(false)
+        // The root itself was named by the user; exclusion applies below it.
+        .filter_entry(move |e| e.depth() == 0 || !filter.excluded(e.path(), false))
         .build();
     for entry in walker {
         let entry = match entry {
@@ -98,21 +158,13 @@ fn walk_dir(
         if !is_file {
             continue;
         }
-        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
-            continue;
-        };
-        let ext = ext.to_ascii_lowercase();
-        let sniff = if opts.extensions.contains(&ext) {
-            false
-        } else if opts.sniffed_extensions.contains(&ext) {
-            true
-        } else {
+        let Some(kind) = policy.kind_of(path) else {
             continue;
         };
         files.push(Candidate {
             path: path.to_path_buf(),
             explicit: false,
-            sniff,
+            sniff: kind == FileKind::Sniff,
         });
     }
 }

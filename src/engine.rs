@@ -16,12 +16,18 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::diagnostic::{Confirmation, Diagnostic, Label};
+use crate::baseline;
+use crate::config::{ConfigError, Resolver};
+use crate::dataflow;
+use crate::diagnostic::{Confirmation, Diagnostic, Label, Severity, Status, Witness};
 use crate::discover::{self, Candidate, DiscoverOptions};
+use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
 use crate::frontend::{self, PreprocEnv};
+use crate::ir;
 use crate::prefilter;
 use crate::rules::{self, Finding, RuleContext, RuleSet};
 use crate::source::{SourceFile, Span};
+use crate::suppress;
 use crate::timing::{Clock, Stage, StageTimes};
 
 #[derive(Debug, Clone, Default)]
@@ -38,6 +44,8 @@ pub struct Options {
     pub block_dim: Option<[u32; 3]>,
     /// Limits that keep the executor linear and bounded.
     pub budgets: Budgets,
+    /// Audit as if there were no suppression comments (`--no-suppressions`).
+    pub ignore_suppressions: bool,
 }
 
 /// Executor limits (config `[executor]`). A finding whose check runs out of
@@ -91,6 +99,14 @@ pub struct FileOutcome {
     pub not_analysed: Option<String>,
     /// Time per stage; all zero unless timing is enabled.
     pub timings: StageTimes,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
+    /// Functions lowered to the kernel IR.
+    pub functions: usize,
+    /// Warp executions the executor ran for this file's findings.
+    pub executor_runs: usize,
+    /// The function the executor spent most on: name, steps, time.
+    pub executor_worst: Option<(String, u64, std::time::Duration)>,
 }
 
 /// Check one in-memory buffer (stdin, the language server, tests).
@@ -109,12 +125,17 @@ fn check_bytes(path: &str, bytes: Cow<'_, [u8]>, opts: &Options) -> FileOutcome 
     };
     if bytes.len() as u64 > opts.budgets.max_file_bytes {
         outcome.not_analysed = Some(too_big(bytes.len() as u64, opts));
-    } else if prefilter::has_warp_code(&bytes) {
-        clock.lap(Stage::Prefilter);
-        analyse(bytes, opts, &mut outcome, &mut clock);
     } else {
+        // A file with no warp code can still hold suppression comments, and
+        // those must be audited (an unused one is reported).
+        let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(&bytes);
+        let relevant = prefilter::has_warp_code(&bytes);
         clock.lap(Stage::Prefilter);
-        outcome.skipped_by_prefilter = true;
+        if relevant || audit_comments {
+            analyse(bytes, opts, audit_comments, &mut outcome, &mut clock);
+        } else {
+            outcome.skipped_by_prefilter = true;
+        }
     }
     outcome.timings.merge(&clock.finish());
     outcome
@@ -129,13 +150,27 @@ pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> File
         bytes: bytes.len(),
         ..FileOutcome::default()
     };
-    analyse(Cow::Borrowed(bytes), opts, &mut outcome, &mut clock);
+    let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(bytes);
+    analyse(
+        Cow::Borrowed(bytes),
+        opts,
+        audit_comments,
+        &mut outcome,
+        &mut clock,
+    );
     outcome.timings.merge(&clock.finish());
     outcome
 }
 
 /// The stages after the prefilter. Each ends with a lap of `clock`.
-fn analyse(bytes: Cow<'_, [u8]>, opts: &Options, outcome: &mut FileOutcome, clock: &mut Clock) {
+fn analyse(
+    bytes: Cow<'_, [u8]>,
+    opts: &Options,
+    audit_comments: bool,
+    outcome: &mut FileOutcome,
+    clock: &mut Clock,
+) {
+    let path = outcome.path.clone();
     let source = match bytes {
         Cow::Borrowed(b) => SourceFile::new(outcome.path.as_str(), b),
         Cow::Owned(v) => SourceFile::from_vec(outcome.path.as_str(), v),
@@ -152,32 +187,82 @@ fn analyse(bytes: Cow<'_, [u8]>, opts: &Options, outcome: &mut FileOutcome, cloc
         }
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
+    let mut module = ir::lower_file(&parsed, &opts.env);
+    // Constants from quoted includes next to a file on disk; the file's own
+    // definitions win.
+    let on_disk = std::path::Path::new(&path);
+    if on_disk.is_file() {
+        for (k, v) in frontend::includes::included_constants(&parsed, on_disk, &opts.env) {
+            module.constants.entry(k).or_insert(v);
+        }
+    }
+    clock.lap(Stage::Ir);
+    let facts = dataflow::analyze(&module);
+    clock.lap(Stage::Dataflow);
     let cx = RuleContext {
         file: &parsed,
         env: &opts.env,
+        module: &module,
+        facts: &facts,
     };
     let findings = rules::run(&opts.rules, &cx);
+    clock.lap(Stage::Rules);
+    let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
+    let exec = ExecOptions {
+        block_dim: opts.block_dim,
+        budgets: opts.budgets,
+    };
+    let (verdicts, cost) = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    clock.lap(Stage::Executor);
+    outcome.functions = module.functions.len();
+    outcome.executor_runs = cost.runs;
+    outcome.executor_worst = cost.worst;
     let mut diagnostics: Vec<Diagnostic> = findings
         .into_iter()
-        .map(|f| to_diagnostic(&parsed.source, f))
+        .zip(verdicts)
+        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts.show_refuted))
         .collect();
+    if audit_comments {
+        let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
+        diagnostics = applied.diagnostics;
+        outcome.suppressed = applied.suppressed;
+    }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
-    clock.lap(Stage::Rules);
+    baseline::assign_fingerprints(&parsed, &mut diagnostics);
+    clock.lap(Stage::Diagnostics);
     if !diagnostics.is_empty() {
         outcome.source = Some(Arc::new(parsed.source));
     }
     outcome.diagnostics = diagnostics;
 }
 
-fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
-    Diagnostic {
+/// Apply the executor's verdict: refuted findings are dropped unless asked
+/// for; unverified ones are lowered to warnings and say why.
+fn to_diagnostic(
+    source: &SourceFile,
+    f: Finding,
+    verdict: Option<Verdict>,
+    show_refuted: bool,
+) -> Option<Diagnostic> {
+    let verdict = verdict.unwrap_or_else(|| static_verdict(&f));
+    let mut severity = f.rule.severity;
+    match verdict.confirmation.status {
+        Status::Refuted if !show_refuted => return None,
+        Status::Unverified => severity = Severity::Warning,
+        _ => {}
+    }
+    let message = match verdict.detail {
+        Some(d) => format!("{}: {d}", f.message),
+        None => f.message,
+    };
+    Some(Diagnostic {
         code: f.rule.code,
         name: f.rule.name,
-        severity: f.rule.severity,
+        severity,
         path: source.path.clone(),
         span: source.span(f.start, f.end),
-        message: f.message,
+        message,
         help: f.help,
         labels: f
             .labels
@@ -187,10 +272,33 @@ fn to_diagnostic(source: &SourceFile, f: Finding) -> Diagnostic {
                 message,
             })
             .collect(),
-        confirmation: Confirmation::unverified(
-            "the abstract warp executor does not model this rule yet",
-        ),
+        confirmation: verdict.confirmation,
         fix: f.fix,
+        fingerprint: String::new(),
+    })
+}
+
+/// Findings with no claim are facts about the source itself (a legacy
+/// primitive in a macro body does not compile for sm_70+ wherever it is
+/// expanded); their witness is that fact.
+fn static_verdict(f: &Finding) -> Verdict {
+    if f.rule.code != "WL001" {
+        return Verdict {
+            detail: None,
+            confirmation: Confirmation::unverified("the executor has no model of this finding"),
+        };
+    }
+    Verdict {
+        detail: Some("it does not compile for sm_70 or later".to_owned()),
+        confirmation: Confirmation {
+            status: Status::Confirmed,
+            reason: None,
+            witness: Some(Witness {
+                summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
+                    .to_owned(),
+                ..Witness::default()
+            }),
+        },
     }
 }
 
@@ -266,6 +374,8 @@ pub struct RunResult {
     pub io_errors: Vec<(String, String)>,
     /// Time per stage summed over files (zero unless timing is enabled).
     pub timings: StageTimes,
+    /// Set when `--baseline` filtered the run.
+    pub baseline: Option<baseline::Summary>,
 }
 
 impl RunResult {
@@ -281,6 +391,11 @@ impl RunResult {
             }
             s.files_checked += 1;
             s.bytes += f.bytes;
+            s.functions_analyzed += f.functions;
+            s.executor_runs += f.executor_runs;
+            if let Some((_, steps, _)) = &f.executor_worst {
+                s.executor_max_steps = s.executor_max_steps.max(*steps);
+            }
             if f.skipped_by_prefilter {
                 s.files_skipped_by_prefilter += 1;
             }
@@ -293,6 +408,7 @@ impl RunResult {
                     reason: reason.clone(),
                 });
             }
+            s.suppressed += f.suppressed;
             if !f.parse_error_regions.is_empty() {
                 s.files_with_parse_errors += 1;
                 s.parse_error_regions += f.parse_error_regions.len();
@@ -304,6 +420,7 @@ impl RunResult {
             }
         }
         s.io_errors = self.io_errors.len();
+        s.baseline = self.baseline.clone();
         for d in self.diagnostics() {
             s.diagnostics += 1;
             match d.confirmation.status {
@@ -319,6 +436,12 @@ impl RunResult {
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Stats {
     pub files_checked: usize,
+    /// Device functions, kernels and lambdas lowered to the kernel IR.
+    pub functions_analyzed: usize,
+    /// Warp executions run to confirm or refute findings.
+    pub executor_runs: usize,
+    /// Interpreter steps of the most expensive function (all its runs).
+    pub executor_max_steps: u64,
     pub files_skipped_by_prefilter: usize,
     pub bytes: usize,
     pub diagnostics: usize,
@@ -333,6 +456,11 @@ pub struct Stats {
     /// Files read but not analysed (e.g. over the parse budget), with why.
     pub not_analysed: Vec<NotAnalysedSummary>,
     pub io_errors: usize,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
+    /// What `--baseline` hid, and its stale entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<baseline::Summary>,
 }
 
 #[derive(Debug, Serialize, PartialEq, Eq)]
@@ -348,7 +476,7 @@ pub struct ParseErrorSummary {
     pub lines: Vec<usize>,
 }
 
-/// Discover and check `roots`.
+/// Discover and check `roots`, every file with `opts` (no config files).
 pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
     let mut clock = Clock::start();
     let (candidates, walk_errors) = discover::discover(roots, &opts.discover);
@@ -358,21 +486,56 @@ pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
     run
 }
 
-/// Check discovered files (in parallel on `opts.threads` workers) and
-/// collect the results in discovery order. Files that vanished or became
-/// unreadable since discovery are I/O errors naming them.
+/// Check discovered files with `opts` (in parallel on `opts.threads`
+/// workers) and collect the results in discovery order. Files that vanished
+/// or became unreadable since discovery are I/O errors naming them.
 pub fn check_candidates(
     candidates: &[Candidate],
     walk_errors: Vec<discover::WalkError>,
     opts: &Options,
 ) -> RunResult {
+    let jobs: Vec<(Candidate, &Options)> = candidates.iter().map(|c| (c.clone(), opts)).collect();
+    run_jobs(&jobs, opts.threads, walk_errors)
+}
+
+/// Discover and check `roots`, each file with the options its config gives
+/// it. Any config error (unknown key, bad value) stops the run before a file
+/// is checked: the errors are returned, sorted.
+pub fn check_paths_with(
+    roots: &[PathBuf],
+    resolver: &Arc<Resolver>,
+) -> Result<RunResult, Vec<ConfigError>> {
+    let mut clock = Clock::start();
+    let policy: Arc<dyn discover::Policy> = resolver.clone();
+    let (candidates, walk_errors) = discover::discover_with(roots, policy);
+    let mut jobs = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        // Errors are cached by the resolver and collected below.
+        if let Ok(opts) = resolver.options_for(&c.path) {
+            jobs.push((c, opts));
+        }
+    }
+    let errors = resolver.errors();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    clock.lap(Stage::Discover);
+    let mut run = run_jobs(&jobs, resolver.base().threads, walk_errors);
+    run.timings.merge(&clock.finish());
+    Ok(run)
+}
+
+fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
+    jobs: &[(Candidate, O)],
+    threads: Option<usize>,
+    walk_errors: Vec<discover::WalkError>,
+) -> RunResult {
     let run = || -> Vec<FileOutcome> {
-        candidates
-            .par_iter()
-            .filter_map(|c| check_file(c, opts))
+        jobs.par_iter()
+            .filter_map(|(c, opts)| check_file(c, opts.borrow()))
             .collect()
     };
-    let files = match opts.threads {
+    let files = match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
@@ -396,6 +559,7 @@ pub fn check_candidates(
     RunResult {
         files,
         io_errors,
+        baseline: None,
         timings,
     }
 }

@@ -4,16 +4,23 @@
 //! [`discover`] → [`prefilter`] → [`frontend`] → [`rules`] → [`report`],
 //! driven per file by [`engine`].
 
+pub mod baseline;
 pub mod cli;
+pub mod config;
+pub mod dataflow;
 pub mod diagnostic;
 pub mod discover;
 pub mod docs;
 pub mod engine;
+pub mod executor;
 pub mod frontend;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod ir;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
+pub mod server;
 pub mod source;
+pub mod suppress;
 pub mod timing;

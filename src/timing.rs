@@ -35,16 +35,21 @@ macro_rules! stages {
 }
 
 // The stages that exist today, in pipeline order. `decode` is the UTF-8
-// check, the copy into a `SourceFile` and its line index; `parse` is
-// tree-sitter plus the syntax facts (error regions, macro table); `rules`
-// includes turning findings into sorted diagnostics.
+// check and the `SourceFile`'s line index; `parse` is tree-sitter plus the
+// syntax facts (error regions, macro table); `ir` is lowering plus constants
+// from quoted includes; `diagnostics` applies the verdicts, suppressions,
+// sorting and baseline fingerprints.
 stages! {
     Discover => "discover",
     Read => "read",
     Prefilter => "prefilter",
     Decode => "decode",
     Parse => "parse",
+    Ir => "ir",
+    Dataflow => "dataflow",
     Rules => "rules",
+    Executor => "executor",
+    Diagnostics => "diagnostics",
     Report => "report",
 }
 

@@ -2,10 +2,20 @@
 //! `rules/` at the repository root, and proposes [`Finding`]s. A finding is
 //! a claim; the executor (stage 6) decides whether users see it.
 
+mod warp;
 mod wl001_legacy_warp_primitive;
+mod wl002_full_mask_in_divergent_code;
+mod wl003_activemask_as_mask;
+mod wl004_unsynchronized_shared_memory;
+mod wl005_shuffle_width_not_power_of_two;
+mod wl006_shuffle_source_outside_mask;
+mod wl007_divergent_syncthreads;
 
+use crate::dataflow::Facts;
 use crate::diagnostic::{Fix, Severity};
+use crate::executor::confirm::Claim;
 use crate::frontend::{ParsedFile, PreprocEnv};
+use crate::ir::Module;
 
 /// Static facts about a rule, shown by `warplint rules` and in reports.
 #[derive(Debug)]
@@ -25,6 +35,8 @@ pub struct RuleMeta {
 pub struct RuleContext<'a> {
     pub file: &'a ParsedFile,
     pub env: &'a PreprocEnv,
+    pub module: &'a Module,
+    pub facts: &'a Facts,
 }
 
 /// A proposed diagnostic, in byte offsets; the engine turns it into a
@@ -38,6 +50,9 @@ pub struct Finding {
     pub help: Option<String>,
     pub labels: Vec<(usize, usize, String)>,
     pub fix: Option<Fix>,
+    /// What the executor must show to confirm it; `None` for findings
+    /// that are facts about the source alone.
+    pub claim: Option<Claim>,
 }
 
 pub trait Rule: Sync {
@@ -46,10 +61,36 @@ pub trait Rule: Sync {
 }
 
 /// Every rule, in code order.
-pub static RULES: &[&dyn Rule] = &[&wl001_legacy_warp_primitive::LegacyWarpPrimitive];
+pub static RULES: &[&dyn Rule] = &[
+    &wl001_legacy_warp_primitive::LegacyWarpPrimitive,
+    &wl002_full_mask_in_divergent_code::FullMaskInDivergentCode,
+    &wl003_activemask_as_mask::ActivemaskAsMask,
+    &wl004_unsynchronized_shared_memory::UnsynchronizedSharedMemory,
+    &wl005_shuffle_width_not_power_of_two::ShuffleWidthNotPowerOfTwo,
+    &wl006_shuffle_source_outside_mask::ShuffleSourceOutsideMask,
+    &wl007_divergent_syncthreads::DivergentSyncthreads,
+];
 
+/// Codes the engine reports itself, about suppression comments rather than
+/// about the code: they have metadata and a page, but no [`Rule::check`].
+/// They are listed, selected and ignored like any rule.
+pub static ENGINE_RULES: &[&RuleMeta] = &[
+    &crate::suppress::UNUSED_SUPPRESSION,
+    &crate::suppress::SUPPRESSION_WITHOUT_REASON,
+    &crate::suppress::INVALID_SUPPRESSION,
+];
+
+/// Every code, analysis rules first, in code order.
 pub fn all_meta() -> impl Iterator<Item = &'static RuleMeta> {
-    RULES.iter().map(|r| r.meta())
+    RULES
+        .iter()
+        .map(|r| r.meta())
+        .chain(ENGINE_RULES.iter().copied())
+}
+
+/// Whether `code` is reported by the engine rather than by a [`Rule`].
+pub fn is_engine_rule(code: &str) -> bool {
+    ENGINE_RULES.iter().any(|m| m.code == code)
 }
 
 /// Look a rule up by code (`WL001`, any case) or name (`legacy-warp-primitive`).
@@ -63,10 +104,15 @@ pub struct RuleSet {
     enabled: Vec<bool>,
 }
 
+/// One flag per code of [`all_meta`], in that order.
+fn code_count() -> usize {
+    RULES.len() + ENGINE_RULES.len()
+}
+
 impl Default for RuleSet {
     fn default() -> Self {
         RuleSet {
-            enabled: vec![true; RULES.len()],
+            enabled: vec![true; code_count()],
         }
     }
 }
@@ -78,7 +124,7 @@ impl RuleSet {
         let mut set = match select {
             Some(keys) => {
                 let mut s = RuleSet {
-                    enabled: vec![false; RULES.len()],
+                    enabled: vec![false; code_count()],
                 };
                 for key in keys {
                     s.apply(key, true)?;
@@ -99,9 +145,8 @@ impl RuleSet {
             self.enabled.iter_mut().for_each(|e| *e = on);
             return Ok(());
         }
-        let idx = RULES
-            .iter()
-            .position(|r| r.meta().code.eq_ignore_ascii_case(key) || r.meta().name == key)
+        let idx = all_meta()
+            .position(|m| m.code.eq_ignore_ascii_case(key) || m.name == key)
             .ok_or_else(|| {
                 format!("unknown rule `{key}` (see `warplint rules` for codes and names)")
             })?;
@@ -109,11 +154,11 @@ impl RuleSet {
         Ok(())
     }
 
+    /// Whether the rule or engine code `code` is enabled.
     pub fn contains(&self, code: &str) -> bool {
-        RULES
-            .iter()
+        all_meta()
             .zip(&self.enabled)
-            .any(|(r, &on)| on && r.meta().code == code)
+            .any(|(m, &on)| on && m.code == code)
     }
 
     pub fn rules(&self) -> impl Iterator<Item = &'static dyn Rule> + '_ {
@@ -132,6 +177,11 @@ pub fn run(set: &RuleSet, cx: &RuleContext) -> Vec<Finding> {
         rule.check(cx, &mut out);
     }
     out
+}
+
+/// The `_sync` replacement of a legacy primitive, if `name` is one.
+pub fn legacy_replacement(name: &str) -> Option<&'static str> {
+    wl001_legacy_warp_primitive::legacy_entry(name).map(|e| e.1)
 }
 
 #[cfg(test)]
@@ -153,6 +203,18 @@ mod tests {
                 assert_ne!(m.name, other.name);
             }
         }
+    }
+
+    #[test]
+    fn engine_codes_are_selectable_like_rules() {
+        let all = RuleSet::default();
+        assert!(all.contains("WL100") && all.contains("WL001"));
+        let s = RuleSet::from_lists(None, &["unused-suppression".into()]).unwrap();
+        assert!(!s.contains("WL100") && s.contains("WL101"));
+        let s = RuleSet::from_lists(Some(&["WL101".into()]), &[]).unwrap();
+        assert!(s.contains("WL101") && !s.contains("WL001"));
+        assert_eq!(s.rules().count(), 0, "engine codes have no Rule to run");
+        assert!(is_engine_rule("WL102") && !is_engine_rule("WL001"));
     }
 
     #[test]

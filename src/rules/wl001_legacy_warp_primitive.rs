@@ -11,8 +11,11 @@ use tree_sitter::Node;
 
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Applicability, Edit, Fix, Severity};
+use crate::executor::check::Class;
+use crate::executor::confirm::Claim;
 use crate::frontend::macros::ParsedBody;
 use crate::frontend::{RegionOracle, Walk, node_text, preorder};
+use crate::ir::ExprKind;
 
 pub struct LegacyWarpPrimitive;
 
@@ -70,7 +73,9 @@ impl Rule for LegacyWarpPrimitive {
             if let Some(call) = legacy_call(node)
                 && !cx.env.is_dead(call, text)
             {
-                out.push(finding(call, node, name, None, |o| o));
+                let mut f = finding(call, node, name, None, |o| o);
+                f.claim = ir_claim(cx, call.start_byte(), call.end_byte());
+                out.push(f);
             }
         }
     }
@@ -192,6 +197,31 @@ fn check_macro_body(
     }
 }
 
+/// The IR call at this span, so the executor can say whether lanes reach
+/// it together or apart.
+fn ir_claim(cx: &RuleContext, start: usize, end: usize) -> Option<Claim> {
+    cx.module.functions.iter().enumerate().find_map(|(fi, f)| {
+        f.exprs
+            .iter()
+            .enumerate()
+            .find_map(|(ei, e)| match &e.kind {
+                ExprKind::Call(c) if e.span == (start, end) && legacy_entry(&c.name).is_some() => {
+                    Some(Claim {
+                        function: fi,
+                        sites: vec![ei as u32],
+                        classes: &[
+                            Class::Legacy { divergent: true },
+                            Class::Legacy { divergent: false },
+                        ],
+                        schedule_dependent: false,
+                        speculative: false,
+                    })
+                }
+                _ => None,
+            })
+    })
+}
+
 fn finding(
     call: Node,
     callee: Node,
@@ -222,8 +252,7 @@ fn finding(
         start: to_file(call.start_byte()),
         end: to_file(call.end_byte()),
         message: format!(
-            "`{name}` is a legacy warp primitive{place}: it takes no mask, does not \
-             synchronize, and does not compile for sm_70 or later"
+            "`{name}` is a legacy warp primitive{place}: it takes no mask and does not synchronize"
         ),
         help: Some(format!(
             "use `{replacement}({params})`, where `mask` is the set of lanes that reach \
@@ -231,6 +260,7 @@ fn finding(
              divergent branch, and use 0xffffffff only if all 32 lanes always get here"
         )),
         labels: Vec::new(),
+        claim: None,
         fix: Some(Fix {
             message: format!("replace with `{replacement}(0xffffffff, …)`"),
             // Only right when every lane of the warp reaches the call.

@@ -1,0 +1,755 @@
+//! Confirmation: plan runs for the functions that hold findings, execute
+//! them, and decide each finding: confirmed (with a witness), refuted, or
+//! unverified (with the reason).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use rayon::prelude::*;
+
+use super::check::{Class, Observation, observe};
+use super::interp::{Machine, RunConfig, Schedule};
+use super::trace::Trace;
+use crate::diagnostic::{Confirmation, Launch, Status, Witness, WitnessEvent, lanes_phrase};
+use crate::engine::Budgets;
+use crate::ir::{ExprId, ExprKind, FnKind, Module};
+use crate::source::SourceFile;
+
+/// What a finding asks the executor to show.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// Index of the function holding the site.
+    pub function: usize,
+    /// Expressions any of which is the finding's site (a call, or the
+    /// shared accesses of a statement).
+    pub sites: Vec<ExprId>,
+    /// Observations that confirm it.
+    pub classes: &'static [Class],
+    /// Compare schedules (activemask findings).
+    pub schedule_dependent: bool,
+    /// Proposed for every candidate rather than from evidence: kept only
+    /// when a run reaches it (and reported only when a run shows it).
+    pub speculative: bool,
+}
+
+/// The executor's verdict on one finding, plus a detail for the message.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub confirmation: Confirmation,
+    pub detail: Option<String>,
+}
+
+pub struct ExecOptions {
+    pub block_dim: Option<[u32; 3]>,
+    pub budgets: Budgets,
+}
+
+struct Setup {
+    launch: Launch,
+    /// Inputs named for the witness.
+    inputs: BTreeMap<String, i64>,
+    cfg: RunConfig,
+}
+
+struct RunResult {
+    setup_index: usize,
+    warp: u32,
+    schedule: Schedule,
+    observations: Vec<Observation>,
+    trace: Trace,
+}
+
+/// Decide every claim. `None` claims get `None` verdicts.
+/// What the executor spent on one file.
+#[derive(Debug, Clone, Default)]
+pub struct ExecCost {
+    /// Warp executions run.
+    pub runs: usize,
+    /// The most expensive function: its name, total interpreter steps and
+    /// wall time over all its runs.
+    pub worst: Option<(String, u64, std::time::Duration)>,
+}
+
+pub fn confirm_findings(
+    module: &Module,
+    source: &SourceFile,
+    claims: &[Option<Claim>],
+    opts: &ExecOptions,
+) -> (Vec<Option<Verdict>>, ExecCost) {
+    let mut cost = ExecCost::default();
+    let reach = reachability(module);
+    // root function → indices of claims it covers
+    let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, c) in claims.iter().enumerate() {
+        let Some(c) = c else { continue };
+        let mut roots: Vec<usize> = module
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(k, f)| f.kind == FnKind::Kernel && reach[*k].contains(&c.function))
+            .map(|(k, _)| k)
+            .collect();
+        if roots.is_empty() {
+            roots.push(c.function);
+        }
+        for r in roots {
+            by_root.entry(r).or_default().push(i);
+        }
+    }
+    // Roots are independent: explore them in parallel, then merge in root
+    // order so that the first witness (by root) wins, whatever the threads.
+    let roots: Vec<(usize, Vec<usize>)> = by_root.into_iter().collect();
+    let explored: Vec<RootOutcome> = roots
+        .par_iter()
+        .map(|(root, idxs)| explore_root(module, source, claims, *root, idxs, opts))
+        .collect();
+    let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
+    let mut reached: Vec<bool> = vec![false; claims.len()];
+    let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
+    let mut runs_done: Vec<usize> = vec![0; claims.len()];
+    for outcome in explored {
+        cost.runs += outcome.runs;
+        if cost.worst.as_ref().is_none_or(|w| outcome.steps > w.1) {
+            cost.worst = Some((
+                module.functions[outcome.root].name.clone(),
+                outcome.steps,
+                outcome.elapsed,
+            ));
+        }
+        for (ci, state) in outcome.claims {
+            if found[ci].is_none() {
+                found[ci] = state.found;
+            }
+            reached[ci] |= state.reached;
+            if incomplete[ci].is_none() {
+                incomplete[ci] = state.incomplete;
+            }
+            runs_done[ci] += state.runs;
+        }
+    }
+
+    let verdicts = claims
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            c.as_ref()?;
+            Some(match found[i].take() {
+                Some((obs, setup, w)) => Verdict {
+                    detail: Some(format!("{} ({setup})", obs.detail)),
+                    confirmation: Confirmation { status: Status::Confirmed, reason: None, witness: Some(w) },
+                },
+                None => {
+                    let speculative = claims[i].as_ref().is_some_and(|c| c.speculative);
+                    let (status, reason) = if !reached[i] && speculative {
+                        (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
+                    } else if !reached[i] {
+                        (Status::Unverified, match &incomplete[i] {
+                            Some(why) => format!("{why} before this point was reached"),
+                            None => "the executor never reached this point with the inputs it tried".to_owned(),
+                        })
+                    } else if let Some(why) = &incomplete[i] {
+                        (Status::Unverified, format!("no run showed the problem, but {why}"))
+                    } else {
+                        (Status::Refuted, format!(
+                            "the executor ran {} warp execution(s) over the inputs and schedules it tried, and none showed the problem",
+                            runs_done[i]
+                        ))
+                    };
+                    Verdict { detail: None, confirmation: Confirmation { status, reason: Some(reason), witness: None } }
+                }
+            })
+        })
+        .collect();
+    (verdicts, cost)
+}
+
+/// What exploring one root function found for its claims.
+struct RootOutcome {
+    root: usize,
+    runs: usize,
+    steps: u64,
+    elapsed: std::time::Duration,
+    claims: Vec<(usize, ClaimState)>,
+}
+
+#[derive(Default)]
+struct ClaimState {
+    found: Option<(Observation, String, Witness)>,
+    reached: bool,
+    incomplete: Option<String>,
+    runs: usize,
+}
+
+fn explore_root(
+    module: &Module,
+    source: &SourceFile,
+    claims: &[Option<Claim>],
+    root: usize,
+    idxs: &[usize],
+    opts: &ExecOptions,
+) -> RootOutcome {
+    let mut state: BTreeMap<usize, ClaimState> =
+        idxs.iter().map(|&i| (i, ClaimState::default())).collect();
+    let mut runs = 0usize;
+
+    let started = std::time::Instant::now();
+    let mut root_steps = 0u64;
+    let setups = setups_for(module, root, opts);
+    let wants_schedules = idxs
+        .iter()
+        .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
+    let mut deterministic_done: HashSet<String> = HashSet::new();
+    let mut blocks_seen: HashSet<u32> = HashSet::new();
+    for (si, setup) in setups.iter().enumerate() {
+        // A setup equal to an earlier one that had no branch to guess
+        // would run the same way again.
+        let key = format!(
+            "{:?}|{:?}|{}",
+            setup.inputs,
+            setup.cfg.block_idx,
+            setup.cfg.seed % 2
+        );
+        if deterministic_done.contains(&key) {
+            continue;
+        }
+        // Every warp the first time a block is run, and in the first
+        // two setups; otherwise the first and last warp.
+        let fresh_block = blocks_seen.insert(setup.cfg.block_idx[0]);
+        let warps = warps_for(module, root, &setup.cfg, si < 2 || fresh_block);
+        let mut per_warp: Vec<RunResult> = Vec::new();
+        for &w in &warps {
+            let schedules: &[Schedule] = if wants_schedules {
+                &[Schedule::Converged, Schedule::Split(1), Schedule::Split(8)]
+            } else {
+                &[Schedule::Converged]
+            };
+            for &sched in schedules {
+                let mut cfg = setup.cfg.clone();
+                cfg.warp = w;
+                cfg.schedule = sched;
+                let mut m = Machine::new(module, &cfg, source);
+                m.run_root(root);
+                runs += 1;
+                root_steps += m.trace.steps;
+                let present = m.present();
+                let mut observations = if sched == Schedule::Converged {
+                    observe(&m.trace, present)
+                } else {
+                    Vec::new()
+                };
+                observations.extend(legacy_observations(&m));
+                per_warp.push(RunResult {
+                    setup_index: si,
+                    warp: w,
+                    schedule: sched,
+                    observations,
+                    trace: m.trace,
+                });
+            }
+        }
+        if per_warp.iter().all(|r| r.trace.assumptions.is_empty()) {
+            deterministic_done.insert(key);
+        }
+        let mut extra = cross_warp_barriers(&per_warp);
+        extra.extend(schedule_differences(&per_warp, idxs, claims, module));
+        for (i, obs) in extra {
+            per_warp[i].observations.push(obs);
+        }
+        for &ci in idxs {
+            let Some(claim) = &claims[ci] else { continue };
+            let Some(st) = state.get_mut(&ci) else {
+                continue;
+            };
+            for r in &per_warp {
+                st.runs += 1;
+                if claim
+                    .sites
+                    .iter()
+                    .any(|s| r.trace.reached.contains(&(claim.function, *s)))
+                    || r.trace.accesses.iter().any(|a| {
+                        a.chain
+                            .iter()
+                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
+                    })
+                {
+                    st.reached = true;
+                }
+                if let Some(why) = &r.trace.incomplete {
+                    st.incomplete.get_or_insert(why.clone());
+                }
+                if st.found.is_some() {
+                    continue;
+                }
+                if let Some(o) = r.observations.iter().find(|o| {
+                    claim.classes.contains(&o.class)
+                        && o.chain
+                            .iter()
+                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
+                }) {
+                    let s = &setups[r.setup_index];
+                    st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
+                }
+            }
+        }
+        let all_found = state.values().all(|c| c.found.is_some());
+        if all_found {
+            break;
+        }
+    }
+    RootOutcome {
+        root,
+        runs,
+        steps: root_steps,
+        elapsed: started.elapsed(),
+        claims: state.into_iter().collect(),
+    }
+}
+
+/// For each function, the functions it can call (itself included).
+fn reachability(module: &Module) -> Vec<HashSet<usize>> {
+    let index: HashMap<&str, usize> = module
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind != FnKind::Lambda)
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    let direct: Vec<Vec<usize>> = module
+        .functions
+        .iter()
+        .map(|f| {
+            f.exprs
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    ExprKind::Call(c) if c.receiver.is_none() => {
+                        index.get(c.name.as_str()).copied()
+                    }
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    (0..module.functions.len())
+        .map(|start| {
+            let mut seen = HashSet::from([start]);
+            let mut stack = vec![start];
+            while let Some(f) = stack.pop() {
+                for &g in &direct[f] {
+                    if seen.insert(g) {
+                        stack.push(g);
+                    }
+                }
+            }
+            seen
+        })
+        .collect()
+}
+
+/// Values tried for an integer input nobody fixed: not a multiple of 32,
+/// large enough for every lane, tiny, and just past a warp.
+const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
+
+fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
+    let f = &module.functions[root];
+    let site = if f.kind == FnKind::Kernel {
+        module
+            .launches
+            .iter()
+            .find(|l| l.kernel == f.name && l.block_dim.is_some())
+            .or_else(|| module.launches.iter().find(|l| l.kernel == f.name))
+    } else {
+        None
+    };
+    let (block_dim, source) = match (
+        site.and_then(|s| s.block_dim),
+        f.launch_bounds,
+        opts.block_dim,
+    ) {
+        (Some(b), _, _) => (
+            b,
+            format!("launch at line {}", site.map(|s| s.line).unwrap_or(0)),
+        ),
+        (None, Some(lb), _) if (1..=1024).contains(&lb) => {
+            ([lb, 1, 1], "__launch_bounds__".to_owned())
+        }
+        (None, _, Some(b)) => (
+            b,
+            "configured block-dim (--block-dim or warplint.toml)".to_owned(),
+        ),
+        _ => ([128, 1, 1], ASSUMED.to_owned()),
+    };
+    let mut fixed: HashMap<String, i64> = HashMap::new();
+    if let Some(s) = site {
+        for (name, v) in f.template_values.iter().zip(&s.template_args) {
+            if let Some(v) = v {
+                fixed.insert(name.clone(), *v);
+            }
+        }
+        for (p, v) in f.params.iter().zip(&s.args) {
+            if p.is_integral
+                && let Some(v) = v
+            {
+                fixed.insert(p.name.clone(), *v);
+            }
+        }
+    }
+    let free: Vec<&str> = f
+        .params
+        .iter()
+        .filter(|p| p.is_integral && p.default.is_none() && !fixed.contains_key(&p.name))
+        .map(|p| p.name.as_str())
+        .chain(
+            f.template_values
+                .iter()
+                .filter(|t| !fixed.contains_key(*t))
+                .map(|t| t.as_str()),
+        )
+        .collect();
+    let standalone = f.kind != FnKind::Kernel;
+    // One setup per candidate value (inputs cycle through their pools);
+    // with no free input, two setups cover both memory fills, and a helper
+    // without a caller gets four seeds for the branches it cannot compute.
+    let pool_len = free
+        .iter()
+        .map(|name| CANDIDATES.len() + compared_constants(f, name, &module.constants).len())
+        .max()
+        .unwrap_or(0);
+    let wanted = if standalone {
+        pool_len.max(4)
+    } else {
+        pool_len.max(2)
+    };
+    let count = (opts.budgets.max_forks.max(1) as usize).min(wanted);
+    // Blocks to try: the last block of a grid is often the partial one.
+    let grid_dim = site.and_then(|s| s.grid_dim).unwrap_or([4, 1, 1]);
+    let gx = grid_dim[0];
+    let blocks: Vec<u32> = if site.and_then(|s| s.grid_dim).is_none() {
+        vec![0]
+    } else if gx <= 4 {
+        (0..gx).collect()
+    } else {
+        vec![0, gx - 1, 1, gx - 2]
+    };
+    let count = count.max(blocks.len());
+    (0..count)
+        .map(|r| {
+            let mut inputs = fixed.clone();
+            for (k, name) in free.iter().enumerate() {
+                let own = compared_constants(f, name, &module.constants);
+                let pool: Vec<i64> = CANDIDATES.iter().copied().chain(own).collect();
+                inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
+            }
+            let shown: BTreeMap<String, i64> =
+                inputs.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            Setup {
+                launch: Launch {
+                    block_dim,
+                    source: source.clone(),
+                },
+                inputs: shown,
+                cfg: RunConfig {
+                    block_dim,
+                    block_idx: [blocks[r % blocks.len()], 0, 0],
+                    grid_dim,
+                    warp: 0,
+                    inputs,
+                    schedule: Schedule::Converged,
+                    seed: r as u32,
+                    budgets: opts.budgets,
+                },
+            }
+        })
+        .collect()
+}
+
+/// Constants an input is compared with, and their neighbours: `n < 64`
+/// suggests 63, 64 and 65.
+fn compared_constants(
+    f: &crate::ir::Function,
+    name: &str,
+    consts: &HashMap<String, i64>,
+) -> Vec<i64> {
+    use crate::ir::BinOp::*;
+    let mut out = Vec::new();
+    for e in &f.exprs {
+        if let ExprKind::Binary(Lt | Le | Gt | Ge | Eq | Ne, a, b) = &e.kind {
+            for (x, y) in [(*a, *b), (*b, *a)] {
+                if matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name)
+                    && let Some(c) = crate::ir::fold::eval_const(f, y, consts)
+                {
+                    for v in [c - 1, c, c + 1] {
+                        if v >= 0 && !out.contains(&v) && !CANDIDATES.contains(&v) {
+                            out.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        if out.len() >= 6 {
+            break;
+        }
+    }
+    out
+}
+
+/// Warps to run: every warp of a small block when `all` (warp-dependent
+/// branches and block barriers show there), otherwise only the first and
+/// the last (possibly partial) warp.
+fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u32> {
+    if module.functions[root].kind != FnKind::Kernel {
+        return vec![0];
+    }
+    let threads: u32 = cfg.block_dim.iter().product();
+    let n = threads.div_ceil(32).max(1);
+    if !all {
+        return if n > 1 { vec![0, n - 1] } else { vec![0] };
+    }
+    if n <= 8 {
+        (0..n).collect()
+    } else {
+        vec![0, 1, n - 1]
+    }
+}
+
+/// The launch source when nothing in the file gives the block shape.
+pub const ASSUMED: &str = "assumed: no launch site, taken as a multiple of 32";
+
+fn setup_text(s: &Setup, warp: u32) -> String {
+    let block = s.cfg.block_idx[0];
+    let [x, y, z] = s.launch.block_dim;
+    let mut parts = vec![if s.launch.source == ASSUMED {
+        format!(
+            "blockDim = ({x}, {y}, {z}) assumed (no launch site; any multiple of 32 behaves alike)"
+        )
+    } else {
+        format!("blockDim = ({x}, {y}, {z}) from the {}", s.launch.source)
+    }];
+    parts.extend(s.inputs.iter().map(|(k, v)| format!("{k} = {v}")));
+    if block != 0 {
+        parts.push(format!("blockIdx.x = {block}"));
+    }
+    parts.push(format!("warp {warp}"));
+    parts.join(", ")
+}
+
+fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
+    let summary = format!("{}: {}", setup_text(s, r.warp), o.detail);
+    // Say which branch outcomes the run had to choose: the witness holds
+    // only if those lanes can really go that way.
+    let mut events: Vec<WitnessEvent> = r
+        .trace
+        .assumptions
+        .iter()
+        .take(4)
+        .map(|(line, lanes)| WitnessEvent {
+            lanes: *lanes,
+            line: *line,
+            what: "assumed to take this branch (its condition is not known)".to_owned(),
+        })
+        .collect();
+    events.extend(o.events.iter().cloned());
+    Witness {
+        summary,
+        launch: s.launch.clone(),
+        inputs: s.inputs.clone(),
+        warp: r.warp,
+        schedule: Some(match r.schedule {
+            Schedule::Converged => {
+                "converged: divergent arms one after the other (SIMT order)".to_owned()
+            }
+            Schedule::Split(n) => format!("split: the scheduler runs groups of {n} lane(s) apart"),
+        }),
+        events,
+    }
+}
+
+fn legacy_observations(m: &Machine) -> Vec<Observation> {
+    m.legacy
+        .iter()
+        .map(|(chain, active, alive, line)| {
+            let divergent = active != alive;
+            let detail = if divergent {
+                format!(
+                    "{} {} it while {} {} elsewhere, and without a mask nothing makes them meet (it also does not compile for sm_70 or later)",
+                    lanes_phrase(*active),
+                    if active.count_ones() == 1 { "reaches" } else { "reach" },
+                    lanes_phrase(alive & !active),
+                    if (alive & !active).count_ones() == 1 { "is" } else { "are" }
+                )
+            } else {
+                "every lane reaches it together, but it does not compile for sm_70 or later".to_owned()
+            };
+            Observation {
+                class: Class::Legacy { divergent },
+                chain: chain.clone(),
+                line: *line,
+                detail,
+                events: vec![WitnessEvent { lanes: *active, line: *line, what: "call the maskless primitive".into() }],
+            }
+        })
+        .collect()
+}
+
+/// `__syncthreads()` reached by some warps of the block and not others.
+fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
+    let converged: Vec<(usize, &RunResult)> = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.schedule == Schedule::Converged)
+        .collect();
+    let seqs: Vec<Vec<&super::trace::Collective>> = converged
+        .iter()
+        .map(|(_, r)| {
+            r.trace
+                .collectives
+                .iter()
+                .filter(|c| matches!(c.prim, crate::ir::Primitive::Syncthreads(_)))
+                .collect()
+        })
+        .collect();
+    let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
+    for k in 0..longest {
+        let key = |s: &Vec<&super::trace::Collective>| s.get(k).map(|c| c.chain.clone());
+        let first = key(&seqs[0]);
+        if seqs.iter().all(|s| key(s) == first) {
+            continue;
+        }
+        // Warps that wait at barrier k vs warps that never get there.
+        let Some((holder, ev)) = seqs
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| s.get(k).map(|c| (i, *c)))
+        else {
+            continue;
+        };
+        let waiting: Vec<u32> = seqs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| key(s) == Some(ev.chain.clone()))
+            .map(|(i, _)| converged[i].1.warp)
+            .collect();
+        let missing: Vec<u32> = seqs
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| key(s) != Some(ev.chain.clone()))
+            .map(|(i, _)| converged[i].1.warp)
+            .collect();
+        let list = |v: &[u32]| {
+            v.iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let obs = Observation {
+            class: Class::DivergentBarrier,
+            chain: ev.chain.clone(),
+            line: ev.line,
+            detail: format!(
+                "warps {} wait here but warps {} of the block never reach it",
+                list(&waiting),
+                list(&missing)
+            ),
+            events: vec![WitnessEvent {
+                lanes: ev.active,
+                line: ev.line,
+                what: format!("warps {} wait at __syncthreads()", list(&waiting)),
+            }],
+        };
+        return vec![(converged[holder].0, obs)];
+    }
+    Vec::new()
+}
+
+/// Activemask claims: do converged and split schedules observe different
+/// results? Atomics' returned values are unknown in every schedule, so
+/// opportunistic code that only aggregates them compares equal.
+fn schedule_differences(
+    runs: &[RunResult],
+    idxs: &[usize],
+    claims: &[Option<Claim>],
+    _module: &Module,
+) -> Vec<(usize, Observation)> {
+    let mut out = Vec::new();
+    for (ci_pos, r) in runs.iter().enumerate() {
+        if r.schedule != Schedule::Converged {
+            continue;
+        }
+        for other in runs
+            .iter()
+            .filter(|o| o.warp == r.warp && o.schedule != Schedule::Converged)
+        {
+            let diff = first_difference(&r.trace, &other.trace);
+            let Some(what) = diff else { continue };
+            for &ci in idxs {
+                let Some(c) = &claims[ci] else { continue };
+                if !c.schedule_dependent {
+                    continue;
+                }
+                let site = c.sites.first().copied().unwrap_or(0);
+                if !r.trace.reached.contains(&(c.function, site)) {
+                    continue;
+                }
+                let line = r
+                    .trace
+                    .collectives
+                    .iter()
+                    .find(|e| e.chain.last() == Some(&(c.function, site)))
+                    .map(|e| e.line)
+                    .unwrap_or(0);
+                let Schedule::Split(n) = other.schedule else {
+                    continue;
+                };
+                out.push((ci_pos, Observation {
+                    class: Class::ScheduleDependent,
+                    chain: vec![(c.function, site)],
+                    line,
+                    detail: format!(
+                        "the result depends on the schedule: {what} when the warp runs converged, but not when the scheduler splits it into groups of {n}"
+                    ),
+                    events: vec![WitnessEvent { lanes: 0xffff_ffff, line, what: format!("__activemask() may return only the caller's group of {n}") }],
+                }));
+            }
+            break;
+        }
+    }
+    out
+}
+
+fn first_difference(a: &Trace, b: &Trace) -> Option<String> {
+    use super::value::Val;
+    let same = |x: &Val, y: &Val| match (x, y) {
+        (Val::Unknown { .. }, Val::Unknown { .. }) | (Val::Undef(_), Val::Undef(_)) => true,
+        (Val::Undef(_), _) | (_, Val::Undef(_)) => false,
+        _ => x == y,
+    };
+    let keys: std::collections::BTreeSet<_> = a.global.keys().chain(b.global.keys()).collect();
+    for k in keys {
+        match (a.global.get(k), b.global.get(k)) {
+            (Some(x), Some(y)) if same(x, y) => {}
+            (x, y) => {
+                let show = |v: Option<&Val>| match v {
+                    Some(Val::Int(i)) => i.to_string(),
+                    Some(Val::Float(f)) => f.to_string(),
+                    Some(Val::Undef(_)) => "undefined".into(),
+                    Some(_) => "unknown".into(),
+                    None => "unwritten".into(),
+                };
+                return Some(format!(
+                    "element {} of output {} is {} vs {}",
+                    k.1,
+                    match k.0 {
+                        super::value::Space::Global(i) => i,
+                        super::value::Space::Shared(i) => i,
+                    },
+                    show(x),
+                    show(y)
+                ));
+            }
+        }
+    }
+    for (l, (x, y)) in a.returned.iter().zip(&b.returned).enumerate() {
+        if !same(x, y) {
+            return Some(format!("lane {l} returns a different value"));
+        }
+    }
+    None
+}

@@ -1,0 +1,1553 @@
+//! The SIMT interpreter: runs a function for the lanes of one warp in the
+//! canonical converged order (divergent arms one after the other, each with
+//! its own active mask), recording every collective with the lanes that
+//! executed it. Independent thread scheduling is then judged from the trace
+//! (see `check.rs`): a lane named in a mask that is not among the arrivals,
+//! not exited and not arriving at a matching primitive in a sibling arm can
+//! be anywhere else under ITS.
+//!
+//! Statements run on an explicit work stack; only `__device__` calls recurse,
+//! bounded by the call-depth budget.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::trace::{Access, Barrier, Collective, Site, Trace};
+use super::value::{Ptr, Space, Val, lane_input, memory_contents};
+use crate::engine::Budgets;
+use crate::ir::fold::{apply_binop, bit_not};
+use crate::ir::primitives::{ReduceOp, ShflMode, VoteMode};
+use crate::ir::*;
+
+pub type Lanes = [Val; 32];
+
+/// How `__activemask()` answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every lane that executes together is converged.
+    Converged,
+    /// The scheduler has split the warp into groups of `n` lanes.
+    Split(u32),
+}
+
+/// Everything that defines one run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub block_dim: [u32; 3],
+    pub block_idx: [u32; 3],
+    pub grid_dim: [u32; 3],
+    pub warp: u32,
+    /// Values for integer parameters and template values, by name.
+    pub inputs: std::collections::HashMap<String, i64>,
+    pub schedule: Schedule,
+    /// Picks outcomes of branches the executor cannot decide.
+    pub seed: u32,
+    pub budgets: Budgets,
+}
+
+struct SharedArray {
+    dims: Vec<i64>,
+    data: HashMap<i64, Val>,
+}
+
+struct Activation<'m> {
+    f: &'m Function,
+    fidx: usize,
+    vars: HashMap<String, Lanes>,
+    returned: u32,
+    ret: Lanes,
+    loops: Vec<LoopState>,
+}
+
+#[derive(Clone, Copy)]
+struct LoopState {
+    broke: u32,
+    continued: u32,
+    is_switch: bool,
+}
+
+enum Work<'m> {
+    Seq {
+        list: &'m [StmtId],
+        pos: usize,
+        mask: u32,
+    },
+    Loop {
+        stmt: StmtId,
+        live: u32,
+        iter: u32,
+        after_body: bool,
+    },
+    Arm {
+        region: u32,
+        arm: u16,
+        mask: u32,
+        /// Lanes of the other arms, and where they are meanwhile.
+        others: u32,
+        line: usize,
+    },
+    EndRegion,
+    PopLoop,
+}
+
+pub struct Machine<'m> {
+    module: &'m Module,
+    cfg: &'m RunConfig,
+    pub trace: Trace,
+    present: u32,
+    exited: u32,
+    time: u64,
+    shared: Vec<SharedArray>,
+    regions: Vec<(u32, u16)>,
+    next_region: u32,
+    whereabouts: [Option<(usize, &'static str)>; 32],
+    chain: Vec<Site>,
+    depth: u32,
+    source: &'m crate::source::SourceFile,
+    abort: bool,
+    current_fn: usize,
+    /// `__shared__ T name;` scalars, by name → shared array index.
+    shared_scalars: HashMap<String, u16>,
+    /// Legacy (maskless) calls executed: (site chain, active, alive lanes).
+    pub legacy: Vec<(Vec<Site>, u32, u32, usize)>,
+}
+
+const FULL: u32 = 0xffff_ffff;
+
+/// Iterations a loop with an unknown condition is assumed to run.
+const UNKNOWN_LOOP_TRIPS: u32 = 2;
+
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32usize).filter(move |l| mask >> l & 1 == 1)
+}
+
+impl<'m> Machine<'m> {
+    pub fn new(
+        module: &'m Module,
+        cfg: &'m RunConfig,
+        source: &'m crate::source::SourceFile,
+    ) -> Machine<'m> {
+        let threads = cfg.block_dim.iter().product::<u32>().max(1);
+        let first = cfg.warp * 32;
+        let present = if first >= threads {
+            0
+        } else if threads - first >= 32 {
+            FULL
+        } else {
+            (1u32 << (threads - first)) - 1
+        };
+        Machine {
+            module,
+            cfg,
+            trace: Trace::default(),
+            present,
+            exited: 0,
+            time: 0,
+            shared: Vec::new(),
+            regions: Vec::new(),
+            next_region: 0,
+            whereabouts: Default::default(),
+            chain: Vec::new(),
+            depth: 0,
+            source,
+            abort: false,
+            current_fn: 0,
+            shared_scalars: HashMap::default(),
+            legacy: Vec::new(),
+        }
+    }
+
+    pub fn present(&self) -> u32 {
+        self.present
+    }
+
+    fn line(&self, span: ByteSpan) -> usize {
+        self.source.line_col(span.0).0
+    }
+
+    fn tick(&mut self) -> bool {
+        self.trace.steps += 1;
+        if self.trace.steps > self.cfg.budgets.max_steps {
+            self.give_up(format!(
+                "the executor's step budget ({}) ran out",
+                self.cfg.budgets.max_steps
+            ));
+        }
+        !self.abort
+    }
+
+    fn give_up(&mut self, why: String) {
+        self.abort = true;
+        self.trace.incomplete.get_or_insert(why);
+    }
+
+    /// Run function `fidx` as the root of a warp.
+    pub fn run_root(&mut self, fidx: usize) {
+        let f = &self.module.functions[fidx];
+        let mask = self.present;
+        if mask == 0 {
+            return;
+        }
+        let mut act = self.activation(fidx);
+        for (i, p) in f.params.iter().enumerate() {
+            let v = self.param_value(f, i, p);
+            act.vars.insert(p.name.clone(), v);
+        }
+        for t in &f.template_values {
+            if let Some(&v) = self.cfg.inputs.get(t) {
+                act.vars.insert(t.clone(), [Val::Int(v); 32]);
+            }
+        }
+        let returned = self.run_body(&mut act, mask);
+        let root_exit = mask & !self.exited;
+        if root_exit != 0 {
+            self.trace
+                .exits
+                .push((root_exit, self.line((f.span.1.saturating_sub(1), f.span.1))));
+            self.exited |= root_exit;
+        }
+        for l in lanes_of(mask) {
+            self.mark_used(returned[l]);
+        }
+        self.trace.returned = returned.to_vec();
+    }
+
+    fn param_value(&self, f: &Function, i: usize, p: &Param) -> Lanes {
+        if p.is_pointer {
+            return [Val::Ptr(Ptr {
+                space: Space::Global(i as u16),
+                offset: 0,
+                level: 0,
+            }); 32];
+        }
+        if p.is_integral
+            && let Some(&v) = self.cfg.inputs.get(&p.name)
+        {
+            return [Val::Int(v); 32];
+        }
+        if let Some(d) = p.default
+            && let Some(v) = crate::ir::fold::eval_const(f, d, &self.module.constants)
+        {
+            return [Val::Int(v); 32];
+        }
+        // A helper analysed without a caller: per-lane data and lane ids
+        // differ between lanes; everything else is taken as the same.
+        if f.kind != FnKind::Kernel && (p.is_float || crate::dataflow::lane_like(&p.name)) {
+            let mut out = [Val::UNKNOWN_VARYING; 32];
+            for (lane, o) in out.iter_mut().enumerate() {
+                *o = lane_input(i, lane as u32, self.cfg.seed);
+            }
+            return out;
+        }
+        [Val::UNKNOWN_UNIFORM; 32]
+    }
+
+    fn activation(&self, fidx: usize) -> Activation<'m> {
+        Activation {
+            f: &self.module.functions[fidx],
+            fidx,
+            vars: HashMap::default(),
+            returned: 0,
+            ret: [Val::UNKNOWN_VARYING; 32],
+            loops: Vec::new(),
+        }
+    }
+
+    /// Lanes of `mask` still executing in the current activation.
+    fn live(act: &Activation, mask: u32) -> u32 {
+        let mut m = mask & !act.returned;
+        for l in act.loops.iter().rev() {
+            m &= !(l.broke | l.continued);
+            if !l.is_switch {
+                break;
+            }
+        }
+        m
+    }
+
+    fn run_body(&mut self, act: &mut Activation<'m>, mask: u32) -> Lanes {
+        let f = act.f;
+        let saved_fn = self.current_fn;
+        self.current_fn = act.fidx;
+        let out = self.run_body_inner(act, mask, f);
+        self.current_fn = saved_fn;
+        out
+    }
+
+    fn run_body_inner(&mut self, act: &mut Activation<'m>, mask: u32, f: &'m Function) -> Lanes {
+        let mut work: Vec<Work<'m>> = vec![Work::Seq {
+            list: &f.body,
+            pos: 0,
+            mask,
+        }];
+        while let Some(w) = work.pop() {
+            if !self.tick() {
+                break;
+            }
+            match w {
+                Work::Seq { list, pos, mask } => {
+                    let m = Self::live(act, mask) & !self.exited;
+                    if pos >= list.len() || m == 0 {
+                        continue;
+                    }
+                    work.push(Work::Seq {
+                        list,
+                        pos: pos + 1,
+                        mask,
+                    });
+                    self.exec_stmt(act, list[pos], m, &mut work);
+                }
+                Work::Loop {
+                    stmt,
+                    live,
+                    iter,
+                    after_body,
+                } => {
+                    let StmtKind::Loop {
+                        kind,
+                        cond,
+                        step,
+                        body,
+                        ..
+                    } = &f.stmt(stmt).kind
+                    else {
+                        continue;
+                    };
+                    let top = act.loops.last_mut().map(|l| {
+                        let c = l.continued;
+                        l.continued = 0;
+                        c
+                    });
+                    let _ = top;
+                    let mut m = live
+                        & !act.returned
+                        & !act.loops.last().map(|l| l.broke).unwrap_or(0)
+                        & !self.exited;
+                    if after_body && let Some(s) = step {
+                        self.eval(act, *s, m);
+                    }
+                    if m == 0 {
+                        continue;
+                    }
+                    if iter >= self.cfg.budgets.max_loop_iterations {
+                        self.trace.incomplete.get_or_insert(format!(
+                            "a loop at line {} ran past the executor's iteration budget ({})",
+                            self.line(f.stmt(stmt).span),
+                            self.cfg.budgets.max_loop_iterations
+                        ));
+                        continue;
+                    }
+                    let check = !(*kind == LoopKind::DoWhile && iter == 0);
+                    if check && let Some(c) = cond {
+                        let v = self.eval(act, *c, m);
+                        // A loop whose condition is not known runs at most
+                        // twice: enough to see an iteration after the first,
+                        // and bounded without the budget.
+                        let t = if iter >= UNKNOWN_LOOP_TRIPS {
+                            let known = lanes_of(m).fold(0u32, |acc, l| {
+                                if v[l].truth() == Some(true) {
+                                    acc | 1 << l
+                                } else {
+                                    acc
+                                }
+                            });
+                            let unknown = lanes_of(m)
+                                .filter(|&l| v[l].truth().is_none())
+                                .fold(0u32, |a, l| a | 1 << l);
+                            if unknown != 0 {
+                                let line = self.line(f.expr(*c).span);
+                                self.trace.assumptions.push((line, 0));
+                            }
+                            known
+                        } else {
+                            self.decide(&v, m, f.expr(*c).span)
+                        };
+                        let left = m & !t;
+                        if left != 0 {
+                            let line = self.line(f.stmt(stmt).span);
+                            self.note_where(left, line, "left the loop");
+                        }
+                        m = t;
+                    }
+                    if m == 0 {
+                        continue;
+                    }
+                    work.push(Work::Loop {
+                        stmt,
+                        live: m,
+                        iter: iter + 1,
+                        after_body: true,
+                    });
+                    work.push(Work::Seq {
+                        list: body,
+                        pos: 0,
+                        mask: m,
+                    });
+                }
+                Work::Arm {
+                    region,
+                    arm,
+                    mask,
+                    others,
+                    line,
+                } => {
+                    if let Some(top) = self.regions.last_mut()
+                        && top.0 == region
+                    {
+                        top.1 = arm;
+                    }
+                    let what = if arm == 0 {
+                        "skipped the branch (condition false)"
+                    } else {
+                        "took the branch"
+                    };
+                    // Lanes that already returned or exited keep saying so.
+                    self.note_where(others & !act.returned & !self.exited, line, what);
+                    let _ = mask;
+                }
+                Work::EndRegion => {
+                    self.regions.pop();
+                }
+                Work::PopLoop => {
+                    act.loops.pop();
+                }
+            }
+        }
+        act.ret
+    }
+
+    /// An undefined value reached memory, a return value or a branch.
+    fn mark_used(&mut self, v: Val) {
+        if let Val::Undef(origin) = v {
+            self.trace.used_undef.insert(origin);
+        }
+    }
+
+    fn note_where(&mut self, lanes: u32, line: usize, what: &'static str) {
+        for l in lanes_of(lanes) {
+            self.whereabouts[l] = Some((line, what));
+        }
+    }
+
+    fn exec_stmt(
+        &mut self,
+        act: &mut Activation<'m>,
+        id: StmtId,
+        m: u32,
+        work: &mut Vec<Work<'m>>,
+    ) {
+        let f = act.f;
+        let stmt = f.stmt(id);
+        match &stmt.kind {
+            StmtKind::Decl {
+                name,
+                init,
+                dims,
+                shared,
+                ..
+            } => {
+                if *shared {
+                    let dims: Vec<i64> = dims
+                        .iter()
+                        .map(|d| {
+                            d.and_then(|e| self.eval(act, e, m).iter().find_map(|v| v.as_int()))
+                                .unwrap_or(i64::MAX / 4)
+                        })
+                        .collect();
+                    let idx = self.shared.len() as u16;
+                    let scalar = dims.is_empty();
+                    self.shared.push(SharedArray {
+                        dims,
+                        data: HashMap::default(),
+                    });
+                    if scalar {
+                        // A shared scalar: reads and writes go to memory.
+                        self.shared_scalars.insert(name.clone(), idx);
+                        return;
+                    }
+                    let p = Val::Ptr(Ptr {
+                        space: Space::Shared(idx),
+                        offset: 0,
+                        level: 0,
+                    });
+                    act.vars.insert(name.clone(), [p; 32]);
+                    return;
+                }
+                let mut vals = act
+                    .vars
+                    .get(name)
+                    .copied()
+                    .unwrap_or([Val::UNKNOWN_VARYING; 32]);
+                if let Some(e) = init {
+                    let v = self.eval(act, *e, m);
+                    for l in lanes_of(m) {
+                        vals[l] = v[l];
+                    }
+                } else if !dims.is_empty() {
+                    for l in lanes_of(m) {
+                        vals[l] = Val::UNKNOWN_VARYING;
+                    }
+                }
+                act.vars.insert(name.clone(), vals);
+            }
+            StmtKind::Expr(e) => {
+                self.eval(act, *e, m);
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let v = self.eval(act, *cond, m);
+                let t = self.decide(&v, m, f.expr(*cond).span);
+                let e = m & !t;
+                let line = self.line(stmt.span);
+                match (t != 0, e != 0) {
+                    (true, false) => work.push(Work::Seq {
+                        list: then_branch,
+                        pos: 0,
+                        mask: t,
+                    }),
+                    (false, true) => work.push(Work::Seq {
+                        list: else_branch,
+                        pos: 0,
+                        mask: e,
+                    }),
+                    (false, false) => {}
+                    (true, true) => {
+                        let region = self.next_region;
+                        self.next_region += 1;
+                        self.regions.push((region, 0));
+                        work.push(Work::EndRegion);
+                        work.push(Work::Seq {
+                            list: else_branch,
+                            pos: 0,
+                            mask: e,
+                        });
+                        work.push(Work::Arm {
+                            region,
+                            arm: 1,
+                            mask: e,
+                            others: t,
+                            line,
+                        });
+                        work.push(Work::Seq {
+                            list: then_branch,
+                            pos: 0,
+                            mask: t,
+                        });
+                        work.push(Work::Arm {
+                            region,
+                            arm: 0,
+                            mask: t,
+                            others: e,
+                            line,
+                        });
+                    }
+                }
+            }
+            StmtKind::Loop { init, .. } => {
+                act.loops.push(LoopState {
+                    broke: 0,
+                    continued: 0,
+                    is_switch: false,
+                });
+                work.push(Work::PopLoop);
+                work.push(Work::Loop {
+                    stmt: id,
+                    live: m,
+                    iter: 0,
+                    after_body: false,
+                });
+                work.push(Work::Seq {
+                    list: init,
+                    pos: 0,
+                    mask: m,
+                });
+            }
+            StmtKind::Switch { scrutinee, cases } => {
+                let v = self.eval(act, *scrutinee, m);
+                let values: Vec<Option<Lanes>> = cases
+                    .iter()
+                    .map(|c| c.value.map(|e| self.eval(act, e, m)))
+                    .collect();
+                let mut entry = vec![0u32; cases.len()];
+                let default = cases.iter().position(|c| c.value.is_none());
+                for l in lanes_of(m) {
+                    let hit = values.iter().position(|cv| match (cv, v[l]) {
+                        (Some(cv), sv) => {
+                            cv[l].is_known() && sv.is_known() && cv[l].as_int() == sv.as_int()
+                        }
+                        _ => false,
+                    });
+                    let unknown = !v[l].is_known();
+                    let pick = if unknown {
+                        // Unknown scrutinee: spread lanes over the cases.
+                        Some((l + self.cfg.seed as usize) % cases.len().max(1))
+                    } else {
+                        hit.or(default)
+                    };
+                    if let Some(i) = pick
+                        && i < entry.len()
+                    {
+                        entry[i] |= 1 << l;
+                    }
+                }
+                act.loops.push(LoopState {
+                    broke: 0,
+                    continued: 0,
+                    is_switch: true,
+                });
+                let region = self.next_region;
+                self.next_region += 1;
+                let line = self.line(stmt.span);
+                let divergent = entry.iter().filter(|&&e| e != 0).count() > 1;
+                if divergent {
+                    self.regions.push((region, 0));
+                }
+                // Fall-through: lanes entering at case i run every later case.
+                let mut running = 0u32;
+                let mut seqs = Vec::new();
+                for (i, c) in cases.iter().enumerate() {
+                    running |= entry[i];
+                    seqs.push((i, running, &c.body));
+                }
+                work.push(Work::PopLoop);
+                if divergent {
+                    work.push(Work::EndRegion);
+                }
+                for (i, mask, body) in seqs.into_iter().rev() {
+                    if mask == 0 {
+                        continue;
+                    }
+                    work.push(Work::Seq {
+                        list: body,
+                        pos: 0,
+                        mask,
+                    });
+                    if divergent {
+                        work.push(Work::Arm {
+                            region,
+                            arm: i as u16,
+                            mask,
+                            others: m & !mask,
+                            line,
+                        });
+                    }
+                }
+            }
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    let v = self.eval(act, *e, m);
+                    for l in lanes_of(m) {
+                        act.ret[l] = v[l];
+                    }
+                }
+                act.returned |= m;
+                let line = self.line(stmt.span);
+                if self.depth == 0 {
+                    self.exited |= m;
+                    self.trace.exits.push((m, line));
+                    self.note_where(m, line, "exited");
+                } else {
+                    self.note_where(m, line, "returned from the helper");
+                }
+            }
+            StmtKind::Break => {
+                if let Some(l) = act.loops.last_mut() {
+                    l.broke |= m;
+                }
+                let line = self.line(stmt.span);
+                self.note_where(m, line, "broke out");
+            }
+            StmtKind::Continue => {
+                // `continue` inside a switch continues the enclosing loop.
+                for l in act.loops.iter_mut().rev() {
+                    if l.is_switch {
+                        l.broke |= m;
+                    } else {
+                        l.continued |= m;
+                        break;
+                    }
+                }
+            }
+            StmtKind::Block(list) => work.push(Work::Seq {
+                list,
+                pos: 0,
+                mask: m,
+            }),
+            StmtKind::Opaque => {}
+        }
+    }
+
+    /// Which lanes of `m` take a branch whose condition evaluated to `v`.
+    fn decide(&mut self, v: &Lanes, m: u32, span: ByteSpan) -> u32 {
+        let mut t = 0u32;
+        let mut guessed = 0u32;
+        let uniform_guess = (self.cfg.seed & 1) == 0;
+        for l in lanes_of(m) {
+            self.mark_used(v[l]);
+            match v[l].truth() {
+                Some(true) => t |= 1 << l,
+                Some(false) => {}
+                None => {
+                    guessed |= 1 << l;
+                    let take = match v[l] {
+                        Val::Unknown { varying: false } => uniform_guess,
+                        _ => partition(self.cfg.seed, l as u32),
+                    };
+                    if take {
+                        t |= 1 << l;
+                    }
+                }
+            }
+        }
+        if guessed != 0 {
+            let line = self.line(span);
+            self.trace.assumptions.push((line, t & guessed));
+        }
+        t
+    }
+
+    // ---- expressions -------------------------------------------------
+
+    fn eval(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {
+        let mut out = [Val::UNKNOWN_VARYING; 32];
+        if m == 0 || !self.tick() {
+            return out;
+        }
+        let f = act.f;
+        let expr = f.expr(e);
+        match &expr.kind {
+            ExprKind::Int(v) => out = [Val::Int(*v); 32],
+            ExprKind::Float(v) => out = [Val::Float(*v); 32],
+            ExprKind::Var(name) => {
+                if let Some(&id) = self.shared_scalars.get(name) {
+                    let p = Ptr {
+                        space: Space::Shared(id),
+                        offset: 0,
+                        level: 1,
+                    };
+                    for l in lanes_of(m) {
+                        out[l] = self.load(p, l as u32, expr.span, f, e);
+                    }
+                } else if let Some(v) = act.vars.get(name) {
+                    out = *v;
+                } else if let Some(&c) = self.module.constants.get(name) {
+                    out = [Val::Int(c); 32];
+                } else if let Some(&c) = self.cfg.inputs.get(name) {
+                    out = [Val::Int(c); 32];
+                } else {
+                    out = [Val::UNKNOWN_UNIFORM; 32];
+                }
+            }
+            ExprKind::Builtin(b) => {
+                for l in lanes_of(m) {
+                    out[l] = self.builtin(*b, l as u32);
+                }
+            }
+            ExprKind::Unary(op, a) => {
+                if *op == UnOp::AddrOf {
+                    return self.eval_addr(act, *a, m);
+                }
+                let av = self.eval(act, *a, m);
+                for l in lanes_of(m) {
+                    out[l] = match op {
+                        UnOp::Deref => match av[l] {
+                            Val::Ptr(p) => self.load(p, l as u32, expr.span, f, e),
+                            v => unknown_of(&[v]),
+                        },
+                        _ => unary(*op, av[l]),
+                    };
+                }
+            }
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::And | BinOp::Or => {
+                    let av = self.eval(act, *a, m);
+                    let mut need = 0u32;
+                    for l in lanes_of(m) {
+                        match (op, av[l].truth()) {
+                            (BinOp::And, Some(false)) => out[l] = Val::Int(0),
+                            (BinOp::Or, Some(true)) => out[l] = Val::Int(1),
+                            _ => need |= 1 << l,
+                        }
+                    }
+                    let bv = self.eval(act, *b, need);
+                    for l in lanes_of(need) {
+                        out[l] = match (av[l].truth(), bv[l].truth()) {
+                            (Some(_), Some(y)) => Val::Int(y as i64),
+                            (_, Some(false)) if *op == BinOp::And => Val::Int(0),
+                            (_, Some(true)) if *op == BinOp::Or => Val::Int(1),
+                            _ => unknown_of(&[av[l], bv[l]]),
+                        };
+                    }
+                }
+                _ => {
+                    let av = self.eval(act, *a, m);
+                    let bv = self.eval(act, *b, m);
+                    for l in lanes_of(m) {
+                        out[l] = binary(*op, av[l], bv[l], &self.shared);
+                    }
+                }
+            },
+            ExprKind::Ternary(c, a, b) => {
+                let cv = self.eval(act, *c, m);
+                let t = self.decide(&cv, m, f.expr(*c).span);
+                let both = t != 0 && m & !t != 0;
+                let line = self.line(f.expr(*c).span);
+                if both {
+                    self.regions.push((self.next_region, 0));
+                    self.next_region += 1;
+                    self.note_where(m & !t, line, "took the other side of `?:`");
+                }
+                let av = self.eval(act, *a, t);
+                if both {
+                    if let Some(top) = self.regions.last_mut() {
+                        top.1 = 1;
+                    }
+                    self.note_where(t, line, "took the first side of `?:`");
+                }
+                let bv = self.eval(act, *b, m & !t);
+                if both {
+                    self.regions.pop();
+                }
+                for l in lanes_of(m) {
+                    out[l] = if t >> l & 1 == 1 { av[l] } else { bv[l] };
+                }
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(act, *a, m);
+                out = self.eval(act, *b, m);
+            }
+            ExprKind::Assign { op, lhs, rhs } => {
+                let rv = self.eval(act, *rhs, m);
+                let value = match op {
+                    None => rv,
+                    Some(op) => {
+                        let cur = self.eval(act, *lhs, m);
+                        let mut v = [Val::UNKNOWN_VARYING; 32];
+                        for l in lanes_of(m) {
+                            v[l] = binary(*op, cur[l], rv[l], &self.shared);
+                        }
+                        v
+                    }
+                };
+                self.store(act, *lhs, m, &value);
+                out = value;
+            }
+            ExprKind::Update {
+                increment,
+                prefix,
+                target,
+            } => {
+                let cur = self.eval(act, *target, m);
+                let mut v = [Val::UNKNOWN_VARYING; 32];
+                for l in lanes_of(m) {
+                    v[l] = binary(
+                        if *increment { BinOp::Add } else { BinOp::Sub },
+                        cur[l],
+                        Val::Int(1),
+                        &self.shared,
+                    );
+                }
+                self.store(act, *target, m, &v);
+                out = if *prefix { v } else { cur };
+            }
+            ExprKind::Index(base, idx) => {
+                let bv = self.eval(act, *base, m);
+                let iv = self.eval(act, *idx, m);
+                for l in lanes_of(m) {
+                    out[l] = match (bv[l], iv[l].as_int()) {
+                        (Val::Ptr(p), Some(i)) => {
+                            let q = self.index_ptr(p, i);
+                            if self.is_element(q) {
+                                self.load(q, l as u32, expr.span, f, e)
+                            } else {
+                                Val::Ptr(q)
+                            }
+                        }
+                        // Something we do not model: as varying as the base
+                        // and the index.
+                        (b, _) => unknown_of(&[b, iv[l]]),
+                    };
+                }
+            }
+            ExprKind::Member(base, _) => {
+                let bv = self.eval(act, *base, m);
+                let varying = lanes_of(m).any(|l| matches!(bv[l], Val::Unknown { varying: true }));
+                out = [Val::Unknown { varying }; 32];
+            }
+            ExprKind::Call(call) => out = self.call(act, e, call, m),
+            // Constructs the IR does not model (`sizeof`, `T{…}`, …) are
+            // mostly types and constants: unknown, but not per lane.
+            ExprKind::Lambda(_) | ExprKind::Unknown => out = [Val::UNKNOWN_UNIFORM; 32],
+        }
+        out
+    }
+
+    fn eval_addr(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {
+        let f = act.f;
+        let mut out = [Val::UNKNOWN_VARYING; 32];
+        if let ExprKind::Index(base, idx) = &f.expr(e).kind {
+            let bv = self.eval(act, *base, m);
+            let iv = self.eval(act, *idx, m);
+            for l in lanes_of(m) {
+                if let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) {
+                    out[l] = Val::Ptr(self.index_ptr(p, i));
+                }
+            }
+        }
+        out
+    }
+
+    fn builtin(&self, b: Builtin, lane: u32) -> Val {
+        let [bx, by, bz] = self.cfg.block_dim;
+        let linear = self.cfg.warp * 32 + lane;
+        let tx = linear % bx;
+        let ty = (linear / bx) % by;
+        let tz = linear / (bx * by);
+        let pick = |d: Dim, v: [u32; 3]| match d {
+            Dim::X => v[0],
+            Dim::Y => v[1],
+            Dim::Z => v[2],
+        };
+        Val::Int(match b {
+            Builtin::ThreadIdx(d) => pick(d, [tx, ty, tz]) as i64,
+            Builtin::BlockIdx(d) => pick(d, self.cfg.block_idx) as i64,
+            Builtin::BlockDim(d) => pick(d, [bx, by, bz]) as i64,
+            Builtin::GridDim(d) => pick(d, self.cfg.grid_dim) as i64,
+            Builtin::WarpSize => 32,
+            Builtin::LaneId => lane as i64,
+        })
+    }
+
+    fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {
+        let stride = match p.space {
+            Space::Shared(id) => {
+                let dims = &self.shared[id as usize].dims;
+                let lvl = p.level as usize;
+                if lvl + 1 < dims.len() {
+                    dims[lvl + 1..]
+                        .iter()
+                        .fold(1i64, |a, d| a.saturating_mul(*d))
+                } else {
+                    1
+                }
+            }
+            Space::Global(_) => 1,
+        };
+        Ptr {
+            space: p.space,
+            offset: p.offset.saturating_add(i.saturating_mul(stride)),
+            level: p.level.saturating_add(1),
+        }
+    }
+
+    fn is_element(&self, p: Ptr) -> bool {
+        match p.space {
+            Space::Shared(id) => p.level as usize >= self.shared[id as usize].dims.len().max(1),
+            Space::Global(_) => true,
+        }
+    }
+
+    fn load(&mut self, p: Ptr, lane: u32, span: ByteSpan, f: &Function, e: ExprId) -> Val {
+        self.record_access(p, lane, false, span, f, e);
+        match p.space {
+            Space::Shared(id) => self.shared[id as usize]
+                .data
+                .get(&p.offset)
+                .copied()
+                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
+            Space::Global(_) => self
+                .trace
+                .global
+                .get(&(p.space, p.offset))
+                .copied()
+                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
+        }
+    }
+
+    fn record_access(
+        &mut self,
+        p: Ptr,
+        lane: u32,
+        write: bool,
+        span: ByteSpan,
+        _f: &Function,
+        e: ExprId,
+    ) {
+        if let Space::Shared(_) = p.space {
+            let line = self.line(span);
+            let mut chain = self.chain.clone();
+            chain.push((self.current_fn, e));
+            self.trace.accesses.push(Access {
+                lane,
+                space: p.space,
+                offset: p.offset,
+                write,
+                time: self.time,
+                chain,
+                line,
+                start: span.0,
+            });
+        }
+    }
+
+    fn store(&mut self, act: &mut Activation<'m>, lhs: ExprId, m: u32, value: &Lanes) {
+        let f = act.f;
+        let lexpr = f.expr(lhs);
+        // Reads of the right-hand side happened at `time`; the write is later.
+        self.time += 1;
+        match &lexpr.kind {
+            ExprKind::Var(name) if self.shared_scalars.contains_key(name) => {
+                let id = self.shared_scalars[name];
+                let p = Ptr {
+                    space: Space::Shared(id),
+                    offset: 0,
+                    level: 1,
+                };
+                for l in lanes_of(m) {
+                    self.write(p, l as u32, value[l], lexpr.span, f, lhs);
+                }
+            }
+            ExprKind::Var(name) => {
+                let entry = act
+                    .vars
+                    .entry(name.clone())
+                    .or_insert([Val::UNKNOWN_VARYING; 32]);
+                for l in lanes_of(m) {
+                    entry[l] = value[l];
+                }
+            }
+            ExprKind::Index(base, idx) => {
+                let bv = self.eval(act, *base, m);
+                let iv = self.eval(act, *idx, m);
+                for l in lanes_of(m) {
+                    if let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) {
+                        let q = self.index_ptr(p, i);
+                        self.write(q, l as u32, value[l], lexpr.span, f, lhs);
+                    }
+                }
+            }
+            ExprKind::Unary(UnOp::Deref, p) => {
+                let pv = self.eval(act, *p, m);
+                for l in lanes_of(m) {
+                    if let Val::Ptr(q) = pv[l] {
+                        self.write(q, l as u32, value[l], lexpr.span, f, lhs);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.time += 1;
+    }
+
+    fn write(&mut self, p: Ptr, lane: u32, v: Val, span: ByteSpan, f: &Function, e: ExprId) {
+        self.record_access(p, lane, true, span, f, e);
+        self.mark_used(v);
+        match p.space {
+            Space::Shared(id) => {
+                self.shared[id as usize].data.insert(p.offset, v);
+            }
+            Space::Global(_) => {
+                self.trace.global.insert((p.space, p.offset), v);
+            }
+        }
+    }
+
+    // ---- calls ---------------------------------------------------------
+
+    fn call(&mut self, act: &mut Activation<'m>, e: ExprId, call: &'m Call, m: u32) -> Lanes {
+        let f = act.f;
+        let site = (act.fidx, e);
+        self.trace.reached.insert(site);
+        let mut args: Vec<Lanes> = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            let v = self.eval(act, *a, m);
+            args.push(v);
+        }
+        self.time += 1;
+        if let Some(prim) =
+            Primitive::from_call(&call.name, call.scope.as_deref(), call.receiver.is_some())
+        {
+            self.chain.push(site);
+            let out = self.collective(prim, &args, m, f.expr(e).span);
+            self.chain.pop();
+            return out;
+        }
+        if crate::rules::legacy_replacement(&call.name).is_some()
+            && call.receiver.is_none()
+            && call.scope.as_deref().is_none_or(str::is_empty)
+        {
+            let mut chain = self.chain.clone();
+            chain.push(site);
+            let alive = self.present & !self.exited;
+            let line = self.line(f.expr(e).span);
+            self.legacy.push((chain, m, alive, line));
+            return [Val::UNKNOWN_VARYING; 32];
+        }
+        if let Some(out) = builtin_call(&call.name, &args, m, self.cfg.seed) {
+            if call.name.starts_with("atomic")
+                && let Some(Val::Ptr(p)) = args.first().map(|a| a[lanes_of(m).next().unwrap_or(0)])
+            {
+                // Atomics commute: the final memory is schedule-independent,
+                // the value each lane gets back is not.
+                for l in lanes_of(m) {
+                    if let Some(a) = args.get(1) {
+                        self.mark_used(a[l]);
+                    }
+                }
+                let mut total = self
+                    .trace
+                    .global
+                    .get(&(p.space, p.offset))
+                    .copied()
+                    .unwrap_or(Val::Int(0));
+                for l in lanes_of(m) {
+                    if let Some(a) = args.get(1) {
+                        total = binary(BinOp::Add, total, a[l], &self.shared);
+                    }
+                }
+                self.trace.global.insert((p.space, p.offset), total);
+            }
+            return out;
+        }
+        // A `__device__` function of this file: run it.
+        if call.receiver.is_none()
+            && let Some(callee) = self.module.functions.iter().position(|g| {
+                g.name == call.name && g.kind != FnKind::Lambda && g.params.len() >= call.args.len()
+            })
+        {
+            if self.depth >= self.cfg.budgets.max_call_depth {
+                self.trace.incomplete.get_or_insert(format!(
+                    "calls nested deeper than the executor's budget ({})",
+                    self.cfg.budgets.max_call_depth
+                ));
+                return [Val::UNKNOWN_VARYING; 32];
+            }
+            let g = &self.module.functions[callee];
+            let mut inner = self.activation(callee);
+            for (i, p) in g.params.iter().enumerate() {
+                let v = match args.get(i) {
+                    Some(v) => *v,
+                    None => match p.default {
+                        Some(d) => {
+                            let mut tmp = self.activation(callee);
+                            self.eval(&mut tmp, d, m)
+                        }
+                        None => [Val::UNKNOWN_VARYING; 32],
+                    },
+                };
+                inner.vars.insert(p.name.clone(), v);
+            }
+            for t in &g.template_values {
+                if let Some(&v) = self.cfg.inputs.get(t) {
+                    inner.vars.insert(t.clone(), [Val::Int(v); 32]);
+                }
+            }
+            self.chain.push(site);
+            self.depth += 1;
+            let ret = self.run_body(&mut inner, m);
+            self.depth -= 1;
+            self.chain.pop();
+            return ret;
+        }
+        // Unknown function: its result may depend on the lane if its
+        // arguments do, or if its name says it is about lanes or threads.
+        let lane_named = {
+            let n = call.name.to_ascii_lowercase();
+            n.contains("lane") || n.contains("tid") || n.contains("thread")
+        };
+        let varying = lane_named
+            || args.iter().any(|a| {
+                let first = lanes_of(m).next().map(|l| a[l]);
+                lanes_of(m).any(|l| {
+                    matches!(a[l], Val::Unknown { varying: true } | Val::Undef(_))
+                        || Some(a[l]) != first
+                })
+            });
+        [Val::Unknown { varying }; 32]
+    }
+
+    fn collective(&mut self, prim: Primitive, args: &[Lanes], m: u32, span: ByteSpan) -> Lanes {
+        let mut out = [Val::UNKNOWN_VARYING; 32];
+        let line = self.line(span);
+        if prim == Primitive::Activemask {
+            for l in lanes_of(m) {
+                let group = match self.cfg.schedule {
+                    Schedule::Converged => m,
+                    Schedule::Split(n) => {
+                        let n = n.clamp(1, 32);
+                        let base = (l as u32 / n) * n;
+                        let seg = if n == 32 {
+                            FULL
+                        } else {
+                            ((1u32 << n) - 1) << base
+                        };
+                        m & seg
+                    }
+                };
+                out[l] = Val::Int(group as i64);
+            }
+            return out;
+        }
+        let mut masks = [None; 32];
+        if prim.is_masked() {
+            for l in lanes_of(m) {
+                masks[l] = match args.first() {
+                    Some(a) => a[l].as_int().map(|v| v as u32),
+                    // `__syncwarp()` defaults to the full mask.
+                    None if prim == Primitive::Syncwarp => Some(FULL),
+                    None => None,
+                };
+            }
+        } else {
+            for l in lanes_of(m) {
+                masks[l] = Some(self.present);
+            }
+        }
+        let mut whereabouts: Vec<(u32, usize, &'static str)> = Vec::new();
+        let absent = self.present & !m;
+        for l in lanes_of(absent) {
+            let w = self.whereabouts[l].unwrap_or((line, "never got here"));
+            match whereabouts.iter().position(|s| (s.1, s.2) == w) {
+                Some(i) => whereabouts[i].0 |= 1 << l,
+                None => whereabouts.push((1u32 << l, w.0, w.1)),
+            }
+        }
+        let mut event = Collective {
+            prim,
+            chain: self.chain.clone(),
+            line,
+            time: self.time,
+            active: m,
+            masks,
+            exited: self.exited,
+            present: self.present,
+            regions: self.regions.clone(),
+            whereabouts,
+            width: None,
+            reads: Vec::new(),
+        };
+        let participates = |l: usize| masks[l].is_some_and(|mk| mk >> l & 1 == 1);
+        let event_index = self.trace.collectives.len() as u32;
+        match prim {
+            Primitive::Shfl(mode) => {
+                let width = args
+                    .get(3)
+                    .map(|w| w[lanes_of(m).next().unwrap_or(0)].as_int())
+                    .unwrap_or(Some(32));
+                event.width = width;
+                let srcs: Vec<Option<i64>> = lanes_of(m)
+                    .map(|l| args.get(2).and_then(|a| a[l].as_int()))
+                    .collect();
+                let uniform_src = lanes_of(m).all(|l| {
+                    matches!(
+                        args.get(2).map(|a| a[l]),
+                        Some(Val::Unknown { varying: false })
+                    )
+                });
+                let broadcast =
+                    mode == ShflMode::Idx && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
+                let w = width
+                    .filter(|w| [1, 2, 4, 8, 16, 32].contains(w))
+                    .unwrap_or(0) as u32;
+                for l in lanes_of(m) {
+                    let var = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+                    if w == 0 {
+                        out[l] = Val::Undef(event_index);
+                        continue;
+                    }
+                    let lane = l as u32;
+                    let base = lane & !(w - 1);
+                    let arg = args.get(2).and_then(|a| a[l].as_int());
+                    let src = match (mode, arg) {
+                        (_, None) => None,
+                        (ShflMode::Idx, Some(s)) => Some(base + (s.rem_euclid(w as i64)) as u32),
+                        (ShflMode::Up, Some(d)) => {
+                            let d = d.clamp(0, 64) as u32;
+                            Some(if lane - base >= d { lane - d } else { lane })
+                        }
+                        (ShflMode::Down, Some(d)) => {
+                            let d = d.clamp(0, 64) as u32;
+                            Some(if lane - base + d < w { lane + d } else { lane })
+                        }
+                        (ShflMode::Xor, Some(x)) => {
+                            let s = lane ^ (x as u32 & 31);
+                            Some(if s & !(w - 1) == base { s } else { lane })
+                        }
+                    };
+                    out[l] = match src {
+                        // One unknown source lane for everyone: same value.
+                        None if mode == ShflMode::Idx && uniform_src => Val::UNKNOWN_UNIFORM,
+                        None => Val::UNKNOWN_VARYING,
+                        Some(s) if s == lane => var,
+                        Some(s) => {
+                            event.reads.push((lane, s));
+                            let in_mask = masks[l].is_some_and(|mk| mk >> s & 1 == 1);
+                            if !in_mask || self.exited >> s & 1 == 1 || self.present >> s & 1 == 0 {
+                                Val::Undef(event_index)
+                            } else if m >> s & 1 == 1 {
+                                match args.get(1).map(|a| a[s as usize]) {
+                                    // Every lane reading one lane's unknown
+                                    // value reads the same value.
+                                    Some(Val::Unknown { .. }) if broadcast => Val::UNKNOWN_UNIFORM,
+                                    Some(v) => v,
+                                    None => Val::UNKNOWN_VARYING,
+                                }
+                            } else {
+                                // The source is alive but elsewhere: it may
+                                // meet this shuffle from a sibling arm.
+                                Val::UNKNOWN_VARYING
+                            }
+                        }
+                    };
+                }
+            }
+            Primitive::Vote(mode) => {
+                for l in lanes_of(m) {
+                    let group = masks[l].unwrap_or(m) & m;
+                    let preds: Vec<Option<bool>> = lanes_of(group)
+                        .map(|k| args.get(1).and_then(|a| a[k].truth()))
+                        .collect();
+                    out[l] = if preds.iter().any(|p| p.is_none()) || !participates(l) {
+                        Val::UNKNOWN_UNIFORM
+                    } else {
+                        match mode {
+                            VoteMode::Ballot => {
+                                let mut b = 0u32;
+                                for (k, p) in lanes_of(group).zip(&preds) {
+                                    if *p == Some(true) {
+                                        b |= 1 << k;
+                                    }
+                                }
+                                Val::Int(b as i64)
+                            }
+                            VoteMode::Any => Val::Int(preds.contains(&Some(true)) as i64),
+                            VoteMode::All => {
+                                Val::Int(preds.iter().all(|p| *p == Some(true)) as i64)
+                            }
+                            VoteMode::Uni => Val::Int(
+                                (preds.iter().all(|p| *p == Some(true))
+                                    || preds.iter().all(|p| *p == Some(false)))
+                                    as i64,
+                            ),
+                        }
+                    };
+                }
+            }
+            Primitive::Match { all } => {
+                for l in lanes_of(m) {
+                    let group = masks[l].unwrap_or(m) & m;
+                    let me = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+                    if !me.is_known() {
+                        continue;
+                    }
+                    let same: u32 = lanes_of(group)
+                        .filter(|&k| args.get(1).map(|a| a[k]) == Some(me))
+                        .fold(0, |acc, k| acc | 1 << k);
+                    out[l] = Val::Int(if all {
+                        if same == group { group } else { 0 }
+                    } else {
+                        same
+                    } as i64);
+                }
+            }
+            Primitive::Reduce(op) => {
+                for l in lanes_of(m) {
+                    let group = masks[l].unwrap_or(m) & m;
+                    let mut acc: Option<i64> = None;
+                    let mut known = true;
+                    for k in lanes_of(group) {
+                        match args.get(1).and_then(|a| a[k].as_int()) {
+                            Some(v) => {
+                                acc = Some(match (acc, op) {
+                                    (None, _) => v,
+                                    (Some(a), ReduceOp::Add) => a.wrapping_add(v),
+                                    (Some(a), ReduceOp::Min) => a.min(v),
+                                    (Some(a), ReduceOp::Max) => a.max(v),
+                                    (Some(a), ReduceOp::And) => a & v,
+                                    (Some(a), ReduceOp::Or) => a | v,
+                                    (Some(a), ReduceOp::Xor) => a ^ v,
+                                })
+                            }
+                            None => known = false,
+                        }
+                    }
+                    out[l] = match (known, acc) {
+                        (true, Some(v)) => Val::Int(v),
+                        _ => Val::UNKNOWN_UNIFORM,
+                    };
+                }
+            }
+            Primitive::Syncwarp => {
+                let named = event.named().unwrap_or(m);
+                self.trace.barriers.push(Barrier {
+                    time: self.time,
+                    participants: named & m,
+                });
+                out = [Val::Int(0); 32];
+            }
+            Primitive::Syncthreads(mode) => {
+                self.trace.barriers.push(Barrier {
+                    time: self.time,
+                    participants: m,
+                });
+                let preds: Vec<Option<bool>> = lanes_of(m)
+                    .map(|k| args.first().and_then(|a| a[k].truth()))
+                    .collect();
+                let v = match mode {
+                    crate::ir::primitives::SyncthreadsMode::Plain => Val::Int(0),
+                    _ if preds.iter().any(|p| p.is_none()) => Val::UNKNOWN_UNIFORM,
+                    crate::ir::primitives::SyncthreadsMode::Count => Val::UNKNOWN_UNIFORM,
+                    crate::ir::primitives::SyncthreadsMode::And
+                    | crate::ir::primitives::SyncthreadsMode::Or => Val::UNKNOWN_UNIFORM,
+                };
+                out = [v; 32];
+            }
+            Primitive::Activemask => {}
+        }
+        self.time += 1;
+        self.trace.collectives.push(event);
+        out
+    }
+}
+
+/// Pick a lane partition for branch outcomes the executor cannot compute.
+fn partition(seed: u32, lane: u32) -> bool {
+    match seed % 4 {
+        0 => lane < 16,
+        1 => lane.is_multiple_of(2),
+        2 => lane < 20,
+        _ => lane != 0,
+    }
+}
+
+fn unknown_of(vals: &[Val]) -> Val {
+    if let Some(u) = vals.iter().find(|v| matches!(v, Val::Undef(_))) {
+        *u
+    } else if vals
+        .iter()
+        .any(|v| matches!(v, Val::Unknown { varying: true }))
+    {
+        Val::UNKNOWN_VARYING
+    } else {
+        Val::UNKNOWN_UNIFORM
+    }
+}
+
+fn unary(op: UnOp, a: Val) -> Val {
+    match (op, a) {
+        (UnOp::Neg, Val::Int(v)) => Val::Int(v.wrapping_neg()),
+        (UnOp::Neg, Val::Float(v)) => Val::Float(-v),
+        (UnOp::Not, v) if v.truth().is_some() => Val::Int(!v.truth().unwrap_or(false) as i64),
+        (UnOp::BitNot, Val::Int(v)) => Val::Int(bit_not(v)),
+        (_, v) => unknown_of(&[v]),
+    }
+}
+
+fn binary(op: BinOp, a: Val, b: Val, _shared: &[SharedArray]) -> Val {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => apply_binop(op, x, y)
+            .map(Val::Int)
+            .unwrap_or(Val::UNKNOWN_VARYING),
+        (Val::Ptr(p), Val::Int(n)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+            let d = if op == BinOp::Add { n } else { -n };
+            Val::Ptr(Ptr {
+                offset: p.offset.saturating_add(d),
+                ..p
+            })
+        }
+        (Val::Int(n), Val::Ptr(p)) if op == BinOp::Add => Val::Ptr(Ptr {
+            offset: p.offset.saturating_add(n),
+            ..p
+        }),
+        (Val::Float(_), _) | (_, Val::Float(_)) if a.is_known() && b.is_known() => {
+            let x = match a {
+                Val::Float(f) => f,
+                Val::Int(i) => i as f64,
+                _ => return Val::UNKNOWN_VARYING,
+            };
+            let y = match b {
+                Val::Float(f) => f,
+                Val::Int(i) => i as f64,
+                _ => return Val::UNKNOWN_VARYING,
+            };
+            match op {
+                BinOp::Add => Val::Float(x + y),
+                BinOp::Sub => Val::Float(x - y),
+                BinOp::Mul => Val::Float(x * y),
+                BinOp::Div => Val::Float(x / y),
+                BinOp::Lt => Val::Int((x < y) as i64),
+                BinOp::Le => Val::Int((x <= y) as i64),
+                BinOp::Gt => Val::Int((x > y) as i64),
+                BinOp::Ge => Val::Int((x >= y) as i64),
+                BinOp::Eq => Val::Int((x == y) as i64),
+                BinOp::Ne => Val::Int((x != y) as i64),
+                _ => Val::UNKNOWN_VARYING,
+            }
+        }
+        _ => unknown_of(&[a, b]),
+    }
+}
+
+/// Library functions with known meaning.
+fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Option<Lanes> {
+    let mut out = [Val::UNKNOWN_VARYING; 32];
+    let arg = |i: usize, l: usize| args.get(i).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+    let int1 = |f: &dyn Fn(i64) -> i64, out: &mut Lanes| {
+        for l in lanes_of(m) {
+            out[l] = match arg(0, l).as_int() {
+                Some(v) => Val::Int(f(v)),
+                None => unknown_of(&[arg(0, l)]),
+            };
+        }
+    };
+    match name {
+        "__popc" | "__popcll" => int1(&|v| (v as u64 & 0xffff_ffff).count_ones() as i64, &mut out),
+        "__ffs" => int1(
+            &|v| {
+                let v = v as u32;
+                if v == 0 {
+                    0
+                } else {
+                    v.trailing_zeros() as i64 + 1
+                }
+            },
+            &mut out,
+        ),
+        "__clz" => int1(&|v| (v as u32).leading_zeros() as i64, &mut out),
+        "__brev" => int1(&|v| (v as u32).reverse_bits() as i64, &mut out),
+        "abs" => int1(&|v| v.wrapping_abs(), &mut out),
+        "min" | "max" | "umin" | "umax" | "fminf" | "fmaxf" => {
+            for l in lanes_of(m) {
+                out[l] = match (arg(0, l).as_int(), arg(1, l).as_int()) {
+                    (Some(a), Some(b)) => Val::Int(if name.contains("min") {
+                        a.min(b)
+                    } else {
+                        a.max(b)
+                    }),
+                    _ => unknown_of(&[arg(0, l), arg(1, l)]),
+                };
+            }
+        }
+        "__ldg" => {
+            for l in lanes_of(m) {
+                out[l] = match arg(0, l) {
+                    Val::Ptr(p) => memory_contents(p.space, p.offset, seed),
+                    v => unknown_of(&[v]),
+                };
+            }
+        }
+        n if n.starts_with("atomic") => {}
+        "printf"
+        | "assert"
+        | "__trap"
+        | "__nanosleep"
+        | "__threadfence"
+        | "__threadfence_block" => {
+            out = [Val::Int(0); 32];
+        }
+        _ => return None,
+    }
+    Some(out)
+}

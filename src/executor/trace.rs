@@ -1,0 +1,108 @@
+//! What one run of the executor records: collective arrivals, barriers,
+//! shared-memory accesses, exits, and the observable results.
+
+use std::collections::BTreeMap;
+
+use super::value::{Space, Val};
+use crate::ir::{ExprId, Primitive};
+
+/// A call site: (function index in the module, call expression).
+pub type Site = (usize, ExprId);
+
+/// One execution of a collective by the lanes converged on it (SIMT order).
+#[derive(Debug, Clone)]
+pub struct Collective {
+    pub prim: Primitive,
+    /// Call path from the run's root function to the primitive.
+    pub chain: Vec<Site>,
+    pub line: usize,
+    pub time: u64,
+    /// Lanes executing it together.
+    pub active: u32,
+    /// The mask each active lane passed (`None`: not known).
+    pub masks: [Option<u32>; 32],
+    /// Lanes that had exited the kernel before it.
+    pub exited: u32,
+    /// Lanes that exist in this warp (a partial last warp has fewer).
+    pub present: u32,
+    /// Open divergent regions: (instance, arm), outermost first.
+    pub regions: Vec<(u32, u16)>,
+    /// For each lane not active, where it was (line, what) at the time.
+    pub whereabouts: Vec<(u32, usize, &'static str)>,
+    /// Shuffle width, when constant.
+    pub width: Option<i64>,
+    /// Shuffle reads: (reader lane, source lane).
+    pub reads: Vec<(u32, u32)>,
+}
+
+impl Collective {
+    /// The union of the masks the active lanes passed, if all are known.
+    pub fn named(&self) -> Option<u32> {
+        let mut m = 0;
+        for lane in 0..32 {
+            if self.active >> lane & 1 == 1 {
+                m |= self.masks[lane as usize]?;
+            }
+        }
+        Some(m)
+    }
+
+    /// The mask, when every active lane passed the same one.
+    pub fn uniform_mask(&self) -> Option<u32> {
+        let mut out = None;
+        for lane in 0..32 {
+            if self.active >> lane & 1 == 1 {
+                let m = self.masks[lane as usize]?;
+                match out {
+                    None => out = Some(m),
+                    Some(o) if o != m => return None,
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub lane: u32,
+    pub space: Space,
+    pub offset: i64,
+    pub write: bool,
+    pub time: u64,
+    pub chain: Vec<Site>,
+    pub line: usize,
+    /// Byte span of the access expression (for ordering by source).
+    pub start: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Barrier {
+    pub time: u64,
+    /// Lanes the barrier orders with each other.
+    pub participants: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    pub collectives: Vec<Collective>,
+    pub accesses: Vec<Access>,
+    pub barriers: Vec<Barrier>,
+    /// Exits from the kernel: (lanes, line).
+    pub exits: Vec<(u32, usize)>,
+    /// Final contents of global memory written by the run.
+    pub global: BTreeMap<(Space, i64), Val>,
+    /// Per-lane return value of the root function.
+    pub returned: Vec<Val>,
+    /// Branches whose outcome the executor had to choose: (line, lanes taken).
+    pub assumptions: Vec<(usize, u32)>,
+    /// Call sites executed (for "was this finding's site reached?").
+    pub reached: rustc_hash::FxHashSet<Site>,
+    /// Set when a budget ran out or a construct was not modelled.
+    pub incomplete: Option<String>,
+    pub steps: u64,
+    /// Collectives whose undefined results were used (stored, returned or
+    /// branched on).
+    pub used_undef: rustc_hash::FxHashSet<u32>,
+}

@@ -1,0 +1,104 @@
+//! Constant folding over IR expressions. Unknown stays unknown: any operand
+//! that is not a known integer makes the result `None`, never a guess.
+
+use std::collections::HashMap;
+
+use super::{BinOp, Builtin, ExprId, ExprKind, Function, UnOp};
+
+/// Fold `e` to an integer using `consts` for names.
+pub fn eval_const(f: &Function, e: ExprId, consts: &HashMap<String, i64>) -> Option<i64> {
+    eval(f, e, &|name| consts.get(name).copied(), 0)
+}
+
+/// Fold with a caller-supplied name lookup.
+pub fn eval(
+    f: &Function,
+    e: ExprId,
+    lookup: &dyn Fn(&str) -> Option<i64>,
+    depth: usize,
+) -> Option<i64> {
+    if depth > super::lower::MAX_EXPR_DEPTH {
+        return None;
+    }
+    let d = depth + 1;
+    match &f.expr(e).kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Var(name) => lookup(name),
+        ExprKind::Builtin(Builtin::WarpSize) => Some(32),
+        ExprKind::Unary(op, a) => {
+            let a = eval(f, *a, lookup, d)?;
+            match op {
+                UnOp::Neg => Some(a.wrapping_neg()),
+                UnOp::Not => Some((a == 0) as i64),
+                UnOp::BitNot => Some(bit_not(a)),
+                _ => None,
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let a = eval(f, *a, lookup, d)?;
+            let b = eval(f, *b, lookup, d)?;
+            apply_binop(*op, a, b)
+        }
+        ExprKind::Ternary(c, a, b) => {
+            if eval(f, *c, lookup, d)? != 0 {
+                eval(f, *a, lookup, d)
+            } else {
+                eval(f, *b, lookup, d)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `~x` on a 32-bit unsigned-looking value stays in 32 bits, so that
+/// `~0u >> 16` is 0xffff as in C.
+pub fn bit_not(a: i64) -> i64 {
+    if (0..=u32::MAX as i64).contains(&a) {
+        (!a) & 0xffff_ffff
+    } else {
+        !a
+    }
+}
+
+pub fn apply_binop(op: BinOp, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Div => {
+            if b == 0 {
+                return None;
+            }
+            a.wrapping_div(b)
+        }
+        BinOp::Rem => {
+            if b == 0 {
+                return None;
+            }
+            a.wrapping_rem(b)
+        }
+        BinOp::Shl => {
+            if !(0..64).contains(&b) {
+                return None;
+            }
+            a.wrapping_shl(b as u32)
+        }
+        BinOp::Shr => {
+            if !(0..64).contains(&b) {
+                return None;
+            }
+            a >> b
+        }
+        BinOp::BitAnd => a & b,
+        BinOp::BitOr => a | b,
+        BinOp::BitXor => a ^ b,
+        BinOp::And => ((a != 0) && (b != 0)) as i64,
+        BinOp::Or => ((a != 0) || (b != 0)) as i64,
+        BinOp::Lt => (a < b) as i64,
+        BinOp::Le => (a <= b) as i64,
+        BinOp::Gt => (a > b) as i64,
+        BinOp::Ge => (a >= b) as i64,
+        BinOp::Eq => (a == b) as i64,
+        BinOp::Ne => (a != b) as i64,
+    })
+}

@@ -1,0 +1,1536 @@
+//! Lowering: tree-sitter-cuda syntax → [`Module`].
+//!
+//! Statements are lowered with an explicit work list (10,000 nested blocks
+//! cost heap, not stack). Expressions recurse, but only to
+//! [`MAX_EXPR_DEPTH`]; anything deeper becomes `Unknown`.
+//!
+//! Function-like macros used as calls are expanded at their use site (their
+//! body is re-parsed with the arguments substituted), so primitives and masks
+//! hidden in macros are seen. Expanded code carries the use site's span.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::*;
+use crate::frontend::macros::Macro;
+use crate::frontend::{
+    ParsedFile, PreprocEnv, RegionOracle, Walk, node_text, parse_text, preorder,
+};
+
+pub const MAX_EXPR_DEPTH: usize = 200;
+const MAX_MACRO_DEPTH: usize = 4;
+
+/// Lower every device function, kernel and device lambda in the file, and
+/// collect its launch sites and file-level constants.
+pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
+    let text = file.source.text.as_str();
+    let root = file.tree.root_node();
+    let mut module = Module::default();
+    let mut defs: Vec<(Node, Vec<String>)> = Vec::new();
+    let mut launches: Vec<Node> = Vec::new();
+    let mut const_decls: Vec<Node> = Vec::new();
+    preorder(root, |n| match n.kind() {
+        "function_definition" => {
+            if !env.is_dead(n, text) {
+                let tparams = template_values_for(n, text);
+                if is_device_code(n, text) {
+                    defs.push((n, tparams));
+                } else {
+                    // Host code: only its launch sites matter.
+                    collect_launches(n, &mut launches);
+                }
+            }
+            Walk::Skip
+        }
+        "declaration" => {
+            if is_const_decl(n, text) && !env.is_dead(n, text) {
+                const_decls.push(n);
+            }
+            Walk::Skip
+        }
+        "enumerator_list" => {
+            const_decls.push(n);
+            Walk::Skip
+        }
+        "comment" | "string_literal" | "preproc_def" | "preproc_function_def" => Walk::Skip,
+        _ => Walk::Descend,
+    });
+
+    module.constants = fold_constants(file, &const_decls);
+    let mut cx = Lowerer {
+        file,
+        env,
+        text,
+        module_fns: Vec::new(),
+    };
+    for (def, tparams) in defs {
+        if let Some(f) = cx.lower_function(def, tparams) {
+            cx.module_fns.push(f);
+        }
+    }
+    module.functions = cx.module_fns;
+    for l in launches {
+        if let Some(site) = launch_site(l, text, &module.constants) {
+            module.launches.push(site);
+        }
+    }
+    module
+}
+
+/// Is this function compiled for the device? Either a `__device__` /
+/// `__global__` keyword, an attribute macro that says so (`_CCCL_DEVICE`,
+/// `HOST_DEVICE`, …: projects hide the keywords behind macros), or a body
+/// that uses device-only constructs (a function that calls
+/// `__shfl_down_sync` or reads `threadIdx` only compiles for the device).
+fn is_device_code(def: Node, text: &str) -> bool {
+    device_kind(def, text).is_some()
+}
+
+fn device_kind(def: Node, text: &str) -> Option<FnKind> {
+    let body_start = def
+        .child_by_field_name("body")
+        .map(|b| b.start_byte())
+        .unwrap_or(def.end_byte());
+    let decl_start = def
+        .child_by_field_name("declarator")
+        .map(|d| d.start_byte())
+        .unwrap_or(body_start);
+    let prefix = text.get(def.start_byte()..decl_start).unwrap_or("");
+    if prefix.contains("__global__") || prefix.contains("KERNEL") {
+        return Some(FnKind::Kernel);
+    }
+    if prefix.contains("__device__") || prefix.contains("DEVICE") {
+        return Some(FnKind::Device);
+    }
+    let body = text.get(body_start..def.end_byte()).unwrap_or("");
+    let device_only = [
+        "threadIdx",
+        "__syncthreads",
+        "__syncwarp",
+        "_sync(",
+        "__activemask",
+        "__shared__",
+    ];
+    if device_only.iter().any(|t| body.contains(t)) {
+        return Some(FnKind::Device);
+    }
+    None
+}
+
+fn template_values_for(def: Node, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(parent) = def.parent() else {
+        return out;
+    };
+    if parent.kind() != "template_declaration" {
+        return out;
+    }
+    let Some(params) = parent.child_by_field_name("parameters") else {
+        return out;
+    };
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        if matches!(
+            p.kind(),
+            "parameter_declaration" | "optional_parameter_declaration"
+        ) && let Some(d) = p.child_by_field_name("declarator")
+        {
+            out.push(node_text(d, text).to_owned());
+        }
+    }
+    out
+}
+
+fn is_const_decl(n: Node, text: &str) -> bool {
+    let mut c = n.walk();
+    n.children(&mut c).any(|k| {
+        k.kind() == "type_qualifier" && matches!(node_text(k, text), "const" | "constexpr")
+    })
+}
+
+fn collect_launches<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
+    preorder(root, |n| {
+        if n.kind() == "kernel_call_syntax"
+            && let Some(call) = n.parent()
+        {
+            out.push(call);
+        }
+        Walk::Descend
+    });
+}
+
+struct Lowerer<'a> {
+    file: &'a ParsedFile,
+    env: &'a PreprocEnv,
+    text: &'a str,
+    module_fns: Vec<Function>,
+}
+
+/// Where a lowered statement goes.
+#[derive(Clone, Copy)]
+enum Dest {
+    Body,
+    Then(StmtId),
+    Else(StmtId),
+    LoopBody(StmtId),
+    LoopInit(StmtId),
+    Block(StmtId),
+    Case(StmtId, usize),
+}
+
+/// Per-function lowering state. Source text is passed to each method rather
+/// than stored, because macro expansions are lowered from their own text.
+struct FnBuilder<'a> {
+    file: &'a ParsedFile,
+    env: &'a PreprocEnv,
+    f: Function,
+    /// Depth of macro expansion in progress; > 0 means spans are overridden
+    /// with the use site.
+    macro_depth: usize,
+    lambdas: Vec<Function>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn lower_function(&mut self, def: Node, template_values: Vec<String>) -> Option<Function> {
+        let text = self.text;
+        let kind = device_kind(def, text)?;
+        let decl = find_function_declarator(def.child_by_field_name("declarator")?)?;
+        let name_node = decl.child_by_field_name("declarator")?;
+        let name = last_segment(node_text(name_node, text)).to_owned();
+        let launch_bounds = {
+            let mut c = def.walk();
+            def.children(&mut c)
+                .find(|k| k.kind() == "launch_bounds")
+                .and_then(|lb| lb.named_child(0))
+                .and_then(|n| parse_int_literal(node_text(n, text)))
+                .and_then(|v| u32::try_from(v).ok())
+        };
+        let body = def.child_by_field_name("body")?;
+        let mut f = empty_function();
+        f.name = name;
+        f.kind = kind;
+        f.template_values = template_values;
+        f.launch_bounds = launch_bounds;
+        f.span = (def.start_byte(), def.end_byte());
+        f.name_span = (name_node.start_byte(), name_node.end_byte());
+        let mut b = FnBuilder {
+            file: self.file,
+            env: self.env,
+            f,
+            macro_depth: 0,
+            lambdas: Vec::new(),
+        };
+        if let Some(params) = decl.child_by_field_name("parameters") {
+            b.lower_params(params, text);
+        }
+        b.lower_stmts(body, text, Dest::Body, None);
+        self.module_fns.append(&mut b.lambdas);
+        Some(b.f)
+    }
+}
+
+fn find_function_declarator(mut d: Node) -> Option<Node> {
+    for _ in 0..16 {
+        if d.kind() == "function_declarator" {
+            return Some(d);
+        }
+        d = d.child_by_field_name("declarator")?;
+    }
+    None
+}
+
+fn last_segment(name: &str) -> &str {
+    let name = name.split('<').next().unwrap_or(name);
+    name.rsplit("::").next().unwrap_or(name).trim()
+}
+
+pub fn parse_int_literal(lit: &str) -> Option<i64> {
+    let t = lit.trim().replace('\'', "");
+    let digits = t.trim_end_matches(['u', 'U', 'l', 'L']);
+    let v = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        u64::from_str_radix(hex, 16).ok()? as i64
+    } else if let Some(bin) = digits
+        .strip_prefix("0b")
+        .or_else(|| digits.strip_prefix("0B"))
+    {
+        u64::from_str_radix(bin, 2).ok()? as i64
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i64::from_str_radix(&digits[1..], 8).ok()?
+    } else {
+        digits.parse::<i64>().ok()?
+    };
+    Some(v)
+}
+
+/// The declared name, whether it is a pointer, and its array dimensions.
+type Declared<'t> = (String, bool, Vec<Option<Node<'t>>>);
+
+fn declarator_name<'t>(mut d: Node<'t>, text: &str) -> Option<Declared<'t>> {
+    let mut is_pointer = false;
+    let mut dims = Vec::new();
+    for _ in 0..32 {
+        match d.kind() {
+            "identifier" | "field_identifier" => {
+                dims.reverse();
+                return Some((node_text(d, text).to_owned(), is_pointer, dims));
+            }
+            "pointer_declarator" | "reference_declarator" => {
+                is_pointer |= d.kind() == "pointer_declarator";
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| d.named_child(d.named_child_count().saturating_sub(1) as u32))?;
+            }
+            "array_declarator" => {
+                dims.push(d.child_by_field_name("size"));
+                d = d.child_by_field_name("declarator")?;
+            }
+            "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| d.named_child(0))?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn type_is_float(decl: Node, text: &str) -> bool {
+    decl.child_by_field_name("type")
+        .map(|t| {
+            let s = node_text(t, text);
+            s.contains("float")
+                || s.contains("double")
+                || s.contains("half")
+                || s.contains("bfloat")
+        })
+        .unwrap_or(false)
+}
+
+fn type_is_integral(decl: Node, text: &str) -> bool {
+    const INTEGRAL: &[&str] = &[
+        "int",
+        "unsigned",
+        "signed",
+        "long",
+        "short",
+        "char",
+        "bool",
+        "size_t",
+        "ptrdiff_t",
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "uint",
+        "dim_t",
+        "index_t",
+    ];
+    decl.child_by_field_name("type")
+        .map(|t| {
+            let s = node_text(t, text);
+            let last = s.rsplit("::").next().unwrap_or(s);
+            last.split_whitespace().all(|w| INTEGRAL.contains(&w))
+        })
+        .unwrap_or(false)
+}
+
+fn span_of(n: Node) -> ByteSpan {
+    (n.start_byte(), n.end_byte())
+}
+
+impl FnBuilder<'_> {
+    fn expr(&mut self, kind: ExprKind, span: ByteSpan) -> ExprId {
+        self.f.exprs.push(Expr { kind, span });
+        (self.f.exprs.len() - 1) as ExprId
+    }
+
+    fn stmt(&mut self, kind: StmtKind, span: ByteSpan) -> StmtId {
+        self.f.stmts.push(Stmt { kind, span });
+        (self.f.stmts.len() - 1) as StmtId
+    }
+
+    /// The span to record: the node's own, or the macro use site's.
+    fn span(&self, n: Node, site: Option<ByteSpan>) -> ByteSpan {
+        site.unwrap_or_else(|| span_of(n))
+    }
+
+    fn lower_params(&mut self, params: Node, text: &str) {
+        let mut c = params.walk();
+        let list: Vec<Node> = params.named_children(&mut c).collect();
+        for p in list {
+            if !matches!(
+                p.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) {
+                continue;
+            }
+            let Some(d) = p.child_by_field_name("declarator") else {
+                continue;
+            };
+            let Some((name, is_pointer, dims)) = declarator_name(d, text) else {
+                continue;
+            };
+            let default = p
+                .child_by_field_name("default_value")
+                .map(|v| self.lower_expr(v, text, 0, None));
+            self.f.params.push(Param {
+                name,
+                default,
+                is_pointer: is_pointer || !dims.is_empty(),
+                is_float: type_is_float(p, text),
+                is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
+                span: span_of(p),
+            });
+        }
+    }
+
+    fn push_to(&mut self, dest: Dest, id: StmtId) {
+        let list = match dest {
+            Dest::Body => &mut self.f.body,
+            Dest::Then(s)
+            | Dest::Else(s)
+            | Dest::LoopBody(s)
+            | Dest::LoopInit(s)
+            | Dest::Block(s)
+            | Dest::Case(s, _) => match (&mut self.f.stmts[s as usize].kind, dest) {
+                (StmtKind::If { then_branch, .. }, Dest::Then(_)) => then_branch,
+                (StmtKind::If { else_branch, .. }, Dest::Else(_)) => else_branch,
+                (StmtKind::Loop { body, .. }, Dest::LoopBody(_)) => body,
+                (StmtKind::Loop { init, .. }, Dest::LoopInit(_)) => init,
+                (StmtKind::Block(b), Dest::Block(_)) => b,
+                (StmtKind::Switch { cases, .. }, Dest::Case(_, i)) => &mut cases[i].body,
+                _ => return,
+            },
+        };
+        list.push(id);
+    }
+
+    /// Lower `container`'s statements (a compound statement's children, or
+    /// `container` itself otherwise) into `dest`, with an explicit work list.
+    /// `site` overrides every span (macro expansions).
+    fn lower_stmts(&mut self, container: Node, text: &str, dest: Dest, site: Option<ByteSpan>) {
+        let mut work: Vec<(Node, Dest)> = Vec::new();
+        if container.kind() == "compound_statement" && matches!(dest, Dest::Body) {
+            push_children(container, dest, &mut work);
+        } else {
+            work.push((container, dest));
+        }
+        while let Some((n, dest)) = work.pop() {
+            self.lower_one(n, text, dest, site, &mut work);
+        }
+    }
+
+    fn lower_one<'t>(
+        &mut self,
+        n: Node<'t>,
+        text: &str,
+        dest: Dest,
+        site: Option<ByteSpan>,
+        work: &mut Vec<(Node<'t>, Dest)>,
+    ) {
+        let span = self.span(n, site);
+        match n.kind() {
+            "comment"
+            | "type_definition"
+            | "using_declaration"
+            | "alias_declaration"
+            | "static_assert_declaration"
+            | "preproc_include"
+            | "preproc_def"
+            | "preproc_function_def"
+            | "preproc_call"
+            | "namespace_alias_definition" => {}
+            "compound_statement" => {
+                let id = self.stmt(StmtKind::Block(Vec::new()), span);
+                self.push_to(dest, id);
+                push_children(n, Dest::Block(id), work);
+            }
+            "preproc_if" | "preproc_ifdef" | "preproc_elif" | "preproc_elifdef"
+            | "preproc_else" => {
+                // Lower the first branch the targets may compile; lowering
+                // two live alternatives in sequence would run both.
+                let cond = n.child_by_field_name("condition");
+                let name = n.child_by_field_name("name");
+                let alt = n.child_by_field_name("alternative");
+                let mut c = n.walk();
+                let body: Vec<Node> = n
+                    .named_children(&mut c)
+                    .filter(|k| Some(*k) != cond && Some(*k) != name && Some(*k) != alt)
+                    .collect();
+                let body_live = match body.first() {
+                    Some(first) => !self.env.is_dead(*first, text),
+                    None => n.kind() != "preproc_else",
+                };
+                if body_live {
+                    for k in body.into_iter().rev() {
+                        work.push((k, dest));
+                    }
+                } else if let Some(a) = alt {
+                    work.push((a, dest));
+                }
+            }
+            "declaration" => self.lower_declaration(n, text, dest, site),
+            "expression_statement" => {
+                let Some(e) = n.named_child(0) else { return };
+                if e.kind() == "call_expression" && self.expand_statement_macro(e, text, dest) {
+                    return;
+                }
+                let id_e = self.lower_expr(e, text, 0, site);
+                let id = self.stmt(StmtKind::Expr(id_e), span);
+                self.push_to(dest, id);
+            }
+            "if_statement" => {
+                let cond = match n.child_by_field_name("condition") {
+                    Some(c) => self.lower_condition(c, text, site),
+                    None => self.expr(ExprKind::Unknown, span),
+                };
+                let id = self.stmt(
+                    StmtKind::If {
+                        cond,
+                        then_branch: Vec::new(),
+                        else_branch: Vec::new(),
+                    },
+                    span,
+                );
+                self.push_to(dest, id);
+                if let Some(alt) = n.child_by_field_name("alternative") {
+                    let inner = if alt.kind() == "else_clause" {
+                        alt.named_child(0)
+                    } else {
+                        Some(alt)
+                    };
+                    if let Some(inner) = inner {
+                        work.push((inner, Dest::Else(id)));
+                    }
+                }
+                if let Some(cons) = n.child_by_field_name("consequence") {
+                    work.push((cons, Dest::Then(id)));
+                }
+            }
+            "for_statement" => {
+                let cond = n
+                    .child_by_field_name("condition")
+                    .map(|c| self.lower_expr(c, text, 0, site));
+                let step = n
+                    .child_by_field_name("update")
+                    .map(|c| self.lower_expr(c, text, 0, site));
+                let id = self.stmt(
+                    StmtKind::Loop {
+                        kind: LoopKind::For,
+                        init: Vec::new(),
+                        cond,
+                        step,
+                        body: Vec::new(),
+                    },
+                    span,
+                );
+                self.push_to(dest, id);
+                if let Some(body) = n.child_by_field_name("body") {
+                    work.push((body, Dest::LoopBody(id)));
+                }
+                if let Some(init) = n.child_by_field_name("initializer") {
+                    if init.kind() == "declaration" {
+                        work.push((init, Dest::LoopInit(id)));
+                    } else {
+                        let e = self.lower_expr(init, text, 0, site);
+                        let s = self.stmt(StmtKind::Expr(e), self.span(init, site));
+                        self.push_to(Dest::LoopInit(id), s);
+                    }
+                }
+            }
+            "while_statement" | "do_statement" => {
+                let cond = n
+                    .child_by_field_name("condition")
+                    .map(|c| self.lower_condition(c, text, site));
+                let kind = if n.kind() == "do_statement" {
+                    LoopKind::DoWhile
+                } else {
+                    LoopKind::While
+                };
+                let id = self.stmt(
+                    StmtKind::Loop {
+                        kind,
+                        init: Vec::new(),
+                        cond,
+                        step: None,
+                        body: Vec::new(),
+                    },
+                    span,
+                );
+                self.push_to(dest, id);
+                if let Some(body) = n.child_by_field_name("body") {
+                    work.push((body, Dest::LoopBody(id)));
+                }
+            }
+            "switch_statement" => {
+                let scrutinee = match n.child_by_field_name("condition") {
+                    Some(c) => self.lower_condition(c, text, site),
+                    None => self.expr(ExprKind::Unknown, span),
+                };
+                let Some(body) = n.child_by_field_name("body") else {
+                    return;
+                };
+                let mut c = body.walk();
+                let case_nodes: Vec<Node> = body
+                    .named_children(&mut c)
+                    .filter(|k| k.kind() == "case_statement")
+                    .collect();
+                let mut cases = Vec::new();
+                for cn in &case_nodes {
+                    let value = cn
+                        .child_by_field_name("value")
+                        .map(|v| self.lower_expr(v, text, 0, site));
+                    cases.push(Case {
+                        value,
+                        body: Vec::new(),
+                        span: self.span(*cn, site),
+                    });
+                }
+                let id = self.stmt(StmtKind::Switch { scrutinee, cases }, span);
+                self.push_to(dest, id);
+                for (i, cn) in case_nodes.iter().enumerate().rev() {
+                    let value = cn.child_by_field_name("value");
+                    let mut cc = cn.walk();
+                    let stmts: Vec<Node> = cn
+                        .named_children(&mut cc)
+                        .filter(|k| Some(*k) != value)
+                        .collect();
+                    for s in stmts.into_iter().rev() {
+                        work.push((s, Dest::Case(id, i)));
+                    }
+                }
+            }
+            "return_statement" => {
+                let e = n.named_child(0).map(|e| self.lower_expr(e, text, 0, site));
+                let id = self.stmt(StmtKind::Return(e), span);
+                self.push_to(dest, id);
+            }
+            "break_statement" => {
+                let id = self.stmt(StmtKind::Break, span);
+                self.push_to(dest, id);
+            }
+            "continue_statement" => {
+                let id = self.stmt(StmtKind::Continue, span);
+                self.push_to(dest, id);
+            }
+            "labeled_statement" => {
+                if let Some(s) = n.named_child(n.named_child_count().saturating_sub(1) as u32) {
+                    work.push((s, dest));
+                }
+            }
+            _ => {
+                self.f.unsupported.push(span);
+                let id = self.stmt(StmtKind::Opaque, span);
+                self.push_to(dest, id);
+            }
+        }
+    }
+
+    fn lower_condition(&mut self, c: Node, text: &str, site: Option<ByteSpan>) -> ExprId {
+        let inner = match c.kind() {
+            "condition_clause" => c.child_by_field_name("value").or_else(|| c.named_child(0)),
+            "parenthesized_expression" => c.named_child(0),
+            _ => Some(c),
+        };
+        match inner {
+            Some(e) if e.kind() != "declaration" => self.lower_expr(e, text, 0, site),
+            _ => self.expr(ExprKind::Unknown, self.span(c, site)),
+        }
+    }
+
+    fn lower_declaration(&mut self, n: Node, text: &str, dest: Dest, site: Option<ByteSpan>) {
+        let mut shared = false;
+        let mut c = n.walk();
+        for k in n.children(&mut c) {
+            if k.kind() == "type_qualifier" && node_text(k, text).contains("__shared__") {
+                shared = true;
+            }
+        }
+        let is_float = type_is_float(n, text);
+        let mut c = n.walk();
+        let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in decls {
+            let Some((name, is_pointer, dim_nodes)) = declarator_name(d, text) else {
+                continue;
+            };
+            let init = if d.kind() == "init_declarator" {
+                d.child_by_field_name("value").map(|v| {
+                    if matches!(v.kind(), "initializer_list" | "argument_list") {
+                        // `int x{3}` / `T v(expr)`: one element is the value.
+                        match v.named_child(0) {
+                            Some(first) if v.named_child_count() == 1 => {
+                                self.lower_expr(first, text, 0, site)
+                            }
+                            _ => self.expr(ExprKind::Unknown, self.span(v, site)),
+                        }
+                    } else {
+                        self.lower_expr(v, text, 0, site)
+                    }
+                })
+            } else {
+                None
+            };
+            let dims = dim_nodes
+                .into_iter()
+                .map(|dn| dn.map(|x| self.lower_expr(x, text, 0, site)))
+                .collect();
+            let id = self.stmt(
+                StmtKind::Decl {
+                    name,
+                    init,
+                    dims,
+                    shared,
+                    is_pointer,
+                    is_float,
+                },
+                self.span(n, site),
+            );
+            self.push_to(dest, id);
+        }
+    }
+
+    fn macro_for_call(&self, call: Node, text: &str) -> Option<Macro> {
+        if self.macro_depth >= MAX_MACRO_DEPTH {
+            return None;
+        }
+        let f = call.child_by_field_name("function")?;
+        if f.kind() != "identifier" {
+            return None;
+        }
+        let m = self.file.macros.get(node_text(f, text))?;
+        if m.params.is_none() || m.body.contains('#') || m.body.trim().is_empty() {
+            return None;
+        }
+        Some(m.clone())
+    }
+
+    fn expand(&self, m: &Macro, call: Node, text: &str) -> Option<String> {
+        let params = m.params.as_ref()?;
+        let args_node = call.child_by_field_name("arguments")?;
+        let mut c = args_node.walk();
+        let args: Vec<&str> = args_node
+            .named_children(&mut c)
+            .filter(|a| a.kind() != "comment")
+            .map(|a| node_text(a, text))
+            .collect();
+        let variadic = params.last().is_some_and(|p| p == "...");
+        if args.len() != params.len() && !variadic {
+            return None;
+        }
+        let mut map: HashMap<&str, String> = HashMap::new();
+        for (i, p) in params.iter().enumerate() {
+            if p == "..." {
+                map.insert("__VA_ARGS__", args[i.min(args.len())..].join(", "));
+            } else if let Some(a) = args.get(i) {
+                map.insert(p.as_str(), format!("({a})"));
+            }
+        }
+        Some(substitute_identifiers(&m.body, &map))
+    }
+
+    /// `MACRO(args);` where the macro expands to statements: lower the
+    /// expansion in place, every span set to the use site.
+    fn expand_statement_macro(&mut self, call: Node, text: &str, dest: Dest) -> bool {
+        let Some(m) = self.macro_for_call(call, text) else {
+            return false;
+        };
+        let Some(expansion) = self.expand(&m, call, text) else {
+            return false;
+        };
+        let wrapped = format!("void __warplint_expansion__() {{\n{expansion}\n;}}\n");
+        let Some(tree) = parse_text(&wrapped) else {
+            return false;
+        };
+        if tree.root_node().has_error() {
+            return false;
+        }
+        let Some(body) = tree
+            .root_node()
+            .named_child(0)
+            .and_then(|f| f.child_by_field_name("body"))
+        else {
+            return false;
+        };
+        let site = Some(span_of(call));
+        self.macro_depth += 1;
+        let first_expr = self.f.exprs.len();
+        let mut c = body.walk();
+        let stmts: Vec<Node> = body.named_children(&mut c).collect();
+        for s in stmts {
+            self.lower_stmts(s, &wrapped, dest, site);
+        }
+        self.tag_macro_calls(first_expr, &m.name);
+        self.macro_depth -= 1;
+        true
+    }
+
+    /// Parse `body` as an expression and lower it, spans set to `site`.
+    fn lower_macro_expr(
+        &mut self,
+        body: &str,
+        site: ByteSpan,
+        depth: usize,
+        name: &str,
+    ) -> Option<ExprId> {
+        let wrapped = format!("void __warplint_expansion__() {{\n__warplint_e__ = ({body});\n}}\n");
+        let tree = parse_text(&wrapped)?;
+        if tree.root_node().has_error() {
+            return None;
+        }
+        let rhs = tree
+            .root_node()
+            .named_child(0)?
+            .child_by_field_name("body")?
+            .named_child(0)?
+            .named_child(0)?
+            .child_by_field_name("right")?;
+        self.macro_depth += 1;
+        let first_expr = self.f.exprs.len();
+        let id = self.lower_expr(rhs, &wrapped, depth + 1, Some(site));
+        self.tag_macro_calls(first_expr, name);
+        self.macro_depth -= 1;
+        Some(id)
+    }
+
+    /// Mark calls created since `first_expr` as coming from macro `name`.
+    fn tag_macro_calls(&mut self, first_expr: usize, name: &str) {
+        for e in &mut self.f.exprs[first_expr..] {
+            if let ExprKind::Call(c) = &mut e.kind {
+                c.via_macro.get_or_insert_with(|| name.to_owned());
+            }
+        }
+    }
+
+    fn lower_expr(&mut self, n: Node, text: &str, depth: usize, site: Option<ByteSpan>) -> ExprId {
+        let span = self.span(n, site);
+        if depth > MAX_EXPR_DEPTH {
+            return self.expr(ExprKind::Unknown, span);
+        }
+        let d = depth + 1;
+        let kind = match n.kind() {
+            "number_literal" => {
+                let t = node_text(n, text);
+                match parse_int_literal(t) {
+                    Some(v) => ExprKind::Int(v),
+                    None => t
+                        .trim_end_matches(['f', 'F', 'l', 'L'])
+                        .parse::<f64>()
+                        .map(ExprKind::Float)
+                        .unwrap_or(ExprKind::Unknown),
+                }
+            }
+            "true" => ExprKind::Int(1),
+            "false" | "null" | "nullptr" => ExprKind::Int(0),
+            "char_literal" => node_text(n, text)
+                .chars()
+                .nth(1)
+                .map(|c| ExprKind::Int(c as i64))
+                .unwrap_or(ExprKind::Unknown),
+            "identifier" => {
+                let name = node_text(n, text);
+                if name == "warpSize" {
+                    ExprKind::Builtin(Builtin::WarpSize)
+                } else {
+                    // Object-like macros that are not plain numbers (those
+                    // are file constants) expand in place.
+                    if let Some(m) = self.file.macros.get(name)
+                        && m.params.is_none()
+                        && self.macro_depth < MAX_MACRO_DEPTH
+                        && !m.body.trim().is_empty()
+                        && parse_int_literal(m.body.trim()).is_none()
+                    {
+                        let body = m.body.clone();
+                        if let Some(id) = self.lower_macro_expr(&body, span, depth, name) {
+                            return id;
+                        }
+                    }
+                    ExprKind::Var(name.to_owned())
+                }
+            }
+            "qualified_identifier" => ExprKind::Var(last_segment(node_text(n, text)).to_owned()),
+            "field_expression" => {
+                let arg = n.child_by_field_name("argument");
+                let field = n
+                    .child_by_field_name("field")
+                    .map(|f| node_text(f, text))
+                    .unwrap_or("");
+                let dim = match field {
+                    "x" => Some(Dim::X),
+                    "y" => Some(Dim::Y),
+                    "z" => Some(Dim::Z),
+                    _ => None,
+                };
+                let base = arg.map(|a| node_text(a, text)).unwrap_or("");
+                match (base, dim) {
+                    ("threadIdx", Some(d)) => ExprKind::Builtin(Builtin::ThreadIdx(d)),
+                    ("blockIdx", Some(d)) => ExprKind::Builtin(Builtin::BlockIdx(d)),
+                    ("blockDim", Some(d)) => ExprKind::Builtin(Builtin::BlockDim(d)),
+                    ("gridDim", Some(d)) => ExprKind::Builtin(Builtin::GridDim(d)),
+                    _ => {
+                        let b = self.lower_opt(arg, text, d, site, span);
+                        ExprKind::Member(b, field.to_owned())
+                    }
+                }
+            }
+            "parenthesized_expression" => {
+                return self.lower_opt(n.named_child(0), text, d, site, span);
+            }
+            "cast_expression" => {
+                return self.lower_opt(n.child_by_field_name("value"), text, d, site, span);
+            }
+            "unary_expression" | "pointer_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| node_text(o, text))
+                    .unwrap_or("");
+                let a = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                match op {
+                    "-" => ExprKind::Unary(UnOp::Neg, a),
+                    "+" => return a,
+                    "!" => ExprKind::Unary(UnOp::Not, a),
+                    "~" => ExprKind::Unary(UnOp::BitNot, a),
+                    "*" => ExprKind::Unary(UnOp::Deref, a),
+                    "&" => ExprKind::Unary(UnOp::AddrOf, a),
+                    _ => ExprKind::Unknown,
+                }
+            }
+            "binary_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| node_text(o, text))
+                    .unwrap_or("");
+                let l = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
+                let r = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                match binop(op) {
+                    Some(op) => ExprKind::Binary(op, l, r),
+                    None => ExprKind::Unknown,
+                }
+            }
+            "assignment_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| node_text(o, text))
+                    .unwrap_or("=");
+                let lhs = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
+                let rhs = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                let op = if op == "=" {
+                    None
+                } else {
+                    binop(op.trim_end_matches('='))
+                };
+                ExprKind::Assign { op, lhs, rhs }
+            }
+            "update_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| node_text(o, text))
+                    .unwrap_or("++");
+                let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"));
+                let target = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                ExprKind::Update {
+                    increment: op == "++",
+                    prefix,
+                    target,
+                }
+            }
+            "conditional_expression" => {
+                let c = self.lower_opt(n.child_by_field_name("condition"), text, d, site, span);
+                let a = self.lower_opt(n.child_by_field_name("consequence"), text, d, site, span);
+                let b = self.lower_opt(n.child_by_field_name("alternative"), text, d, site, span);
+                ExprKind::Ternary(c, a, b)
+            }
+            "comma_expression" => {
+                let a = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
+                let b = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                ExprKind::Comma(a, b)
+            }
+            "subscript_expression" => {
+                let base = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                let idx_node = n
+                    .child_by_field_name("indices")
+                    .and_then(|l| l.named_child(0))
+                    .or_else(|| n.child_by_field_name("index"));
+                let idx = self.lower_opt(idx_node, text, d, site, span);
+                ExprKind::Index(base, idx)
+            }
+            "call_expression" => {
+                if let Some(m) = self.macro_for_call(n, text)
+                    && let Some(exp) = self.expand(&m, n, text)
+                    && let Some(id) = self.lower_macro_expr(&exp, span, depth, &m.name)
+                {
+                    return id;
+                }
+                return self.lower_call(n, text, depth, site);
+            }
+            "gnu_asm_expression" => {
+                // `asm("mov.u32 %0, %%laneid;" : "=r"(lane))` → lane = %laneid
+                let code = n
+                    .child_by_field_name("assembly_code")
+                    .map(|c| node_text(c, text))
+                    .unwrap_or("");
+                let target = n
+                    .child_by_field_name("output_operands")
+                    .and_then(|o| o.named_child(0))
+                    .and_then(|op| op.child_by_field_name("value"));
+                match target {
+                    Some(t) if code.contains("%laneid") => {
+                        let lhs = self.lower_expr(t, text, d, site);
+                        let rhs = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+                        ExprKind::Assign { op: None, lhs, rhs }
+                    }
+                    _ => {
+                        self.f.unsupported.push(span);
+                        ExprKind::Unknown
+                    }
+                }
+            }
+            "lambda_expression" => {
+                if self.macro_depth == 0 {
+                    self.lower_lambda(n, text);
+                }
+                ExprKind::Unknown
+            }
+            _ => ExprKind::Unknown,
+        };
+        self.expr(kind, span)
+    }
+
+    fn lower_opt(
+        &mut self,
+        n: Option<Node>,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> ExprId {
+        match n {
+            Some(x) => self.lower_expr(x, text, depth, site),
+            None => self.expr(ExprKind::Unknown, span),
+        }
+    }
+
+    fn lower_lambda(&mut self, n: Node, text: &str) {
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        let mut f = empty_function();
+        f.name = format!("{}::<lambda@{}>", self.f.name, n.start_byte());
+        f.kind = FnKind::Lambda;
+        f.span = span_of(n);
+        f.name_span = (n.start_byte(), n.start_byte() + 1);
+        let mut lb = FnBuilder {
+            file: self.file,
+            env: self.env,
+            f,
+            macro_depth: 0,
+            lambdas: Vec::new(),
+        };
+        if let Some(params) = n
+            .child_by_field_name("declarator")
+            .and_then(|d| d.child_by_field_name("parameters"))
+        {
+            lb.lower_params(params, text);
+        }
+        let mut work = Vec::new();
+        push_children(body, Dest::Body, &mut work);
+        while let Some((s, dest)) = work.pop() {
+            lb.lower_one(s, text, dest, None, &mut work);
+        }
+        self.lambdas.append(&mut lb.lambdas);
+        self.lambdas.push(lb.f);
+    }
+
+    fn lower_call(&mut self, n: Node, text: &str, depth: usize, site: Option<ByteSpan>) -> ExprId {
+        let span = self.span(n, site);
+        let mut name = String::new();
+        let mut scope = None;
+        let mut receiver = None;
+        let mut template_args = Vec::new();
+        if let Some(f) = n.child_by_field_name("function") {
+            let mut target = f;
+            if f.kind() == "field_expression" {
+                let obj = f.child_by_field_name("argument");
+                receiver = Some(self.lower_opt(obj, text, depth + 1, site, span));
+                target = f.child_by_field_name("field").unwrap_or(f);
+            }
+            let mut guard = 0;
+            while target.kind() == "qualified_identifier" && guard < 16 {
+                guard += 1;
+                if scope.is_none() {
+                    let full = node_text(target, text);
+                    let s = full.rsplit_once("::").map(|(s, _)| s).unwrap_or("");
+                    scope = Some(s.trim().to_owned());
+                }
+                match target.child_by_field_name("name") {
+                    Some(inner) => target = inner,
+                    None => break,
+                }
+            }
+            if matches!(target.kind(), "template_function" | "template_method") {
+                if let Some(args) = target.child_by_field_name("arguments") {
+                    let mut c = args.walk();
+                    template_args = args
+                        .named_children(&mut c)
+                        .map(|a| node_text(a, text).to_owned())
+                        .collect();
+                }
+                target = target.child_by_field_name("name").unwrap_or(target);
+            }
+            name = last_segment(node_text(target, text)).to_owned();
+        }
+        let mut args = Vec::new();
+        if let Some(a) = n.child_by_field_name("arguments") {
+            let mut c = a.walk();
+            let list: Vec<Node> = a
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .collect();
+            for arg in list {
+                args.push(self.lower_expr(arg, text, depth + 1, site));
+            }
+        }
+        self.expr(
+            ExprKind::Call(Call {
+                name,
+                scope,
+                receiver,
+                args,
+                template_args,
+                via_macro: None,
+            }),
+            span,
+        )
+    }
+}
+
+fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) {
+    let mut c = n.walk();
+    let kids: Vec<Node> = n.named_children(&mut c).collect();
+    for k in kids.into_iter().rev() {
+        work.push((k, dest));
+    }
+}
+
+fn empty_function() -> Function {
+    Function {
+        name: String::new(),
+        kind: FnKind::Device,
+        params: Vec::new(),
+        template_values: Vec::new(),
+        launch_bounds: None,
+        body: Vec::new(),
+        stmts: Vec::new(),
+        exprs: Vec::new(),
+        span: (0, 0),
+        name_span: (0, 0),
+        unsupported: Vec::new(),
+    }
+}
+
+fn binop(op: &str) -> Option<BinOp> {
+    Some(match op {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "/" => BinOp::Div,
+        "%" => BinOp::Rem,
+        "<<" => BinOp::Shl,
+        ">>" => BinOp::Shr,
+        "&" => BinOp::BitAnd,
+        "|" => BinOp::BitOr,
+        "^" => BinOp::BitXor,
+        "&&" => BinOp::And,
+        "||" => BinOp::Or,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        _ => return None,
+    })
+}
+
+/// Replace whole-word identifiers in `body` by their arguments.
+fn substitute_identifiers(body: &str, map: &HashMap<&str, String>) -> String {
+    let mut out = String::with_capacity(body.len());
+    let bytes = body.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &body[start..i];
+            match map.get(word) {
+                Some(rep) => out.push_str(rep),
+                None => out.push_str(word),
+            }
+        } else {
+            let ch = body[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
+        }
+    }
+    out
+}
+
+/// Fold the file's integral constants: object-like macros, `const` /
+/// `constexpr` declarations and enumerators, in source order (twice, so a
+/// macro may refer to one defined later).
+fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<String, i64> {
+    let text = file.source.text.as_str();
+    let mut b = FnBuilder {
+        file,
+        env: &PreprocEnv::default(),
+        f: empty_function(),
+        // Constants never expand other macros: they fold through `consts`.
+        macro_depth: MAX_MACRO_DEPTH,
+        lambdas: Vec::new(),
+    };
+    let mut items: Vec<(String, ExprId)> = Vec::new();
+    for m in &file.macros.defs {
+        if m.params.is_some() || m.body.trim().is_empty() || m.body.len() > 200 {
+            continue;
+        }
+        let wrapped = format!("int __warplint_c__ = ({});\n", m.body.trim());
+        let Some(tree) = parse_text(&wrapped) else {
+            continue;
+        };
+        let value = tree
+            .root_node()
+            .named_child(0)
+            .and_then(|d| d.child_by_field_name("declarator"))
+            .and_then(|d| d.child_by_field_name("value"));
+        if let Some(v) = value
+            && !tree.root_node().has_error()
+        {
+            let id = b.lower_expr(v, &wrapped, 0, Some((0, 0)));
+            items.push((m.name.clone(), id));
+        }
+    }
+    for &n in decls {
+        if n.kind() == "enumerator_list" {
+            let mut c = n.walk();
+            let mut next: Option<ExprId> = Some(b.expr(ExprKind::Int(0), (0, 0)));
+            for en in n.named_children(&mut c) {
+                if en.kind() != "enumerator" {
+                    continue;
+                }
+                let Some(name) = en.child_by_field_name("name") else {
+                    continue;
+                };
+                let id = match en.child_by_field_name("value") {
+                    Some(v) => b.lower_expr(v, text, 0, None),
+                    None => next.unwrap_or_else(|| b.expr(ExprKind::Unknown, (0, 0))),
+                };
+                items.push((node_text(name, text).to_owned(), id));
+                let one = b.expr(ExprKind::Int(1), (0, 0));
+                next = Some(b.expr(ExprKind::Binary(BinOp::Add, id, one), (0, 0)));
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        let declarators: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
+        for d in declarators {
+            if d.kind() != "init_declarator" {
+                continue;
+            }
+            let (Some(name), Some(v)) = (
+                d.child_by_field_name("declarator"),
+                d.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if name.kind() != "identifier" || v.kind() == "initializer_list" {
+                continue;
+            }
+            let id = b.lower_expr(v, text, 0, None);
+            items.push((node_text(name, text).to_owned(), id));
+        }
+    }
+    let mut consts = HashMap::new();
+    for _ in 0..2 {
+        for (name, id) in &items {
+            if let Some(v) = super::fold::eval_const(&b.f, *id, &consts) {
+                consts.insert(name.clone(), v);
+            }
+        }
+    }
+    consts
+}
+
+fn launch_site(call: Node, text: &str, consts: &HashMap<String, i64>) -> Option<LaunchSite> {
+    let f = call.child_by_field_name("function")?;
+    let (name_node, targs) = if f.kind() == "template_function" {
+        (
+            f.child_by_field_name("name")?,
+            f.child_by_field_name("arguments"),
+        )
+    } else {
+        (f, None)
+    };
+    let kernel = last_segment(node_text(name_node, text)).to_owned();
+    let scope = enclosing_function(call);
+    let resolve = |n: Node| -> Option<i64> { eval_host_int(n, text, consts, scope, 0) };
+    let template_args = targs
+        .map(|a| {
+            let mut c = a.walk();
+            a.named_children(&mut c).map(resolve).collect()
+        })
+        .unwrap_or_default();
+    let mut c = call.walk();
+    let syntax = call
+        .children(&mut c)
+        .find(|k| k.kind() == "kernel_call_syntax")?;
+    let mut c = syntax.walk();
+    let config: Vec<Node> = syntax.named_children(&mut c).collect();
+    let block_dim = config
+        .get(1)
+        .and_then(|b| eval_dim3(*b, text, consts, scope, 1024));
+    let grid_dim = config
+        .first()
+        .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
+    let args = call
+        .child_by_field_name("arguments")
+        .map(|a| {
+            let mut c = a.walk();
+            a.named_children(&mut c).map(resolve).collect()
+        })
+        .unwrap_or_default();
+    Some(LaunchSite {
+        kernel,
+        template_args,
+        block_dim,
+        grid_dim,
+        args,
+        line: call.start_position().row + 1,
+    })
+}
+
+fn enclosing_function(n: Node) -> Option<Node> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.kind() == "function_definition" {
+            return Some(p);
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// The initializer node of local `name` declared in `scope` (host code).
+fn local_initializer<'t>(scope: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
+    let mut found = None;
+    preorder(scope, |n| {
+        if found.is_some() {
+            return Walk::Skip;
+        }
+        if n.kind() == "init_declarator"
+            && n.child_by_field_name("declarator")
+                .map(|d| node_text(d, text))
+                == Some(name)
+        {
+            found = n.child_by_field_name("value");
+            return Walk::Skip;
+        }
+        Walk::Descend
+    });
+    found
+}
+
+fn eval_dim3(
+    n: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    scope: Option<Node>,
+    limit: u32,
+) -> Option<[u32; 3]> {
+    let n = match (n.kind(), scope) {
+        ("identifier", Some(s)) => match local_initializer(s, node_text(n, text), text) {
+            Some(init) => init,
+            None => n,
+        },
+        _ => n,
+    };
+    let parts: Vec<Node> = match n.kind() {
+        "call_expression" => {
+            let callee = n
+                .child_by_field_name("function")
+                .map(|f| node_text(f, text))?;
+            if callee != "dim3" {
+                return None;
+            }
+            let a = n.child_by_field_name("arguments")?;
+            let mut c = a.walk();
+            a.named_children(&mut c).collect()
+        }
+        "argument_list" | "initializer_list" => {
+            let mut c = n.walk();
+            n.named_children(&mut c).collect()
+        }
+        _ => vec![n],
+    };
+    let mut dim = [1u32; 3];
+    for (i, p) in parts.iter().take(3).enumerate() {
+        let v = eval_host_int(*p, text, consts, scope, 0)?;
+        dim[i] = u32::try_from(v).ok().filter(|v| (1..=limit).contains(v))?;
+    }
+    Some(dim)
+}
+
+/// Evaluate a host-side integer expression at a launch site.
+fn eval_host_int(
+    n: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    scope: Option<Node>,
+    depth: usize,
+) -> Option<i64> {
+    if depth > 8 {
+        return None;
+    }
+    match n.kind() {
+        "number_literal" => parse_int_literal(node_text(n, text)),
+        "identifier" => {
+            let name = node_text(n, text);
+            consts.get(name).copied().or_else(|| {
+                let init = local_initializer(scope?, name, text)?;
+                eval_host_int(init, text, consts, scope, depth + 1)
+            })
+        }
+        "parenthesized_expression" => {
+            eval_host_int(n.named_child(0)?, text, consts, scope, depth + 1)
+        }
+        "binary_expression" => {
+            let op = binop(node_text(n.child_by_field_name("operator")?, text))?;
+            let a = eval_host_int(
+                n.child_by_field_name("left")?,
+                text,
+                consts,
+                scope,
+                depth + 1,
+            )?;
+            let b = eval_host_int(
+                n.child_by_field_name("right")?,
+                text,
+                consts,
+                scope,
+                depth + 1,
+            )?;
+            super::fold::apply_binop(op, a, b)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::parse;
+    use crate::source::SourceFile;
+
+    fn lower(src: &str) -> Module {
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        lower_file(&parsed, &PreprocEnv::default())
+    }
+
+    #[test]
+    fn lowers_kernels_params_and_launches() {
+        let m = lower(
+            "#define FULL 0xffffffffu\nconstexpr int W = FULL & 31;\n\
+             template <int BLOCK>\n__global__ void __launch_bounds__(256) k(const float *in, int n, unsigned mask = FULL) {\n\
+             __shared__ float s[32][33];\n int lane; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n\
+             if (threadIdx.x < n) { for (int o = 16; o > 0; o >>= 1) s[0][lane] += __shfl_down_sync(mask, 1.0f, o); }\n}\n\
+             void host() { dim3 b(16, 3); k<128><<<4, b>>>(0, 10); k<64><<<1, 48>>>(0, 7); }\n",
+        );
+        assert_eq!(m.constants.get("FULL"), Some(&0xffff_ffff));
+        assert_eq!(m.constants.get("W"), Some(&31));
+        let k = m.function("k").unwrap();
+        assert!(k.is_kernel());
+        assert_eq!(k.launch_bounds, Some(256));
+        assert_eq!(k.template_values, vec!["BLOCK".to_owned()]);
+        assert_eq!(k.params.len(), 3);
+        assert!(k.params[2].default.is_some());
+        assert_eq!(m.launches.len(), 2);
+        assert_eq!(m.launches[0].block_dim, Some([16, 3, 1]));
+        assert_eq!(m.launches[0].template_args, vec![Some(128)]);
+        assert_eq!(m.launches[1].block_dim, Some([48, 1, 1]));
+        assert_eq!(m.launches[1].args, vec![Some(0), Some(7)]);
+        assert!(
+            k.exprs
+                .iter()
+                .any(|e| matches!(e.kind, ExprKind::Builtin(Builtin::LaneId)))
+        );
+    }
+
+    #[test]
+    fn expands_function_like_macros_at_use_sites() {
+        let m = lower(
+            "#define REDUCE(v) do { for (int o = 16; o; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o); } while (0)\n\
+             #define BALLOT(p) __ballot_sync(0xffffffffu, p)\n\
+             __device__ void f(int v) { REDUCE(v); unsigned b = BALLOT(v > 0); }\n",
+        );
+        let f = m.function("f").unwrap();
+        let calls: Vec<&Call> = f
+            .exprs
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ExprKind::Call(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            calls
+                .iter()
+                .any(|c| c.name == "__shfl_xor_sync" && c.via_macro.as_deref() == Some("REDUCE"))
+        );
+        assert!(
+            calls
+                .iter()
+                .any(|c| c.name == "__ballot_sync" && c.via_macro.as_deref() == Some("BALLOT"))
+        );
+    }
+
+    #[test]
+    fn ten_thousand_nested_blocks_do_not_overflow() {
+        let depth = 10_000;
+        let src = format!(
+            "__global__ void k(int n) {{ {} __syncwarp(); {} }}",
+            "if (threadIdx.x < n) {".repeat(depth),
+            "}".repeat(depth)
+        );
+        let m = lower(&src);
+        let k = m.function("k").unwrap();
+        assert!(k.stmts.len() >= depth);
+    }
+
+    #[test]
+    fn dead_preprocessor_branches_are_not_lowered() {
+        let m = lower(
+            "__device__ int f(int v) {\n#if CUDA_VERSION < 9000\n return __shfl(v, 0);\n#else\n return __shfl_sync(0xffffffffu, v, 0);\n#endif\n}\n",
+        );
+        let f = m.function("f").unwrap();
+        assert!(
+            f.exprs
+                .iter()
+                .all(|e| !matches!(&e.kind, ExprKind::Call(c) if c.name == "__shfl"))
+        );
+        assert!(
+            f.exprs
+                .iter()
+                .any(|e| matches!(&e.kind, ExprKind::Call(c) if c.name == "__shfl_sync"))
+        );
+    }
+}

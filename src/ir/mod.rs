@@ -1,0 +1,267 @@
+//! Stage 3: the kernel IR. A small structured IR for device code, lowered
+//! from the tree-sitter tree by [`lower`]. Statements and expressions live in
+//! per-function arenas and refer to each other by index, so no IR value owns
+//! a deep chain of boxes (dropping one can never overflow the stack).
+//!
+//! Spans stay attached to every statement and expression so that diagnostics
+//! and witnesses point at source.
+
+pub mod fold;
+pub mod lower;
+pub mod primitives;
+
+pub use lower::lower_file;
+pub use primitives::Primitive;
+
+pub type ExprId = u32;
+pub type StmtId = u32;
+
+/// A byte range in the file (`start..end`).
+pub type ByteSpan = (usize, usize);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FnKind {
+    /// `__global__`
+    Kernel,
+    /// `__device__` (possibly also `__host__`)
+    Device,
+    /// A lambda inside device code.
+    Lambda,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    /// `unsigned mask = 0xffffffff`: the default value.
+    pub default: Option<ExprId>,
+    pub is_pointer: bool,
+    pub is_float: bool,
+    /// Declared with a built-in integral type (`int`, `unsigned`,
+    /// `size_t`, …): only these get witness values.
+    pub is_integral: bool,
+    pub span: ByteSpan,
+}
+
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    pub kind: FnKind,
+    pub params: Vec<Param>,
+    /// Non-type template parameters (`template <int BLOCK>`).
+    pub template_values: Vec<String>,
+    /// `__launch_bounds__(N)`: the most threads per block.
+    pub launch_bounds: Option<u32>,
+    pub body: Vec<StmtId>,
+    pub stmts: Vec<Stmt>,
+    pub exprs: Vec<Expr>,
+    pub span: ByteSpan,
+    pub name_span: ByteSpan,
+    /// Constructs the lowering did not understand (as spans); the executor
+    /// treats them as opaque and says so when a verdict depends on them.
+    pub unsupported: Vec<ByteSpan>,
+}
+
+impl Function {
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id as usize]
+    }
+    pub fn stmt(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id as usize]
+    }
+    pub fn is_kernel(&self) -> bool {
+        self.kind == FnKind::Kernel
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: ByteSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `T name [dims] = init;` (one per declarator).
+    Decl {
+        name: String,
+        init: Option<ExprId>,
+        /// Array dimensions, outermost first (`None`: `[]`).
+        dims: Vec<Option<ExprId>>,
+        shared: bool,
+        is_pointer: bool,
+        is_float: bool,
+    },
+    Expr(ExprId),
+    If {
+        cond: ExprId,
+        then_branch: Vec<StmtId>,
+        else_branch: Vec<StmtId>,
+    },
+    Loop {
+        kind: LoopKind,
+        init: Vec<StmtId>,
+        cond: Option<ExprId>,
+        step: Option<ExprId>,
+        body: Vec<StmtId>,
+    },
+    /// Cases in source order; execution starts at the matching case and
+    /// falls through until `break`.
+    Switch {
+        scrutinee: ExprId,
+        cases: Vec<Case>,
+    },
+    Return(Option<ExprId>),
+    Break,
+    Continue,
+    Block(Vec<StmtId>),
+    /// Something the lowering does not model (inline asm other than
+    /// `%laneid`, `goto`, a parse error…).
+    Opaque,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopKind {
+    For,
+    While,
+    DoWhile,
+}
+
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// `None` for `default:`.
+    pub value: Option<ExprId>,
+    pub body: Vec<StmtId>,
+    pub span: ByteSpan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dim {
+    X,
+    Y,
+    Z,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    ThreadIdx(Dim),
+    BlockIdx(Dim),
+    BlockDim(Dim),
+    GridDim(Dim),
+    WarpSize,
+    /// `%laneid` read with inline PTX.
+    LaneId,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    And,
+    Or,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+    Deref,
+    AddrOf,
+}
+
+#[derive(Debug, Clone)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: ByteSpan,
+}
+
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Var(String),
+    Builtin(Builtin),
+    Unary(UnOp, ExprId),
+    Binary(BinOp, ExprId, ExprId),
+    /// `lhs = rhs`, or `lhs op= rhs`.
+    Assign {
+        op: Option<BinOp>,
+        lhs: ExprId,
+        rhs: ExprId,
+    },
+    /// `++x`, `x--`, …
+    Update {
+        increment: bool,
+        prefix: bool,
+        target: ExprId,
+    },
+    Ternary(ExprId, ExprId, ExprId),
+    Call(Call),
+    Index(ExprId, ExprId),
+    /// `a.b` or `a->b` other than the built-in variables.
+    Member(ExprId, String),
+    Comma(ExprId, ExprId),
+    /// A lambda: index into `Module::functions`.
+    Lambda(usize),
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// The callee's last name segment (`shfl_down` for `tile.shfl_down`).
+    pub name: String,
+    /// `ns` of `ns::f`; `Some("")` for `::f`.
+    pub scope: Option<String>,
+    /// The object of a member call (`tile` in `tile.sync()`).
+    pub receiver: Option<ExprId>,
+    pub args: Vec<ExprId>,
+    /// Integer template arguments (`tiled_partition<16>`), if constant text.
+    pub template_args: Vec<String>,
+    /// Set when the call comes from expanding a function-like macro.
+    pub via_macro: Option<String>,
+}
+
+/// A `kernel<<<grid, block>>>(args)` launch in the file.
+#[derive(Debug, Clone)]
+pub struct LaunchSite {
+    pub kernel: String,
+    /// Integer template arguments, in order (`k<128>`).
+    pub template_args: Vec<Option<i64>>,
+    pub block_dim: Option<[u32; 3]>,
+    pub grid_dim: Option<[u32; 3]>,
+    /// Integer kernel arguments where constant.
+    pub args: Vec<Option<i64>>,
+    pub line: usize,
+}
+
+/// Everything lowered from one file.
+#[derive(Debug, Default)]
+pub struct Module {
+    pub functions: Vec<Function>,
+    pub launches: Vec<LaunchSite>,
+    /// File-level integral constants: `constexpr`/`const` globals,
+    /// enumerators and object-like macros, already folded.
+    pub constants: std::collections::HashMap<String, i64>,
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions
+            .iter()
+            .find(|f| f.name == name && f.kind != FnKind::Lambda)
+    }
+}

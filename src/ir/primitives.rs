@@ -1,0 +1,144 @@
+//! The warp- and block-level primitives warplint models, by name.
+
+/// A call the executor treats as a collective (or as lane-identity).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Primitive {
+    /// `__shfl_sync` family: (mask, var, lane/delta/laneMask, width).
+    Shfl(ShflMode),
+    /// `__ballot_sync`, `__any_sync`, `__all_sync`, `__uni_sync`.
+    Vote(VoteMode),
+    /// `__match_any_sync`, `__match_all_sync`.
+    Match { all: bool },
+    /// `__reduce_{add,min,max,and,or,xor}_sync`.
+    Reduce(ReduceOp),
+    /// `__syncwarp(mask = 0xffffffff)`.
+    Syncwarp,
+    /// `__syncthreads()` and `_count`/`_and`/`_or`, `cg::sync(block)`.
+    Syncthreads(SyncthreadsMode),
+    /// `__activemask()`.
+    Activemask,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShflMode {
+    Idx,
+    Up,
+    Down,
+    Xor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VoteMode {
+    Ballot,
+    Any,
+    All,
+    Uni,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReduceOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncthreadsMode {
+    Plain,
+    Count,
+    And,
+    Or,
+}
+
+impl Primitive {
+    /// Classify a free-function call by name (`scope` is the `ns::` part).
+    pub fn from_call(name: &str, scope: Option<&str>, has_receiver: bool) -> Option<Primitive> {
+        if has_receiver {
+            // `block.sync()` on a thread block; tiles' `.sync()` are warp
+            // scoped and use their own masks, which we do not model.
+            return None;
+        }
+        if let Some(s) = scope
+            && !s.is_empty()
+        {
+            return match (s, name) {
+                ("cg" | "cooperative_groups", "sync") => {
+                    Some(Primitive::Syncthreads(SyncthreadsMode::Plain))
+                }
+                _ => None,
+            };
+        }
+        Some(match name {
+            "__shfl_sync" => Primitive::Shfl(ShflMode::Idx),
+            "__shfl_up_sync" => Primitive::Shfl(ShflMode::Up),
+            "__shfl_down_sync" => Primitive::Shfl(ShflMode::Down),
+            "__shfl_xor_sync" => Primitive::Shfl(ShflMode::Xor),
+            "__ballot_sync" => Primitive::Vote(VoteMode::Ballot),
+            "__any_sync" => Primitive::Vote(VoteMode::Any),
+            "__all_sync" => Primitive::Vote(VoteMode::All),
+            "__uni_sync" => Primitive::Vote(VoteMode::Uni),
+            "__match_any_sync" => Primitive::Match { all: false },
+            "__match_all_sync" => Primitive::Match { all: true },
+            "__reduce_add_sync" => Primitive::Reduce(ReduceOp::Add),
+            "__reduce_min_sync" => Primitive::Reduce(ReduceOp::Min),
+            "__reduce_max_sync" => Primitive::Reduce(ReduceOp::Max),
+            "__reduce_and_sync" => Primitive::Reduce(ReduceOp::And),
+            "__reduce_or_sync" => Primitive::Reduce(ReduceOp::Or),
+            "__reduce_xor_sync" => Primitive::Reduce(ReduceOp::Xor),
+            "__syncwarp" => Primitive::Syncwarp,
+            "__syncthreads" => Primitive::Syncthreads(SyncthreadsMode::Plain),
+            "__syncthreads_count" => Primitive::Syncthreads(SyncthreadsMode::Count),
+            "__syncthreads_and" => Primitive::Syncthreads(SyncthreadsMode::And),
+            "__syncthreads_or" => Primitive::Syncthreads(SyncthreadsMode::Or),
+            "__activemask" => Primitive::Activemask,
+            _ => return None,
+        })
+    }
+
+    /// Warp-scoped primitives that take a mask as their first argument.
+    pub fn is_masked(self) -> bool {
+        matches!(
+            self,
+            Primitive::Shfl(_)
+                | Primitive::Vote(_)
+                | Primitive::Match { .. }
+                | Primitive::Reduce(_)
+                | Primitive::Syncwarp
+        )
+    }
+
+    /// A key that two arrivals must share to meet in one collective.
+    pub fn rendezvous_class(self) -> u8 {
+        match self {
+            Primitive::Shfl(_) => 1,
+            Primitive::Vote(_) => 2,
+            Primitive::Match { .. } => 3,
+            Primitive::Reduce(_) => 4,
+            Primitive::Syncwarp => 5,
+            Primitive::Syncthreads(_) => 6,
+            Primitive::Activemask => 0,
+        }
+    }
+
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Primitive::Shfl(ShflMode::Idx) => "__shfl_sync",
+            Primitive::Shfl(ShflMode::Up) => "__shfl_up_sync",
+            Primitive::Shfl(ShflMode::Down) => "__shfl_down_sync",
+            Primitive::Shfl(ShflMode::Xor) => "__shfl_xor_sync",
+            Primitive::Vote(VoteMode::Ballot) => "__ballot_sync",
+            Primitive::Vote(VoteMode::Any) => "__any_sync",
+            Primitive::Vote(VoteMode::All) => "__all_sync",
+            Primitive::Vote(VoteMode::Uni) => "__uni_sync",
+            Primitive::Match { all: false } => "__match_any_sync",
+            Primitive::Match { all: true } => "__match_all_sync",
+            Primitive::Reduce(_) => "__reduce_*_sync",
+            Primitive::Syncwarp => "__syncwarp",
+            Primitive::Syncthreads(_) => "__syncthreads",
+            Primitive::Activemask => "__activemask",
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! Helpers shared by the warp rules: iterating primitive calls with their
+//! reaching context, describing guards, and building claims.
+
+use crate::dataflow::{self, Context, Facts, GuardKind, Level};
+use crate::executor::check::Class;
+use crate::executor::confirm::Claim;
+use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive};
+use crate::source::SourceFile;
+
+/// A call in device code with what the dataflow knows about it.
+pub struct CallSite<'m> {
+    pub function: usize,
+    pub f: &'m Function,
+    pub expr: ExprId,
+    pub call: &'m Call,
+    pub prim: Option<Primitive>,
+    pub context: Context,
+}
+
+pub fn call_sites<'m>(module: &'m Module, facts: &Facts) -> Vec<CallSite<'m>> {
+    let mut out = Vec::new();
+    for (fi, f) in module.functions.iter().enumerate() {
+        for (i, e) in f.exprs.iter().enumerate() {
+            if let ExprKind::Call(call) = &e.kind {
+                let expr = i as ExprId;
+                let Some(context) = facts.functions[fi].call_context.get(&expr).cloned() else {
+                    continue; // e.g. a parameter's default value
+                };
+                out.push(CallSite {
+                    function: fi,
+                    f,
+                    expr,
+                    call,
+                    prim: Primitive::from_call(
+                        &call.name,
+                        call.scope.as_deref(),
+                        call.receiver.is_some(),
+                    ),
+                    context,
+                });
+            }
+        }
+    }
+    out
+}
+
+impl CallSite<'_> {
+    pub fn span(&self) -> (usize, usize) {
+        self.f.expr(self.expr).span
+    }
+
+    /// The mask argument's expression, for masked primitives.
+    pub fn mask_arg(&self) -> Option<ExprId> {
+        match self.prim {
+            Some(p) if p.is_masked() => self.call.args.first().copied(),
+            _ => None,
+        }
+    }
+
+    /// How the mask reads in source (`0xffffffff`, `FULL_MASK`, default).
+    pub fn mask_text(&self, src: &SourceFile) -> String {
+        match self.mask_arg() {
+            Some(m) => {
+                let (s, e) = self.f.expr(m).span;
+                if self.call.via_macro.is_some() {
+                    "(from a macro)".to_owned()
+                } else {
+                    format!("`{}`", src.text.get(s..e).unwrap_or("?").trim())
+                }
+            }
+            None => "`0xffffffff` (the default)".to_owned(),
+        }
+    }
+
+    pub fn claim(&self, classes: &'static [Class]) -> Claim {
+        Claim {
+            function: self.function,
+            sites: vec![self.expr],
+            classes,
+            schedule_dependent: false,
+            speculative: false,
+        }
+    }
+}
+
+/// `i < n` (line 9)
+pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
+    let text: String = src
+        .text
+        .get(span.0..span.1)
+        .unwrap_or("?")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let text = if text.len() > 60 {
+        format!("{}…", &text[..text.floor_char_boundary(57)])
+    } else {
+        text
+    };
+    format!("`{}` (line {})", text, src.line_col(span.0).0)
+}
+
+/// "only lanes where `i < n` (line 9) get here" and similar.
+pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
+    let mut parts = Vec::new();
+    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
+    // Deeply nested code would repeat itself: name the innermost few.
+    const SHOWN: usize = 3;
+    let skipped = guards.len().saturating_sub(SHOWN);
+    if skipped > 0 {
+        parts.push(format!("under {skipped} more condition(s)"));
+    }
+    for g in guards.into_iter().skip(skipped) {
+        let t = guard_text(src, g.span);
+        parts.push(match g.kind {
+            GuardKind::Branch { negated: false } => format!("where {t} holds"),
+            GuardKind::Branch { negated: true } => format!("where {t} fails"),
+            GuardKind::EarlyExit => format!("that did not leave early at {t}"),
+            GuardKind::Loop => format!("still looping on {t}"),
+        });
+    }
+    if parts.is_empty() {
+        "only some lanes get here".to_owned()
+    } else {
+        format!("only lanes {} get here", parts.join(" and "))
+    }
+}
+
+/// Secondary labels for the guards that make a point divergent.
+pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
+    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
+    let skip = guards.len().saturating_sub(3);
+    guards
+        .into_iter()
+        .skip(skip)
+        .map(|g| {
+            let msg = match g.kind {
+                GuardKind::Branch { .. } if g.level == Level::Varying => {
+                    "lanes of a warp diverge here"
+                }
+                GuardKind::Branch { .. } => "threads of the block diverge here",
+                GuardKind::EarlyExit => "some lanes leave here",
+                GuardKind::Loop => "lanes stop looping at different times",
+            };
+            (g.span.0, g.span.1, msg.to_owned())
+        })
+        .collect()
+}
+
+/// The first primitive (matching `pred`) inside function `g`, for a label.
+pub fn first_primitive(
+    module: &Module,
+    g: usize,
+    pred: &dyn Fn(Primitive) -> bool,
+) -> Option<(usize, usize, String)> {
+    let f = &module.functions[g];
+    f.exprs.iter().find_map(|e| match &e.kind {
+        ExprKind::Call(c) => {
+            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+                .filter(|p| pred(*p))
+                .map(|p| {
+                    (
+                        e.span.0,
+                        e.span.1,
+                        format!("`{}` inside `{}`", p.display_name(), f.name),
+                    )
+                })
+        }
+        _ => None,
+    })
+}
+
+/// Is the mask argument derived from `__activemask()` (and not a
+/// `__match_*_sync` group)?
+pub fn activemask_mask(site: &CallSite, facts: &Facts) -> bool {
+    let Some(m) = site.mask_arg() else {
+        return false;
+    };
+    let ff = &facts.functions[site.function];
+    let from_am = dataflow::mentions_call(site.f, m, &["__activemask"])
+        || dataflow::mentions_var(site.f, m, &ff.activemask_vars);
+    let from_group = dataflow::mentions_call(site.f, m, &["__match_any_sync", "__match_all_sync"])
+        || dataflow::mentions_var(site.f, m, &ff.group_vars);
+    from_am && !from_group
+}
+
+/// The mask as a constant, if it folds.
+pub fn const_mask(site: &CallSite, module: &Module) -> Option<u32> {
+    match site.mask_arg() {
+        Some(m) => crate::ir::fold::eval_const(site.f, m, &module.constants).map(|v| v as u32),
+        None if site.prim == Some(Primitive::Syncwarp) => Some(0xffff_ffff),
+        None => None,
+    }
+}
+
+/// Can the executor know this call's mask? True for literals, macros,
+/// constants, defaults and values computed in the function; false when the
+/// mask comes from a member, an unknown global, or a parameter the caller
+/// supplies (then the call sites are judged instead).
+pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
+    let Some(m) = site.mask_arg() else {
+        return true;
+    };
+    let f = site.f;
+    let locals: std::collections::HashSet<&str> = f
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            crate::ir::StmtKind::Decl { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let _ = facts;
+    !dataflow::any_subexpr(f, m, &mut |k| match k {
+        // Members and methods of objects the IR does not model.
+        ExprKind::Member(..) => true,
+        ExprKind::Call(c) if c.receiver.is_some() => true,
+        ExprKind::Var(v) => {
+            let param = f.params.iter().find(|p| p.name == *v);
+            match param {
+                Some(p) => p.default.is_none() && f.kind != crate::ir::FnKind::Kernel,
+                None => {
+                    !locals.contains(v.as_str())
+                        && !module.constants.contains_key(v)
+                        && !f.template_values.contains(v)
+                }
+            }
+        }
+        _ => false,
+    })
+}

@@ -1,0 +1,112 @@
+//! WL002 `full-mask-in-divergent-code`: a `*_sync` primitive or
+//! `__syncwarp` whose mask names lanes that cannot reach the call.
+//!
+//! Proposed wherever a masked primitive (or a helper that executes one)
+//! sits under a lane-varying branch, loop or early exit; the executor
+//! decides, so correct ballot-before-branch masks and sibling-arm pairings
+//! are refuted rather than reported.
+
+use super::warp::{
+    activemask_mask, call_sites, first_primitive, guard_labels, mask_is_modelled, reach_text,
+};
+use super::{Finding, Rule, RuleContext, RuleMeta};
+use crate::dataflow::{self, Level};
+use crate::diagnostic::Severity;
+use crate::executor::check::Class;
+
+pub struct FullMaskInDivergentCode;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "WL002",
+    name: "full-mask-in-divergent-code",
+    severity: Severity::Error,
+    summary: "Warp primitive whose mask names lanes that cannot reach it",
+    has_fix: false,
+    page: include_str!("../../rules/WL002-full-mask-in-divergent-code.md"),
+};
+
+const CLASSES: &[Class] = &[Class::AbsentLanes, Class::ReadsExited, Class::MaskDisagree];
+
+const HELP: &str = "compute the mask before the branch, where every lane still executes: \
+`unsigned mask = __ballot_sync(0xffffffff, cond); if (cond) { … __shfl_down_sync(mask, v, d) … }`";
+
+impl Rule for FullMaskInDivergentCode {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
+        let src = &cx.file.source;
+        for site in call_sites(cx.module, cx.facts) {
+            let partial = partial_warp_threads(cx.module, site.function);
+            if !site.context.warp_divergent() && partial.is_none() {
+                continue;
+            }
+            let (start, end) = site.span();
+            let mut labels = guard_labels(&site.context, Level::Varying);
+            let message = match site.prim {
+                Some(p) if p.is_masked() => {
+                    if activemask_mask(&site, cx.facts)
+                        || !mask_is_modelled(&site, cx.module, cx.facts)
+                    {
+                        continue; // WL003's business, or a mask only callers know
+                    }
+                    match partial {
+                        Some(threads) if !site.context.warp_divergent() => format!(
+                            "`{}` is called with mask {} in a block of {threads} threads, whose last warp is partial",
+                            p.display_name(),
+                            site.mask_text(src),
+                        ),
+                        _ => format!(
+                            "`{}` is called with mask {} in divergent code: {}",
+                            p.display_name(),
+                            site.mask_text(src),
+                            reach_text(src, &site.context, Level::Varying)
+                        ),
+                    }
+                }
+                None if site.context.warp_divergent() => {
+                    let Some(g) = dataflow::callee(cx.module, site.call) else {
+                        continue;
+                    };
+                    if !cx.facts.uses_warp_primitives[g] || g == site.function {
+                        continue;
+                    }
+                    labels.extend(first_primitive(cx.module, g, &|p| p.is_masked()));
+                    format!(
+                        "`{}` runs warp primitives whose mask names every lane, but it is called in divergent code: {}",
+                        site.call.name,
+                        reach_text(src, &site.context, Level::Varying)
+                    )
+                }
+                _ => continue,
+            };
+            out.push(Finding {
+                rule: &META,
+                start,
+                end,
+                message,
+                help: Some(HELP.to_owned()),
+                labels,
+                fix: None,
+                claim: Some(site.claim(CLASSES)),
+            });
+        }
+    }
+}
+
+/// The block size of a kernel launched (or bounded) with a thread count
+/// that is not a multiple of 32: its last warp has lanes that do not exist.
+fn partial_warp_threads(module: &crate::ir::Module, function: usize) -> Option<u32> {
+    let f = &module.functions[function];
+    if !f.is_kernel() {
+        return None;
+    }
+    let from_launch = module
+        .launches
+        .iter()
+        .filter(|l| l.kernel == f.name)
+        .find_map(|l| l.block_dim)
+        .map(|d| d.iter().product::<u32>());
+    from_launch.or(f.launch_bounds).filter(|t| t % 32 != 0)
+}

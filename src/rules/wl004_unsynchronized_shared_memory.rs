@@ -1,0 +1,127 @@
+//! WL004 `unsynchronized-shared-memory`: two lanes of a warp access the same
+//! `__shared__` location, at least one writes, and no barrier orders them.
+//!
+//! Proposed for each statement that accesses shared memory in a function
+//! that writes shared memory; the executor computes every lane's addresses
+//! and keeps only statements where an unordered conflicting pair exists.
+
+use super::{Finding, Rule, RuleContext, RuleMeta};
+use crate::dataflow::{any_subexpr, stmt_exprs, walk_subexprs};
+use crate::diagnostic::Severity;
+use crate::executor::check::Class;
+use crate::executor::confirm::Claim;
+use crate::ir::{ExprId, ExprKind, Function, StmtKind, UnOp};
+
+pub struct UnsynchronizedSharedMemory;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "WL004",
+    name: "unsynchronized-shared-memory",
+    severity: Severity::Error,
+    summary: "Lanes of a warp race on shared memory with no barrier between them",
+    has_fix: false,
+    page: include_str!("../../rules/WL004-unsynchronized-shared-memory.md"),
+};
+
+impl Rule for UnsynchronizedSharedMemory {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
+        for (fi, f) in cx.module.functions.iter().enumerate() {
+            let shared = &cx.facts.functions[fi].shared_vars;
+            if shared.is_empty() {
+                continue;
+            }
+            let is_shared_access = |k: &ExprKind| match k {
+                ExprKind::Index(b, _) | ExprKind::Unary(UnOp::Deref, b) => any_subexpr(
+                    f,
+                    *b,
+                    &mut |bk| matches!(bk, ExprKind::Var(v) if shared.contains(v)),
+                ),
+                _ => false,
+            };
+            let writes_shared = f.exprs.iter().any(|e| match &e.kind {
+                ExprKind::Assign { lhs, .. } | ExprKind::Update { target: lhs, .. } => {
+                    is_shared_access(&f.expr(*lhs).kind)
+                }
+                _ => false,
+            });
+            if !writes_shared {
+                continue;
+            }
+            for (si, stmt) in f.stmts.iter().enumerate() {
+                let roots: Vec<ExprId> = match &stmt.kind {
+                    StmtKind::Expr(_) | StmtKind::Return(Some(_)) => stmt_exprs(stmt),
+                    StmtKind::Decl {
+                        init: Some(e),
+                        shared: false,
+                        ..
+                    } => vec![*e],
+                    _ => continue,
+                };
+                let sites = accesses(f, &roots, &is_shared_access);
+                if sites.is_empty()
+                    || !cx.facts.functions[fi]
+                        .stmt_context
+                        .contains_key(&(si as u32))
+                {
+                    continue;
+                }
+                let name = sites
+                    .iter()
+                    .find_map(|&e| base_name(f, e))
+                    .unwrap_or_else(|| "shared memory".to_owned());
+                out.push(Finding {
+                    rule: &META,
+                    start: stmt.span.0,
+                    end: stmt.span.1,
+                    message: format!(
+                        "lanes of a warp access `{name}` here without a barrier between one lane's write and \
+                         another lane's access"
+                    ),
+                    help: Some(
+                        "split the exchange into phases: read into a register, `__syncwarp()`, write, \
+                         `__syncwarp()` (`volatile` does not order lanes under independent thread scheduling)"
+                            .to_owned(),
+                    ),
+                    labels: Vec::new(),
+                    fix: None,
+                    claim: Some(Claim {
+                        function: fi,
+                        sites,
+                        classes: &[Class::SharedRace],
+                        schedule_dependent: false,
+                        speculative: true,
+                    }),
+                });
+            }
+        }
+    }
+}
+
+fn accesses(f: &Function, roots: &[ExprId], is_shared: &dyn Fn(&ExprKind) -> bool) -> Vec<ExprId> {
+    let mut out = Vec::new();
+    walk_subexprs(f, roots, &mut |id, k| {
+        if is_shared(k) {
+            out.push(id);
+        }
+        false
+    });
+    out.sort_unstable();
+    out
+}
+
+fn base_name(f: &Function, e: ExprId) -> Option<String> {
+    let mut cur = e;
+    for _ in 0..8 {
+        match &f.expr(cur).kind {
+            ExprKind::Var(v) => return Some(v.clone()),
+            ExprKind::Index(b, _) | ExprKind::Unary(_, b) => cur = *b,
+            ExprKind::Binary(_, a, _) => cur = *a,
+            _ => return None,
+        }
+    }
+    None
+}

@@ -1,0 +1,70 @@
+//! WL007 `divergent-syncthreads`: `__syncthreads()` (and `_count`, `_and`,
+//! `_or`, `cg::sync(block)`) reached by only some threads of the block.
+
+use super::warp::{call_sites, first_primitive, guard_labels, reach_text};
+use super::{Finding, Rule, RuleContext, RuleMeta};
+use crate::dataflow::{self, Level};
+use crate::diagnostic::Severity;
+use crate::executor::check::Class;
+use crate::ir::Primitive;
+
+pub struct DivergentSyncthreads;
+
+pub static META: RuleMeta = RuleMeta {
+    code: "WL007",
+    name: "divergent-syncthreads",
+    severity: Severity::Error,
+    summary: "__syncthreads() reached by only some threads of the block",
+    has_fix: false,
+    page: include_str!("../../rules/WL007-divergent-syncthreads.md"),
+};
+
+impl Rule for DivergentSyncthreads {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
+        let src = &cx.file.source;
+        for site in call_sites(cx.module, cx.facts) {
+            if !site.context.block_divergent() {
+                continue;
+            }
+            let mut labels = guard_labels(&site.context, Level::Warp);
+            let what = match site.prim {
+                Some(Primitive::Syncthreads(_)) => "`__syncthreads()`".to_owned(),
+                None => {
+                    let Some(g) = dataflow::callee(cx.module, site.call) else {
+                        continue;
+                    };
+                    if !cx.facts.uses_block_barrier[g] || g == site.function {
+                        continue;
+                    }
+                    labels.extend(first_primitive(cx.module, g, &|p| {
+                        matches!(p, Primitive::Syncthreads(_))
+                    }));
+                    format!("`{}`, which waits at `__syncthreads()`,", site.call.name)
+                }
+                Some(_) => continue,
+            };
+            let (start, end) = site.span();
+            out.push(Finding {
+                rule: &META,
+                start,
+                end,
+                message: format!(
+                    "{what} is reached by only some threads of the block: {}",
+                    reach_text(src, &site.context, Level::Warp).replace("lanes", "threads")
+                ),
+                help: Some(
+                    "move the barrier out of the condition so every thread reaches it (also after an early \
+                     return: keep the threads alive and guard the work instead)"
+                        .to_owned(),
+                ),
+                labels,
+                fix: None,
+                claim: Some(site.claim(&[Class::DivergentBarrier])),
+            });
+        }
+    }
+}

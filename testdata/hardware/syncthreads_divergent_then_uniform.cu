@@ -1,0 +1,81 @@
+// Hardware case: WL007 divergent-syncthreads (outcome on the GPU: see results.toml).
+// Threads 0-15 fold the other warp's slot into theirs behind a
+// __syncthreads() of their own; then the whole block meets at a second
+// __syncthreads(). Bug by the programming guide: the first barrier is under a
+// thread-dependent condition. The other threads reach the second barrier
+// while threads 0-15 wait at the first.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+__global__ void fold_then_exchange(const int *in, int *out)
+{
+    __shared__ int tile[64];
+    int t = threadIdx.x;
+    int g = blockIdx.x * 64 + t;
+    tile[t] = in[g];
+    if (t < 16) {
+        __syncthreads(); // expect: WL007
+        tile[t] += tile[t + 32];
+    }
+    __syncthreads();
+    out[g] = tile[t ^ 32];
+}
+
+// ---------------------------------------------------------------- host side
+static const char *kCase = "syncthreads_divergent_then_uniform";
+
+static int hw_reps()
+{
+    const char *r = getenv("HW_REPS");
+    return r ? atoi(r) : 50;
+}
+
+static int verdict(cudaError_t err, const char *wrong)
+{
+    if (err != cudaSuccess) {
+        printf("RESULT %s crash %s\n", kCase, cudaGetErrorString(err));
+        return 2;
+    }
+    if (wrong[0]) {
+        printf("RESULT %s wrong %s\n", kCase, wrong);
+        return 1;
+    }
+    printf("RESULT %s ok\n", kCase);
+    return 0;
+}
+
+int main()
+{
+    const int n = 2 * 64;
+    int h_in[n], h_out[n], want[n];
+    for (int i = 0; i < n; ++i)
+        h_in[i] = (i * 7 + 3) % 61;
+    for (int i = 0; i < n; ++i) {
+        int t = i % 64;
+        int o = t ^ 32, b = i - t; want[i] = h_in[b + o] + (o < 16 ? h_in[b + o + 32] : 0);
+    }
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, sizeof h_in);
+    cudaMalloc(&d_out, sizeof h_out);
+    cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice);
+
+    char wrong[200] = "";
+    cudaError_t err = cudaSuccess;
+    for (int r = 0; r < hw_reps() && !wrong[0] && err == cudaSuccess; ++r) {
+        cudaMemset(d_out, 0, sizeof h_out);
+        fold_then_exchange<<<2, 64>>>(d_in, d_out);
+        err = cudaGetLastError();
+        if (err == cudaSuccess) err = cudaDeviceSynchronize();
+        if (err != cudaSuccess) break;
+        cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
+        int bad = 0, first = -1;
+        for (int i = 0; i < n; ++i)
+            if (h_out[i] != want[i] && bad++ == 0)
+                first = i;
+        if (bad)
+            snprintf(wrong, sizeof wrong, "%d of %d values wrong, out[%d]=%d want %d (rep %d)", bad, n, first,
+                     h_out[first], want[first], r);
+    }
+    return verdict(err, wrong);
+}

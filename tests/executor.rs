@@ -1,0 +1,149 @@
+//! The abstract warp executor through the engine: verdicts, witnesses,
+//! budgets, and robustness on deep or endless code.
+
+use warplint::diagnostic::Status;
+use warplint::engine::{Budgets, Options, check_source};
+
+fn check(src: &str, opts: &Options) -> Vec<warplint::diagnostic::Diagnostic> {
+    check_source("k.cu", src.as_bytes(), opts).diagnostics
+}
+
+const TAIL_SUM: &str = "__global__ void k(const float *in, float *out, int n) {
+    int i = threadIdx.x;
+    if (i < n) {
+        float v = in[i];
+        v += __shfl_down_sync(0xffffffff, v, 1);
+        out[i] = v;
+    }
+}
+";
+
+#[test]
+fn witness_names_inputs_lanes_and_launch() {
+    let d = check(TAIL_SUM, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let c = &d[0].confirmation;
+    assert_eq!(c.status, Status::Confirmed);
+    let w = c.witness.as_ref().unwrap();
+    assert_eq!(w.inputs.get("n"), Some(&20));
+    assert_eq!(w.launch.source, warplint::executor::confirm::ASSUMED);
+    assert!(w.summary.contains("lanes 20–31"), "{}", w.summary);
+    assert!(w.events.iter().any(|e| e.lanes == 0x000f_ffff));
+    assert!(d[0].message.contains("never arrive"));
+}
+
+#[test]
+fn refuted_findings_are_hidden_unless_asked_for() {
+    let ok = "__global__ void k(const float *in, float *out, int n) {
+        int i = threadIdx.x;
+        unsigned m = __ballot_sync(0xffffffff, i < n);
+        if (i < n) out[i] = __shfl_sync(m, in[i], 0);
+    }";
+    assert!(check(ok, &Options::default()).is_empty());
+    let opts = Options {
+        show_refuted: true,
+        ..Options::default()
+    };
+    let d = check(ok, &opts);
+    assert!(!d.is_empty());
+    assert!(d.iter().all(|x| x.confirmation.status == Status::Refuted));
+    assert!(
+        d[0].confirmation
+            .reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("none showed")
+    );
+}
+
+#[test]
+fn exhausted_budget_is_unverified_and_lowered_to_a_warning() {
+    let opts = Options {
+        budgets: Budgets {
+            max_steps: 5,
+            ..Budgets::default()
+        },
+        ..Options::default()
+    };
+    let d = check(TAIL_SUM, &opts);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].confirmation.status, Status::Unverified);
+    assert_eq!(d[0].severity, warplint::diagnostic::Severity::Warning);
+    assert!(
+        d[0].confirmation
+            .reason
+            .as_deref()
+            .unwrap()
+            .contains("step budget")
+    );
+}
+
+#[test]
+fn endless_loops_end_within_the_budget() {
+    let src = "__global__ void k(int *d) {
+        int lane = threadIdx.x & 31;
+        while (true) { d[lane] += 1; }
+        if (lane < 16) d[0] = __shfl_sync(0xffffffff, d[lane], 0);
+    }";
+    let start = std::time::Instant::now();
+    let d = check(src, &Options::default());
+    assert!(start.elapsed().as_secs() < 5);
+    assert_eq!(d.len(), 1);
+    assert_ne!(d[0].confirmation.status, Status::Refuted);
+}
+
+#[test]
+fn thousands_of_nested_divergent_ifs_do_not_overflow() {
+    let depth = 3000;
+    let src = format!(
+        "__global__ void k(int *d, int n) {{ int lane = threadIdx.x & 31; {} d[lane] = __shfl_sync(0xffffffff, d[lane], 0); {} }}",
+        "if (lane < 30) {".repeat(depth),
+        "}".repeat(depth)
+    );
+    let d = check(&src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].confirmation.status, Status::Confirmed);
+}
+
+#[test]
+fn legacy_primitive_message_depends_on_divergence() {
+    let convergent = check(
+        "__global__ void k(int *d) { d[0] = __shfl(d[1], 0); }",
+        &Options::default(),
+    );
+    assert!(
+        convergent[0]
+            .message
+            .contains("every lane reaches it together")
+    );
+    let divergent = check(
+        "__global__ void k(int *d) { if ((threadIdx.x & 31) < 8) d[0] = __shfl(d[1], 0); }",
+        &Options::default(),
+    );
+    assert!(
+        divergent[0]
+            .message
+            .contains("lanes 0–7 reach it while lanes 8–31 are elsewhere"),
+        "{}",
+        divergent[0].message
+    );
+}
+
+#[test]
+fn activemask_schedules_are_compared() {
+    let partial = "__global__ void k(const int *in, int *out, int n) {
+        if (threadIdx.x < n) {
+            int s = __reduce_add_sync(__activemask(), in[threadIdx.x]);
+            if (threadIdx.x == 0) out[0] = s;
+        }
+    }";
+    let d = check(partial, &Options::default());
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].code, "WL003");
+    let w = d[0].confirmation.witness.as_ref().unwrap();
+    assert!(
+        w.summary.contains("depends on the schedule"),
+        "{}",
+        w.summary
+    );
+}
