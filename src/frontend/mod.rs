@@ -211,7 +211,11 @@ pub fn root_of(node: Node<'_>) -> Node<'_> {
 /// Use this instead of a loop over `Node::parent`: tree-sitter finds a
 /// parent by descending from the root, so `parent()` costs O(depth) and a
 /// loop of them O(depth²) (100,000 nested parentheses took minutes). This
-/// costs what one `parent()` call does.
+/// costs what one `parent()` call does: O(depth × fan-out), where the root's
+/// fan-out is the number of top-level declarations. So asking it (or
+/// `parent()`, or `descendant_for_byte_range`) once per finding costs
+/// O(findings × declarations) on a flat file of many kernels; such callers
+/// should visit their positions in order with one `TreeCursor` instead.
 pub fn ancestors(node: Node<'_>) -> Vec<Node<'_>> {
     let mut path = Vec::new();
     let mut cur = root_of(node);
