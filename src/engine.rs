@@ -57,6 +57,9 @@ pub struct Budgets {
     pub max_forks: u32,
     /// Depth of `__device__` calls followed.
     pub max_call_depth: u32,
+    /// Interpreter steps for a whole file; functions past it are not run
+    /// and their findings are unverified. Keeps any one file near a second.
+    pub max_file_steps: u64,
 }
 
 impl Default for Budgets {
@@ -66,6 +69,7 @@ impl Default for Budgets {
             max_loop_iterations: 64,
             max_forks: 16,
             max_call_depth: 8,
+            max_file_steps: 3_000_000,
         }
     }
 }
