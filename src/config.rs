@@ -907,6 +907,7 @@ max-call-depth = 0
                 max_loop_iterations: Some(16),
                 max_forks: Some(4),
                 max_call_depth: Some(0),
+                max_file_steps: None,
             }
         );
         assert!(c.excludes("third_party"));
