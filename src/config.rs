@@ -130,6 +130,7 @@ pub struct BudgetSettings {
     pub max_loop_iterations: Option<u32>,
     pub max_forks: Option<u32>,
     pub max_call_depth: Option<u32>,
+    pub max_file_steps: Option<u64>,
 }
 
 impl BudgetSettings {
@@ -145,6 +146,9 @@ impl BudgetSettings {
         }
         if let Some(v) = self.max_call_depth {
             b.max_call_depth = v;
+        }
+        if let Some(v) = self.max_file_steps {
+            b.max_file_steps = v;
         }
     }
 }
@@ -432,12 +436,16 @@ impl Config {
                         "max-call-depth" => {
                             self.budgets.max_call_depth = Some(bounded(0, 1_000)? as u32)
                         }
+                        "max-file-steps" => {
+                            self.budgets.max_file_steps = Some(bounded(1, 100_000_000_000)? as u64)
+                        }
                         other => {
                             return Err((
                                 k.span(),
                                 format!(
                                     "unknown key `executor.{other}` (expected max-steps, \
-                                     max-loop-iterations, max-forks or max-call-depth)"
+                                     max-loop-iterations, max-forks, max-call-depth or \
+                                     max-file-steps)"
                                 ),
                             ));
                         }
@@ -899,6 +907,7 @@ max-call-depth = 0
                 max_loop_iterations: Some(16),
                 max_forks: Some(4),
                 max_call_depth: Some(0),
+                max_file_steps: None,
             }
         );
         assert!(c.excludes("third_party"));

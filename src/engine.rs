@@ -60,6 +60,9 @@ pub struct Budgets {
     pub max_forks: u32,
     /// Depth of `__device__` calls followed.
     pub max_call_depth: u32,
+    /// Interpreter steps for a whole file; functions past it are not run
+    /// and their findings are unverified. Keeps any one file near a second.
+    pub max_file_steps: u64,
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).
     pub max_parse_operations: u64,
@@ -75,6 +78,7 @@ impl Default for Budgets {
             max_loop_iterations: 64,
             max_forks: 16,
             max_call_depth: 8,
+            max_file_steps: 3_000_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
         }

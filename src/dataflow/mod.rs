@@ -123,27 +123,24 @@ pub fn analyze(module: &Module) -> Facts {
 /// Propagate a per-function property to callers (bounded by the number of
 /// functions: each pass either changes something or stops).
 fn close_over_calls(module: &Module, mut has: Vec<bool>) -> Vec<bool> {
-    for _ in 0..module.functions.len().min(64) {
-        let mut changed = false;
-        for (i, f) in module.functions.iter().enumerate() {
-            if has[i] {
-                continue;
-            }
-            let calls_one = f.exprs.iter().any(|e| match &e.kind {
-                ExprKind::Call(c) if c.receiver.is_none() => module
-                    .functions
-                    .iter()
-                    .enumerate()
-                    .any(|(j, g)| g.name == c.name && g.kind != FnKind::Lambda && has[j]),
-                _ => false,
-            });
-            if calls_one {
-                has[i] = true;
-                changed = true;
+    // callers[g] = functions that call g; then a worklist marks callers.
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
+    for (i, f) in module.functions.iter().enumerate() {
+        for e in &f.exprs {
+            if let ExprKind::Call(c) = &e.kind
+                && let Some(g) = module.callee(c)
+            {
+                callers[g].push(i);
             }
         }
-        if !changed {
-            break;
+    }
+    let mut work: Vec<usize> = (0..has.len()).filter(|&i| has[i]).collect();
+    while let Some(g) = work.pop() {
+        for &caller in &callers[g] {
+            if !has[caller] {
+                has[caller] = true;
+                work.push(caller);
+            }
         }
     }
     has
@@ -151,13 +148,7 @@ fn close_over_calls(module: &Module, mut has: Vec<bool>) -> Vec<bool> {
 
 /// The callee of a call expression, if it is a function of the module.
 pub fn callee(module: &Module, call: &Call) -> Option<usize> {
-    if call.receiver.is_some() {
-        return None;
-    }
-    module
-        .functions
-        .iter()
-        .position(|g| g.name == call.name && g.kind != FnKind::Lambda)
+    module.callee(call)
 }
 
 fn analyze_function(f: &Function, module: &Module) -> FnFacts {

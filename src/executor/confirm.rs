@@ -64,6 +64,10 @@ struct RunResult {
 pub struct ExecCost {
     /// Warp executions run.
     pub runs: usize,
+    /// Interpreter steps over the whole file.
+    pub steps: u64,
+    /// Root functions not explored because the file's budget ran out.
+    pub skipped_roots: usize,
     /// The most expensive function: its name, total interpreter steps and
     /// wall time over all its runs.
     pub worst: Option<(String, u64, std::time::Duration)>,
@@ -76,18 +80,12 @@ pub fn confirm_findings(
     opts: &ExecOptions,
 ) -> (Vec<Option<Verdict>>, ExecCost) {
     let mut cost = ExecCost::default();
-    let reach = reachability(module);
+    let reached_by = kernels_reaching(module);
     // root function → indices of claims it covers
     let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, c) in claims.iter().enumerate() {
         let Some(c) = c else { continue };
-        let mut roots: Vec<usize> = module
-            .functions
-            .iter()
-            .enumerate()
-            .filter(|(k, f)| f.kind == FnKind::Kernel && reach[*k].contains(&c.function))
-            .map(|(k, _)| k)
-            .collect();
+        let mut roots: Vec<usize> = reached_by[c.function].clone();
         if roots.is_empty() {
             roots.push(c.function);
         }
@@ -98,16 +96,46 @@ pub fn confirm_findings(
     // Roots are independent: explore them in parallel, then merge in root
     // order so that the first witness (by root) wins, whatever the threads.
     let roots: Vec<(usize, Vec<usize>)> = by_root.into_iter().collect();
-    let explored: Vec<RootOutcome> = roots
-        .par_iter()
-        .map(|(root, idxs)| explore_root(module, source, claims, *root, idxs, opts))
-        .collect();
+    // The file's step budget is spent in root order, a chunk of roots at a
+    // time (explored in parallel): the cut falls at the same root whatever
+    // the thread count, and roots past it are not run at all.
+    const CHUNK: usize = 16;
+    let mut explored: Vec<RootOutcome> = Vec::new();
+    let mut spent = 0u64;
+    let mut cut = roots.len();
+    for (c, chunk) in roots.chunks(CHUNK).enumerate() {
+        let outcomes: Vec<RootOutcome> = chunk
+            .par_iter()
+            .map(|(root, idxs)| explore_root(module, source, claims, *root, idxs, opts))
+            .collect();
+        for (k, o) in outcomes.into_iter().enumerate() {
+            if spent >= opts.budgets.max_file_steps {
+                cut = cut.min(c * CHUNK + k);
+                break;
+            }
+            spent += o.steps;
+            explored.push(o);
+        }
+        if cut < roots.len() {
+            break;
+        }
+    }
+    let file_budget_note = format!(
+        "the executor's budget for this file ({} steps) was spent on earlier functions",
+        opts.budgets.max_file_steps
+    );
+    cost.skipped_roots = roots.len() - cut;
+    let mut starved: HashSet<usize> = HashSet::new();
+    for (_, idxs) in &roots[cut..] {
+        starved.extend(idxs.iter().copied());
+    }
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
     for outcome in explored {
         cost.runs += outcome.runs;
+        cost.steps += outcome.steps;
         if cost.worst.as_ref().is_none_or(|w| outcome.steps > w.1) {
             cost.worst = Some((
                 module.functions[outcome.root].name.clone(),
@@ -127,6 +155,11 @@ pub fn confirm_findings(
         }
     }
 
+    for &ci in &starved {
+        if found[ci].is_none() && incomplete[ci].is_none() {
+            incomplete[ci] = Some(file_budget_note.clone());
+        }
+    }
     let verdicts = claims
         .iter()
         .enumerate()
@@ -139,7 +172,9 @@ pub fn confirm_findings(
                 },
                 None => {
                     let speculative = claims[i].as_ref().is_some_and(|c| c.speculative);
-                    let (status, reason) = if !reached[i] && speculative {
+                    let (status, reason) = if !reached[i] && speculative && starved.contains(&i) {
+                        (Status::Refuted, "not explored: the file's executor budget ran out, and candidates are only reported when a run shows the problem".to_owned())
+                    } else if !reached[i] && speculative {
                         (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
                     } else if !reached[i] {
                         (Status::Unverified, match &incomplete[i] {
@@ -305,14 +340,8 @@ fn explore_root(
 }
 
 /// For each function, the functions it can call (itself included).
-fn reachability(module: &Module) -> Vec<HashSet<usize>> {
-    let index: HashMap<&str, usize> = module
-        .functions
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.kind != FnKind::Lambda)
-        .map(|(i, f)| (f.name.as_str(), i))
-        .collect();
+/// For each function, the kernels that can reach it through calls.
+fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
     let direct: Vec<Vec<usize>> = module
         .functions
         .iter()
@@ -320,28 +349,29 @@ fn reachability(module: &Module) -> Vec<HashSet<usize>> {
             f.exprs
                 .iter()
                 .filter_map(|e| match &e.kind {
-                    ExprKind::Call(c) if c.receiver.is_none() => {
-                        index.get(c.name.as_str()).copied()
-                    }
+                    ExprKind::Call(c) => module.callee(c),
                     _ => None,
                 })
                 .collect()
         })
         .collect();
-    (0..module.functions.len())
-        .map(|start| {
-            let mut seen = HashSet::from([start]);
-            let mut stack = vec![start];
-            while let Some(f) = stack.pop() {
-                for &g in &direct[f] {
-                    if seen.insert(g) {
-                        stack.push(g);
-                    }
+    let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
+    for (k, f) in module.functions.iter().enumerate() {
+        if f.kind != FnKind::Kernel {
+            continue;
+        }
+        let mut seen = HashSet::from([k]);
+        let mut stack = vec![k];
+        while let Some(g) = stack.pop() {
+            reached_by[g].push(k);
+            for &h in &direct[g] {
+                if seen.insert(h) {
+                    stack.push(h);
                 }
             }
-            seen
-        })
-        .collect()
+        }
+    }
+    reached_by
 }
 
 /// Values tried for an integer input nobody fixed: not a multiple of 32,

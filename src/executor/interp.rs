@@ -1113,9 +1113,8 @@ impl<'m> Machine<'m> {
         }
         // A `__device__` function of this file: run it.
         if call.receiver.is_none()
-            && let Some(callee) = self.module.functions.iter().position(|g| {
-                g.name == call.name && g.kind != FnKind::Lambda && g.params.len() >= call.args.len()
-            })
+            && let Some(callee) = self.module.callee(call)
+            && self.module.functions[callee].params.len() >= call.args.len()
         {
             if self.depth >= self.cfg.budgets.max_call_depth {
                 self.trace.incomplete.get_or_insert(format!(

@@ -70,6 +70,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
     }
     module.functions = cx.module_fns;
+    module.index_functions();
     for l in launches {
         if let Some(site) = launch_site(l, text, &module.constants) {
             module.launches.push(site);

@@ -256,12 +256,39 @@ pub struct Module {
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
     pub constants: std::collections::HashMap<String, i64>,
+    /// Function indices by name (overloads share a name), lambdas excluded.
+    pub by_name: std::collections::HashMap<String, Vec<usize>>,
 }
 
 impl Module {
     pub fn function(&self, name: &str) -> Option<&Function> {
-        self.functions
+        self.by_name
+            .get(name)
+            .and_then(|v| v.first())
+            .map(|&i| &self.functions[i])
+    }
+
+    /// Rebuild the name index after `functions` changed.
+    pub fn index_functions(&mut self) {
+        self.by_name.clear();
+        for (i, f) in self.functions.iter().enumerate() {
+            if f.kind != FnKind::Lambda {
+                self.by_name.entry(f.name.clone()).or_default().push(i);
+            }
+        }
+    }
+
+    /// The function a free call refers to: the first of that name that can
+    /// take the arguments given (defaults fill the rest).
+    pub fn callee(&self, call: &Call) -> Option<usize> {
+        if call.receiver.is_some() {
+            return None;
+        }
+        let cands = self.by_name.get(&call.name)?;
+        cands
             .iter()
-            .find(|f| f.name == name && f.kind != FnKind::Lambda)
+            .copied()
+            .find(|&i| self.functions[i].params.len() >= call.args.len())
+            .or_else(|| cands.first().copied())
     }
 }

@@ -4,7 +4,7 @@
 //! finds each legacy name in the text and asks the tree what is there. That
 //! makes strings and comments fall out for free and keeps the rule cheap.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use memchr::memmem;
 use tree_sitter::Node;
@@ -56,6 +56,7 @@ impl Rule for LegacyWarpPrimitive {
         }
         let root = cx.file.tree.root_node();
         let shims = shim_names(cx);
+        let calls = legacy_calls_by_span(cx);
         let mut macro_bodies_seen = HashSet::new();
         for (pos, name) in hits {
             if shims.contains(name) {
@@ -74,7 +75,7 @@ impl Rule for LegacyWarpPrimitive {
                 && !cx.env.is_dead(call, text)
             {
                 let mut f = finding(call, node, name, None, |o| o);
-                f.claim = ir_claim(cx, call.start_byte(), call.end_byte());
+                f.claim = ir_claim(&calls, call.start_byte(), call.end_byte());
                 out.push(f);
             }
         }
@@ -199,27 +200,37 @@ fn check_macro_body(
 
 /// The IR call at this span, so the executor can say whether lanes reach
 /// it together or apart.
-fn ir_claim(cx: &RuleContext, start: usize, end: usize) -> Option<Claim> {
-    cx.module.functions.iter().enumerate().find_map(|(fi, f)| {
-        f.exprs
-            .iter()
-            .enumerate()
-            .find_map(|(ei, e)| match &e.kind {
-                ExprKind::Call(c) if e.span == (start, end) && legacy_entry(&c.name).is_some() => {
-                    Some(Claim {
-                        function: fi,
-                        sites: vec![ei as u32],
-                        classes: &[
-                            Class::Legacy { divergent: true },
-                            Class::Legacy { divergent: false },
-                        ],
-                        schedule_dependent: false,
-                        speculative: false,
-                    })
-                }
-                _ => None,
-            })
+fn ir_claim(
+    calls: &HashMap<(usize, usize), (usize, u32)>,
+    start: usize,
+    end: usize,
+) -> Option<Claim> {
+    let &(fi, ei) = calls.get(&(start, end))?;
+    Some(Claim {
+        function: fi,
+        sites: vec![ei],
+        classes: &[
+            Class::Legacy { divergent: true },
+            Class::Legacy { divergent: false },
+        ],
+        schedule_dependent: false,
+        speculative: false,
     })
+}
+
+/// Legacy calls in the IR, by span, so each finding finds its call at once.
+fn legacy_calls_by_span(cx: &RuleContext) -> HashMap<(usize, usize), (usize, u32)> {
+    let mut out = HashMap::new();
+    for (fi, f) in cx.module.functions.iter().enumerate() {
+        for (ei, e) in f.exprs.iter().enumerate() {
+            if let ExprKind::Call(c) = &e.kind
+                && legacy_entry(&c.name).is_some()
+            {
+                out.entry(e.span).or_insert((fi, ei as u32));
+            }
+        }
+    }
+    out
 }
 
 fn finding(
