@@ -114,9 +114,9 @@ mod tests {
 
     #[test]
     fn parses_front_matter_sections_and_code() {
-        let page = "---\ncode: WL009\nname: x\n---\n# Title\n\n## Example\n\ntext\n```cuda\nint a;\n```\n## Options\nNone.\n";
+        let page = "---\ncode: XX009\nname: x\n---\n# Title\n\n## Example\n\ntext\n```cuda\nint a;\n```\n## Options\nNone.\n";
         let p = RulePage::parse(page);
-        assert_eq!(p.front("code"), Some("WL009"));
+        assert_eq!(p.front("code"), Some("XX009"));
         assert_eq!(p.title, "Title");
         assert_eq!(
             p.code_blocks("Example"),
