@@ -1,0 +1,143 @@
+//! Value operations and the library functions with known meaning.
+
+use super::*;
+
+/// Pick a lane partition for branch outcomes the executor cannot compute.
+pub(super) fn partition(seed: u32, lane: u32) -> bool {
+    match seed % 4 {
+        0 => lane < 16,
+        1 => lane.is_multiple_of(2),
+        2 => lane < 20,
+        _ => lane != 0,
+    }
+}
+
+pub(super) fn unknown_of(vals: &[Val]) -> Val {
+    if let Some(u) = vals.iter().find(|v| matches!(v, Val::Undef(_))) {
+        *u
+    } else if vals
+        .iter()
+        .any(|v| matches!(v, Val::Unknown { varying: true }))
+    {
+        Val::UNKNOWN_VARYING
+    } else {
+        Val::UNKNOWN_UNIFORM
+    }
+}
+
+pub(super) fn unary(op: UnOp, a: Val) -> Val {
+    match (op, a) {
+        (UnOp::Neg, Val::Int(v)) => Val::Int(v.wrapping_neg()),
+        (UnOp::Neg, Val::Float(v)) => Val::Float(-v),
+        (UnOp::Not, v) if v.truth().is_some() => Val::Int(!v.truth().unwrap_or(false) as i64),
+        (UnOp::BitNot, Val::Int(v)) => Val::Int(bit_not(v)),
+        (_, v) => unknown_of(&[v]),
+    }
+}
+
+pub(super) fn binary(op: BinOp, a: Val, b: Val, _shared: &[SharedArray]) -> Val {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => apply_binop(op, x, y)
+            .map(Val::Int)
+            .unwrap_or(Val::UNKNOWN_VARYING),
+        (Val::Ptr(p), Val::Int(n)) if matches!(op, BinOp::Add | BinOp::Sub) => {
+            let d = if op == BinOp::Add { n } else { -n };
+            Val::Ptr(Ptr {
+                offset: p.offset.saturating_add(d),
+                ..p
+            })
+        }
+        (Val::Int(n), Val::Ptr(p)) if op == BinOp::Add => Val::Ptr(Ptr {
+            offset: p.offset.saturating_add(n),
+            ..p
+        }),
+        (Val::Float(_), _) | (_, Val::Float(_)) if a.is_known() && b.is_known() => {
+            let x = match a {
+                Val::Float(f) => f,
+                Val::Int(i) => i as f64,
+                _ => return Val::UNKNOWN_VARYING,
+            };
+            let y = match b {
+                Val::Float(f) => f,
+                Val::Int(i) => i as f64,
+                _ => return Val::UNKNOWN_VARYING,
+            };
+            match op {
+                BinOp::Add => Val::Float(x + y),
+                BinOp::Sub => Val::Float(x - y),
+                BinOp::Mul => Val::Float(x * y),
+                BinOp::Div => Val::Float(x / y),
+                BinOp::Lt => Val::Int((x < y) as i64),
+                BinOp::Le => Val::Int((x <= y) as i64),
+                BinOp::Gt => Val::Int((x > y) as i64),
+                BinOp::Ge => Val::Int((x >= y) as i64),
+                BinOp::Eq => Val::Int((x == y) as i64),
+                BinOp::Ne => Val::Int((x != y) as i64),
+                _ => Val::UNKNOWN_VARYING,
+            }
+        }
+        _ => unknown_of(&[a, b]),
+    }
+}
+
+/// Library functions with known meaning.
+pub(super) fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Option<Lanes> {
+    let mut out = [Val::UNKNOWN_VARYING; 32];
+    let arg = |i: usize, l: usize| args.get(i).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+    let int1 = |f: &dyn Fn(i64) -> i64, out: &mut Lanes| {
+        for l in lanes_of(m) {
+            out[l] = match arg(0, l).as_int() {
+                Some(v) => Val::Int(f(v)),
+                None => unknown_of(&[arg(0, l)]),
+            };
+        }
+    };
+    match name {
+        "__popc" | "__popcll" => int1(&|v| (v as u64 & 0xffff_ffff).count_ones() as i64, &mut out),
+        "__ffs" => int1(
+            &|v| {
+                let v = v as u32;
+                if v == 0 {
+                    0
+                } else {
+                    v.trailing_zeros() as i64 + 1
+                }
+            },
+            &mut out,
+        ),
+        "__clz" => int1(&|v| (v as u32).leading_zeros() as i64, &mut out),
+        "__brev" => int1(&|v| (v as u32).reverse_bits() as i64, &mut out),
+        "abs" => int1(&|v| v.wrapping_abs(), &mut out),
+        "min" | "max" | "umin" | "umax" | "fminf" | "fmaxf" => {
+            for l in lanes_of(m) {
+                out[l] = match (arg(0, l).as_int(), arg(1, l).as_int()) {
+                    (Some(a), Some(b)) => Val::Int(if name.contains("min") {
+                        a.min(b)
+                    } else {
+                        a.max(b)
+                    }),
+                    _ => unknown_of(&[arg(0, l), arg(1, l)]),
+                };
+            }
+        }
+        "__ldg" => {
+            for l in lanes_of(m) {
+                out[l] = match arg(0, l) {
+                    Val::Ptr(p) => memory_contents(p.space, p.offset, seed),
+                    v => unknown_of(&[v]),
+                };
+            }
+        }
+        n if n.starts_with("atomic") => {}
+        "printf"
+        | "assert"
+        | "__trap"
+        | "__nanosleep"
+        | "__threadfence"
+        | "__threadfence_block" => {
+            out = [Val::Int(0); 32];
+        }
+        _ => return None,
+    }
+    Some(out)
+}
