@@ -1,11 +1,15 @@
 //! Replays the fuzzers' seed corpus (`tests/fuzz_corpus/`, including every
-//! input that once crashed a fuzzer, under `regressions/`) through exactly
-//! what the fuzz targets run, so CI checks it without a fuzzer.
+//! input that once crashed a fuzzer, under `regressions/`, plus the kernels
+//! of `testdata/`, which seed the fuzzers too) through exactly what the fuzz
+//! targets run, so CI checks it without a fuzzer.
 
 use std::path::{Path, PathBuf};
 
 fn corpus_files() -> Vec<PathBuf> {
-    files_under(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_corpus"))
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = files_under(root.join("tests/fuzz_corpus"));
+    files.extend(files_under(root.join("testdata")));
+    files
 }
 
 fn files_under(root: PathBuf) -> Vec<PathBuf> {

@@ -334,9 +334,6 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                             }));
                         }
                     }
-                    StmtKind::Return(Some(e)) => {
-                        let _ = expr_level(f, *e, facts, module);
-                    }
                     StmtKind::Block(list) => stack.push(Item::List(list, 0)),
                     _ => {}
                 }
@@ -373,9 +370,6 @@ fn assignments(f: &Function, e: ExprId, ctl: Level, facts: &mut FnFacts, module:
                     };
                     raise(&mut facts.var_level, name, lvl);
                     provenance(f, name, *rhs, false, facts);
-                    let name = name.clone();
-                    // `x += …` keeps x's own contribution.
-                    let _ = name;
                 }
                 stack.push(*rhs);
             }

@@ -285,7 +285,7 @@ fn explore_root(
             deterministic_done.insert(key);
         }
         let mut extra = cross_warp_barriers(&per_warp);
-        extra.extend(schedule_differences(&per_warp, idxs, claims, module));
+        extra.extend(schedule_differences(&per_warp, idxs, claims));
         for (i, obs) in extra {
             per_warp[i].observations.push(obs);
         }
@@ -696,7 +696,6 @@ fn schedule_differences(
     runs: &[RunResult],
     idxs: &[usize],
     claims: &[Option<Claim>],
-    _module: &Module,
 ) -> Vec<(usize, Observation)> {
     let mut out = Vec::new();
     for (ci_pos, r) in runs.iter().enumerate() {

@@ -197,7 +197,7 @@ pub fn const_mask(site: &CallSite, module: &Module) -> Option<u32> {
 /// constants, defaults and values computed in the function; false when the
 /// mask comes from a member, an unknown global, or a parameter the caller
 /// supplies (then the call sites are judged instead).
-pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
+pub fn mask_is_modelled(site: &CallSite, module: &Module) -> bool {
     let Some(m) = site.mask_arg() else {
         return true;
     };
@@ -210,7 +210,6 @@ pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool
             _ => None,
         })
         .collect();
-    let _ = facts;
     !dataflow::any_subexpr(f, m, &mut |k| match k {
         // Members and methods of objects the IR does not model.
         ExprKind::Member(..) => true,

@@ -46,9 +46,7 @@ impl Rule for FullMaskInDivergentCode {
             let mut labels = guard_labels(&site.context, Level::Varying);
             let message = match site.prim {
                 Some(p) if p.is_masked() => {
-                    if activemask_mask(&site, cx.facts)
-                        || !mask_is_modelled(&site, cx.module, cx.facts)
-                    {
+                    if activemask_mask(&site, cx.facts) || !mask_is_modelled(&site, cx.module) {
                         continue; // WL003's business, or a mask only callers know
                     }
                     match partial {

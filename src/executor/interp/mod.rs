@@ -85,7 +85,6 @@ enum Work<'m> {
     Arm {
         region: u32,
         arm: u16,
-        mask: u32,
         /// Lanes of the other arms, and where they are meanwhile.
         others: u32,
         line: usize,
@@ -317,12 +316,10 @@ impl<'m> Machine<'m> {
                     else {
                         continue;
                     };
-                    let top = act.loops.last_mut().map(|l| {
-                        let c = l.continued;
+                    // Lanes that `continue`d rejoin for the step.
+                    if let Some(l) = act.loops.last_mut() {
                         l.continued = 0;
-                        c
-                    });
-                    let _ = top;
+                    }
                     let mut m = live
                         & !act.returned
                         & !act.loops.last().map(|l| l.broke).unwrap_or(0)
@@ -391,7 +388,6 @@ impl<'m> Machine<'m> {
                 Work::Arm {
                     region,
                     arm,
-                    mask,
                     others,
                     line,
                 } => {
@@ -407,7 +403,6 @@ impl<'m> Machine<'m> {
                     };
                     // Lanes that already returned or exited keep saying so.
                     self.note_where(others & !act.returned & !self.exited, line, what);
-                    let _ = mask;
                 }
                 Work::EndRegion => {
                     self.regions.pop();
@@ -531,7 +526,6 @@ impl<'m> Machine<'m> {
                         work.push(Work::Arm {
                             region,
                             arm: 1,
-                            mask: e,
                             others: t,
                             line,
                         });
@@ -543,7 +537,6 @@ impl<'m> Machine<'m> {
                         work.push(Work::Arm {
                             region,
                             arm: 0,
-                            mask: t,
                             others: e,
                             line,
                         });
@@ -633,7 +626,6 @@ impl<'m> Machine<'m> {
                         work.push(Work::Arm {
                             region,
                             arm: i as u16,
-                            mask,
                             others: m & !mask,
                             line,
                         });
@@ -733,7 +725,7 @@ impl<'m> Machine<'m> {
                         level: 1,
                     };
                     for l in lanes_of(m) {
-                        out[l] = self.load(p, l as u32, expr.span, f, e);
+                        out[l] = self.load(p, l as u32, expr.span, e);
                     }
                 } else if let Some(v) = act.vars.get(name) {
                     out = *v;
@@ -758,7 +750,7 @@ impl<'m> Machine<'m> {
                 for l in lanes_of(m) {
                     out[l] = match op {
                         UnOp::Deref => match av[l] {
-                            Val::Ptr(p) => self.load(p, l as u32, expr.span, f, e),
+                            Val::Ptr(p) => self.load(p, l as u32, expr.span, e),
                             v => unknown_of(&[v]),
                         },
                         _ => unary(*op, av[l]),
@@ -790,7 +782,7 @@ impl<'m> Machine<'m> {
                     let av = self.eval(act, *a, m);
                     let bv = self.eval(act, *b, m);
                     for l in lanes_of(m) {
-                        out[l] = binary(*op, av[l], bv[l], &self.shared);
+                        out[l] = binary(*op, av[l], bv[l]);
                     }
                 }
             },
@@ -831,7 +823,7 @@ impl<'m> Machine<'m> {
                         let cur = self.eval(act, *lhs, m);
                         let mut v = [Val::UNKNOWN_VARYING; 32];
                         for l in lanes_of(m) {
-                            v[l] = binary(*op, cur[l], rv[l], &self.shared);
+                            v[l] = binary(*op, cur[l], rv[l]);
                         }
                         v
                     }
@@ -851,7 +843,6 @@ impl<'m> Machine<'m> {
                         if *increment { BinOp::Add } else { BinOp::Sub },
                         cur[l],
                         Val::Int(1),
-                        &self.shared,
                     );
                 }
                 self.store(act, *target, m, &v);
@@ -865,7 +856,7 @@ impl<'m> Machine<'m> {
                         (Val::Ptr(p), Some(i)) => {
                             let q = self.index_ptr(p, i);
                             if self.is_element(q) {
-                                self.load(q, l as u32, expr.span, f, e)
+                                self.load(q, l as u32, expr.span, e)
                             } else {
                                 Val::Ptr(q)
                             }
@@ -954,8 +945,8 @@ impl<'m> Machine<'m> {
         }
     }
 
-    fn load(&mut self, p: Ptr, lane: u32, span: ByteSpan, f: &Function, e: ExprId) -> Val {
-        self.record_access(p, lane, false, span, f, e);
+    fn load(&mut self, p: Ptr, lane: u32, span: ByteSpan, e: ExprId) -> Val {
+        self.record_access(p, lane, false, span, e);
         match p.space {
             Space::Shared(id) => self.shared[id as usize]
                 .data
@@ -971,15 +962,7 @@ impl<'m> Machine<'m> {
         }
     }
 
-    fn record_access(
-        &mut self,
-        p: Ptr,
-        lane: u32,
-        write: bool,
-        span: ByteSpan,
-        _f: &Function,
-        e: ExprId,
-    ) {
+    fn record_access(&mut self, p: Ptr, lane: u32, write: bool, span: ByteSpan, e: ExprId) {
         if let Space::Shared(_) = p.space {
             let line = self.line(span);
             let mut chain = self.chain.clone();
@@ -1011,7 +994,7 @@ impl<'m> Machine<'m> {
                     level: 1,
                 };
                 for l in lanes_of(m) {
-                    self.write(p, l as u32, value[l], lexpr.span, f, lhs);
+                    self.write(p, l as u32, value[l], lexpr.span, lhs);
                 }
             }
             ExprKind::Var(name) => {
@@ -1029,7 +1012,7 @@ impl<'m> Machine<'m> {
                 for l in lanes_of(m) {
                     if let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) {
                         let q = self.index_ptr(p, i);
-                        self.write(q, l as u32, value[l], lexpr.span, f, lhs);
+                        self.write(q, l as u32, value[l], lexpr.span, lhs);
                     }
                 }
             }
@@ -1037,7 +1020,7 @@ impl<'m> Machine<'m> {
                 let pv = self.eval(act, *p, m);
                 for l in lanes_of(m) {
                     if let Val::Ptr(q) = pv[l] {
-                        self.write(q, l as u32, value[l], lexpr.span, f, lhs);
+                        self.write(q, l as u32, value[l], lexpr.span, lhs);
                     }
                 }
             }
@@ -1046,8 +1029,8 @@ impl<'m> Machine<'m> {
         self.time += 1;
     }
 
-    fn write(&mut self, p: Ptr, lane: u32, v: Val, span: ByteSpan, f: &Function, e: ExprId) {
-        self.record_access(p, lane, true, span, f, e);
+    fn write(&mut self, p: Ptr, lane: u32, v: Val, span: ByteSpan, e: ExprId) {
+        self.record_access(p, lane, true, span, e);
         self.mark_used(v);
         match p.space {
             Space::Shared(id) => {
@@ -1109,7 +1092,7 @@ impl<'m> Machine<'m> {
                     .unwrap_or(Val::Int(0));
                 for l in lanes_of(m) {
                     if let Some(a) = args.get(1) {
-                        total = binary(BinOp::Add, total, a[l], &self.shared);
+                        total = binary(BinOp::Add, total, a[l]);
                     }
                 }
                 self.trace.global.insert((p.space, p.offset), total);

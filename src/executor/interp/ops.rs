@@ -35,7 +35,7 @@ pub(super) fn unary(op: UnOp, a: Val) -> Val {
     }
 }
 
-pub(super) fn binary(op: BinOp, a: Val, b: Val, _shared: &[SharedArray]) -> Val {
+pub(super) fn binary(op: BinOp, a: Val, b: Val) -> Val {
     match (a, b) {
         (Val::Int(x), Val::Int(y)) => apply_binop(op, x, y)
             .map(Val::Int)
