@@ -394,8 +394,8 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
-/// Download the wheel with pip (once) and unpack its `.cuh` headers, with
-/// `benches/fetch_cccl.py` (the same script `.ci/run` uses).
+/// Download the wheel with pip (once) and unpack its sources, with
+/// `benches/fetch_corpora.py` (the same script `.ci/run` uses).
 fn ensure_cccl(cache: &Path) -> Result<PathBuf, String> {
     let dir = cache.join("cccl");
     if dir.join(".complete").exists() {
@@ -406,15 +406,16 @@ fn ensure_cccl(cache: &Path) -> Result<PathBuf, String> {
         cache.display()
     );
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fetch_cccl.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fetch_corpora.py");
     let status = Command::new(&python)
         .arg(script)
+        .arg("--only=cccl")
         .arg(cache)
         .stdout(Stdio::null())
         .status()
         .map_err(|e| format!("{python}: {e}"))?;
     if !status.success() || !dir.join(".complete").exists() {
-        return Err(format!("benches/fetch_cccl.py failed: {status}"));
+        return Err(format!("benches/fetch_corpora.py failed: {status}"));
     }
     Ok(dir)
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Fetch the real-code corpora with pip from PyPI and unpack their sources.
+
+Usage: python3 benches/fetch_corpora.py [--only NAME[,NAME...]] [CACHE_DIR]
+       (default CACHE_DIR: .bench-cache; NAME: cccl, cupy, cutlass, flashinfer)
+
+Each corpus is one pinned wheel. Its C/C++/CUDA sources (.cu .cuh .h .hpp
+.hxx .inl .cpp .cc .cxx .hip) are unpacked into CACHE_DIR/NAME/, keeping the
+paths inside the wheel; the wheels stay in CACHE_DIR/wheels/. Both are
+git-ignored and never committed. Used by the corpus benchmark, the real-code
+tests and .ci/run; safe to run again (a corpus with CACHE_DIR/NAME/.complete
+is not fetched again). Prints one unpacked directory per line.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+# name -> (requirement, wheel file prefix, pip platform flags). Pinned so that
+# every run measures the same files. The sources are the same in every
+# platform's wheel; the platform is fixed so the download does not depend on
+# the local machine.
+CORPORA = {
+    "cccl": ("cuda-cccl==1.2.1", "cuda_cccl-1.2.1-",
+             ["--python-version", "3.11", "--platform", "manylinux_2_26_x86_64"]),
+    "cupy": ("cupy-cuda12x==14.2.0", "cupy_cuda12x-14.2.0-",
+             ["--python-version", "3.11", "--platform", "manylinux2014_x86_64"]),
+    "cutlass": ("nvidia-cutlass==4.2.0.0", "nvidia_cutlass-4.2.0.0-", []),
+    "flashinfer": ("flashinfer-python==0.7.2.post1",
+                   "flashinfer_python-0.7.2.post1-", []),
+}
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hxx", ".inl", ".cpp", ".cc",
+                   ".cxx", ".hip")
+
+
+def fetch(cache: str, name: str) -> str:
+    requirement, prefix, platform = CORPORA[name]
+    dest = os.path.join(cache, name)
+    marker = os.path.join(dest, ".complete")
+    if os.path.exists(marker):
+        return dest
+    wheels = os.path.join(cache, "wheels")
+    os.makedirs(wheels, exist_ok=True)
+    if not glob.glob(os.path.join(wheels, prefix + "*.whl")):
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+             "--only-binary=:all:", *platform, "-d", wheels, requirement],
+            check=True,
+            stdout=sys.stderr,
+        )
+    found = sorted(glob.glob(os.path.join(wheels, prefix + "*.whl")))
+    if not found:
+        raise RuntimeError(f"no {requirement} wheel in {wheels}")
+    # Unpack into a fresh directory so an interrupted run leaves no half tree
+    # behind a marker.
+    shutil.rmtree(dest, ignore_errors=True)
+    with zipfile.ZipFile(found[-1]) as z:
+        names = [n for n in z.namelist()
+                 if n.lower().endswith(SOURCE_SUFFIXES) and not n.endswith("/")]
+        z.extractall(dest, names)
+    with open(marker, "w"):
+        pass
+    print(f"{name}: unpacked {len(names)} files from {os.path.basename(found[-1])}",
+          file=sys.stderr)
+    return dest
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    names = list(CORPORA)
+    if args and args[0].startswith("--only"):
+        value = args[0].split("=", 1)[1] if "=" in args[0] else args[1]
+        args = args[1:] if "=" in args[0] else args[2:]
+        names = [n for n in value.split(",") if n]
+        unknown = [n for n in names if n not in CORPORA]
+        if unknown:
+            print(f"unknown corpus {unknown}; known: {list(CORPORA)}", file=sys.stderr)
+            return 2
+    cache = args[0] if args else ".bench-cache"
+    failed = False
+    for name in names:
+        try:
+            print(fetch(cache, name))
+        except (subprocess.CalledProcessError, RuntimeError, OSError,
+                zipfile.BadZipFile) as err:
+            print(f"{name}: could not fetch: {err}", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
