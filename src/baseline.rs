@@ -22,10 +22,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tree_sitter::Node;
 
-use crate::config::normalize_path;
 use crate::diagnostic::Diagnostic;
-use crate::engine::RunResult;
+use crate::discover::normalize_path;
 use crate::frontend::{ParsedFile, node_text};
+use crate::outcome::RunResult;
+pub use crate::outcome::{BaselineEntry as Entry, BaselineSummary as Summary};
 
 /// Bump when the fingerprint recipe changes: old baselines then go stale
 /// rather than match the wrong findings.
@@ -127,19 +128,6 @@ fn function_name(def: Node, text: &str) -> Option<String> {
     None
 }
 
-/// One recorded finding.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Entry {
-    /// `/`-separated, relative to the baseline file's directory when the
-    /// file lies under it.
-    pub path: String,
-    pub code: String,
-    pub fingerprint: String,
-    /// Where it was when recorded; for people reading the file, not matched.
-    pub line: usize,
-    pub message: String,
-}
-
 /// The baseline file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Baseline {
@@ -149,17 +137,6 @@ pub struct Baseline {
 }
 
 pub const BASELINE_VERSION: u32 = 1;
-
-/// What `--baseline` did to a run (JSON `stats.baseline`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Summary {
-    /// The baseline file as given.
-    pub file: String,
-    /// Findings hidden because the baseline has them.
-    pub matched: usize,
-    /// Entries for checked files that match no finding now.
-    pub stale: Vec<Entry>,
-}
 
 impl Baseline {
     /// Record every diagnostic of `run`; paths relative to `dir` (where the

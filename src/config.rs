@@ -17,15 +17,17 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::budgets::Budgets;
+use crate::discover::normalize_path;
 use crate::discover::{self, FileKind};
-use crate::engine::{Budgets, Options};
+use crate::options::Options;
 use crate::rules::{self, RuleSet};
 use crate::source::SourceFile;
 
@@ -812,27 +814,6 @@ impl Resolver {
     fn absolute(&self, path: &Path) -> PathBuf {
         normalize_path(&self.cwd, path)
     }
-}
-
-/// `path` made absolute against `cwd` and lexically normalized (`.` dropped,
-/// `..` applied), without touching the file system: symlinks stay as named.
-pub fn normalize_path(cwd: &Path, path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        cwd.join(path)
-    };
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 fn rule_error(config: &Option<Arc<Config>>, message: String) -> ConfigError {

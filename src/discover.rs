@@ -2,7 +2,7 @@
 //! to check, walking directories with the `ignore` crate so that
 //! `.gitignore` and hidden files are honoured as users expect.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use ignore::WalkBuilder;
@@ -189,4 +189,25 @@ fn walk_error(root: &Path, err: ignore::Error) -> WalkError {
         path,
         message: cur.to_string(),
     }
+}
+
+/// `path` made absolute against `cwd` and lexically normalized (`.` dropped,
+/// `..` applied), without touching the file system: symlinks stay as named.
+pub fn normalize_path(cwd: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let mut out = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }

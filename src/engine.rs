@@ -14,104 +14,24 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::baseline;
 use crate::config::{ConfigError, Resolver};
 use crate::dataflow;
 use crate::diagnostic::{Confirmation, Diagnostic, Label, Severity, Status, Witness};
-use crate::discover::{self, Candidate, DiscoverOptions};
+use crate::discover::{self, Candidate};
 use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
-use crate::frontend::{self, PreprocEnv};
+use crate::frontend;
 use crate::ir;
 use crate::prefilter;
-use crate::rules::{self, Finding, RuleContext, RuleSet};
-use crate::source::{SourceFile, Span};
+use crate::rules::{self, Finding, RuleContext};
+use crate::source::SourceFile;
 use crate::suppress;
 use crate::timing::{Clock, Stage, StageTimes};
 
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    pub rules: RuleSet,
-    pub env: PreprocEnv,
-    pub discover: DiscoverOptions,
-    /// Report findings the executor refuted.
-    pub show_refuted: bool,
-    /// Worker threads; `None` lets rayon pick.
-    pub threads: Option<usize>,
-    /// Block shape to assume when no launch site or `__launch_bounds__`
-    /// says otherwise (`--block-dim`, config `block-dim`).
-    pub block_dim: Option<[u32; 3]>,
-    /// Limits that keep the executor linear and bounded.
-    pub budgets: Budgets,
-    /// Audit as if there were no suppression comments (`--no-suppressions`).
-    pub ignore_suppressions: bool,
-}
-
-/// Executor limits (config `[executor]`). A finding whose check runs out of
-/// budget is reported as unverified, never dropped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budgets {
-    /// Interpreter steps per function and warp schedule.
-    pub max_steps: u64,
-    /// Iterations of one loop before the executor stops unrolling it.
-    pub max_loop_iterations: u32,
-    /// Lane partitions and input choices explored per finding.
-    pub max_forks: u32,
-    /// Depth of `__device__` calls followed.
-    pub max_call_depth: u32,
-    /// Interpreter steps for a whole file; functions past it are not run
-    /// and their findings are unverified. Keeps any one file near a second.
-    pub max_file_steps: u64,
-    /// tree-sitter parser operations per file; a file that needs more is
-    /// reported as not analysed (counted, so it does not depend on load).
-    pub max_parse_operations: u64,
-    /// Files larger than this are not read or analysed (reported as such).
-    /// tree-sitter's offsets are 32-bit, so this must stay below 4 GiB.
-    pub max_file_bytes: u64,
-}
-
-impl Default for Budgets {
-    fn default() -> Self {
-        Budgets {
-            max_steps: 200_000,
-            max_loop_iterations: 64,
-            max_forks: 16,
-            max_call_depth: 8,
-            max_file_steps: 3_000_000,
-            max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
-            max_file_bytes: 1 << 30,
-        }
-    }
-}
-
-/// What checking one file produced.
-#[derive(Debug, Clone, Default)]
-pub struct FileOutcome {
-    pub path: String,
-    pub diagnostics: Vec<Diagnostic>,
-    /// The source, kept only when there are diagnostics to render.
-    pub source: Option<Arc<SourceFile>>,
-    pub bytes: usize,
-    pub skipped_by_prefilter: bool,
-    pub parse_error_regions: Vec<Span>,
-    pub lossy_utf8: bool,
-    /// Set when the file could not be read; it was not checked.
-    pub io_error: Option<String>,
-    /// Set when the file was read but not analysed (e.g. it exceeded the
-    /// parse budget): the reason, always reported, never a silent pass.
-    pub not_analysed: Option<String>,
-    /// Time per stage; all zero unless timing is enabled.
-    pub timings: StageTimes,
-    /// Diagnostics hidden by suppression comments.
-    pub suppressed: usize,
-    /// Functions lowered to the kernel IR.
-    pub functions: usize,
-    /// Warp executions the executor ran for this file's findings.
-    pub executor_runs: usize,
-    /// The function the executor spent most on: name, steps, time.
-    pub executor_worst: Option<(String, u64, std::time::Duration)>,
-}
+pub use crate::budgets::Budgets;
+pub use crate::options::Options;
+pub use crate::outcome::{FileOutcome, NotAnalysedSummary, ParseErrorSummary, RunResult, Stats};
 
 /// Check one in-memory buffer (stdin, the language server, tests).
 pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
@@ -196,7 +116,7 @@ fn analyse(
     // definitions win.
     let on_disk = std::path::Path::new(&path);
     if on_disk.is_file() {
-        for (k, v) in frontend::includes::included_constants(&parsed, on_disk, &opts.env) {
+        for (k, v) in ir::includes::included_constants(&parsed, on_disk, &opts.env) {
             module.constants.entry(k).or_insert(v);
         }
     }
@@ -368,116 +288,6 @@ fn read_file(path: &std::path::Path, max_bytes: u64) -> std::io::Result<Result<V
 fn display_path(p: &std::path::Path) -> String {
     let s = p.to_string_lossy();
     s.strip_prefix("./").unwrap_or(&s).to_owned()
-}
-
-/// The result of a whole run.
-#[derive(Debug, Default)]
-pub struct RunResult {
-    pub files: Vec<FileOutcome>,
-    /// Paths that could not be walked or read, with the reason.
-    pub io_errors: Vec<(String, String)>,
-    /// Time per stage summed over files (zero unless timing is enabled).
-    pub timings: StageTimes,
-    /// Set when `--baseline` filtered the run.
-    pub baseline: Option<baseline::Summary>,
-}
-
-impl RunResult {
-    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.files.iter().flat_map(|f| f.diagnostics.iter())
-    }
-
-    pub fn stats(&self) -> Stats {
-        let mut s = Stats::default();
-        for f in &self.files {
-            if f.io_error.is_some() {
-                continue;
-            }
-            s.files_checked += 1;
-            s.bytes += f.bytes;
-            s.functions_analyzed += f.functions;
-            s.executor_runs += f.executor_runs;
-            if let Some((_, steps, _)) = &f.executor_worst {
-                s.executor_max_steps = s.executor_max_steps.max(*steps);
-            }
-            if f.skipped_by_prefilter {
-                s.files_skipped_by_prefilter += 1;
-            }
-            if f.lossy_utf8 {
-                s.non_utf8_files.push(f.path.clone());
-            }
-            if let Some(reason) = &f.not_analysed {
-                s.not_analysed.push(NotAnalysedSummary {
-                    path: f.path.clone(),
-                    reason: reason.clone(),
-                });
-            }
-            s.suppressed += f.suppressed;
-            if !f.parse_error_regions.is_empty() {
-                s.files_with_parse_errors += 1;
-                s.parse_error_regions += f.parse_error_regions.len();
-                s.parse_errors.push(ParseErrorSummary {
-                    path: f.path.clone(),
-                    regions: f.parse_error_regions.len(),
-                    lines: f.parse_error_regions.iter().map(|r| r.line).collect(),
-                });
-            }
-        }
-        s.io_errors = self.io_errors.len();
-        s.baseline = self.baseline.clone();
-        for d in self.diagnostics() {
-            s.diagnostics += 1;
-            match d.confirmation.status {
-                crate::diagnostic::Status::Confirmed => s.confirmed += 1,
-                crate::diagnostic::Status::Refuted => s.refuted += 1,
-                crate::diagnostic::Status::Unverified => s.unverified += 1,
-            }
-        }
-        s
-    }
-}
-
-#[derive(Debug, Default, Serialize, PartialEq, Eq)]
-pub struct Stats {
-    pub files_checked: usize,
-    /// Device functions, kernels and lambdas lowered to the kernel IR.
-    pub functions_analyzed: usize,
-    /// Warp executions run to confirm or refute findings.
-    pub executor_runs: usize,
-    /// Interpreter steps of the most expensive function (all its runs).
-    pub executor_max_steps: u64,
-    pub files_skipped_by_prefilter: usize,
-    pub bytes: usize,
-    pub diagnostics: usize,
-    pub confirmed: usize,
-    pub refuted: usize,
-    pub unverified: usize,
-    pub files_with_parse_errors: usize,
-    pub parse_error_regions: usize,
-    /// Which regions of which file could not be parsed (never findings).
-    pub parse_errors: Vec<ParseErrorSummary>,
-    pub non_utf8_files: Vec<String>,
-    /// Files read but not analysed (e.g. over the parse budget), with why.
-    pub not_analysed: Vec<NotAnalysedSummary>,
-    pub io_errors: usize,
-    /// Diagnostics hidden by suppression comments.
-    pub suppressed: usize,
-    /// What `--baseline` hid, and its stale entries.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<baseline::Summary>,
-}
-
-#[derive(Debug, Serialize, PartialEq, Eq)]
-pub struct NotAnalysedSummary {
-    pub path: String,
-    pub reason: String,
-}
-
-#[derive(Debug, Serialize, PartialEq, Eq)]
-pub struct ParseErrorSummary {
-    pub path: String,
-    pub regions: usize,
-    pub lines: Vec<usize>,
 }
 
 /// Discover and check `roots`, every file with `opts` (no config files).

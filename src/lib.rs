@@ -1,10 +1,13 @@
 //! warplint: a static analyzer for CUDA warp-level synchronization bugs.
 //!
 //! The pipeline, one module per stage (see ARCHITECTURE.md):
-//! [`discover`] → [`prefilter`] → [`frontend`] → [`rules`] → [`report`],
-//! driven per file by [`engine`].
+//! [`discover`] → [`prefilter`] → [`frontend`] → [`ir`] → [`dataflow`] →
+//! [`rules`] → [`executor`] → [`suppress`] → [`report`], driven per file by
+//! [`engine`]. Each module imports only earlier stages and shared leaf
+//! modules (`tests/layering.rs` keeps it so).
 
 pub mod baseline;
+pub mod budgets;
 pub mod cli;
 pub mod config;
 pub mod dataflow;
@@ -17,6 +20,8 @@ pub mod frontend;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod ir;
+pub mod options;
+pub mod outcome;
 pub mod prefilter;
 pub mod report;
 pub mod rules;

@@ -24,36 +24,11 @@
 
 use memchr::memmem;
 
-use crate::diagnostic::{Applicability, Confirmation, Diagnostic, Edit, Fix, Severity, Status};
+use crate::diagnostic::{Applicability, Confirmation, Diagnostic, Edit, Fix, Status};
 use crate::rules::{self, RuleMeta, RuleSet};
 use crate::source::SourceFile;
 
-pub static UNUSED_SUPPRESSION: RuleMeta = RuleMeta {
-    code: "WL100",
-    name: "unused-suppression",
-    severity: Severity::Warning,
-    summary: "Suppression comment that suppresses nothing",
-    has_fix: true,
-    page: include_str!("../rules/WL100-unused-suppression.md"),
-};
-
-pub static SUPPRESSION_WITHOUT_REASON: RuleMeta = RuleMeta {
-    code: "WL101",
-    name: "suppression-without-reason",
-    severity: Severity::Warning,
-    summary: "Suppression comment that does not say why",
-    has_fix: false,
-    page: include_str!("../rules/WL101-suppression-without-reason.md"),
-};
-
-pub static INVALID_SUPPRESSION: RuleMeta = RuleMeta {
-    code: "WL102",
-    name: "invalid-suppression",
-    severity: Severity::Warning,
-    summary: "Malformed suppression comment, or one naming an unknown rule",
-    has_fix: false,
-    page: include_str!("../rules/WL102-invalid-suppression.md"),
-};
+pub use crate::rules::{INVALID_SUPPRESSION, SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION};
 
 const MARKER: &str = "warplint:";
 

@@ -7,30 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::trace::{Collective, Site, Trace};
 use crate::diagnostic::{WitnessEvent, lane_ranges, lanes_phrase};
 use crate::ir::Primitive;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Class {
-    /// Lanes named in the mask are alive but never arrive (WL002).
-    AbsentLanes,
-    /// A shuffle reads a lane that has exited (WL002).
-    ReadsExited,
-    /// Converged lanes pass different masks to the same primitive (WL002).
-    MaskDisagree,
-    /// A shuffle's source lane is not in the mask (WL006).
-    SourceOutsideMask,
-    /// A lane calls with a mask that leaves itself out (WL006).
-    CallerNotInMask,
-    /// Shuffle width not a power of two ≤ 32 (WL005).
-    BadWidth,
-    /// `__syncthreads()` not reached by every thread of the block (WL007).
-    DivergentBarrier,
-    /// Two lanes access one shared location unordered, one writes (WL004).
-    SharedRace,
-    /// Converged and split schedules observe different results (WL003).
-    ScheduleDependent,
-    /// A legacy maskless primitive executed (WL001).
-    Legacy { divergent: bool },
-}
+pub use crate::rules::Class;
 
 #[derive(Debug, Clone)]
 pub struct Observation {

@@ -9,27 +9,11 @@ use rayon::prelude::*;
 use super::check::{Class, Observation, observe};
 use super::interp::{Machine, RunConfig, Schedule};
 use super::trace::Trace;
+use crate::budgets::Budgets;
 use crate::diagnostic::{Confirmation, Launch, Status, Witness, WitnessEvent, lanes_phrase};
-use crate::engine::Budgets;
-use crate::ir::{ExprId, ExprKind, FnKind, Module};
+use crate::ir::{ExprKind, FnKind, Module};
+pub use crate::rules::Claim;
 use crate::source::SourceFile;
-
-/// What a finding asks the executor to show.
-#[derive(Debug, Clone)]
-pub struct Claim {
-    /// Index of the function holding the site.
-    pub function: usize,
-    /// Expressions any of which is the finding's site (a call, or the
-    /// shared accesses of a statement).
-    pub sites: Vec<ExprId>,
-    /// Observations that confirm it.
-    pub classes: &'static [Class],
-    /// Compare schedules (activemask findings).
-    pub schedule_dependent: bool,
-    /// Proposed for every candidate rather than from evidence: kept only
-    /// when a run reaches it (and reported only when a run shows it).
-    pub speculative: bool,
-}
 
 /// The executor's verdict on one finding, plus a detail for the message.
 #[derive(Debug, Clone)]

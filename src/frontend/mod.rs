@@ -6,7 +6,6 @@
 //! Invariant: nothing here recurses over the tree. Walks use [`preorder`],
 //! which keeps its position in a `TreeCursor`, so nesting depth costs no stack.
 
-pub mod includes;
 pub mod macros;
 pub mod preproc;
 

@@ -1,7 +1,7 @@
 use std::io::{self, Write};
 
 use super::ReportOptions;
-use crate::engine::RunResult;
+use crate::outcome::RunResult;
 
 pub fn write(run: &RunResult, opts: &ReportOptions, out: &mut dyn Write) -> io::Result<()> {
     for d in run.diagnostics() {

@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 
 use crate::diagnostic::Severity;
-use crate::engine::RunResult;
+use crate::outcome::RunResult;
 
 pub fn write(run: &RunResult, out: &mut dyn Write) -> io::Result<()> {
     for d in run.diagnostics() {

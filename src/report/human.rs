@@ -12,7 +12,7 @@ use miette::{
 
 use super::ReportOptions;
 use crate::diagnostic::{Diagnostic, Severity, Status, lane_ranges};
-use crate::engine::RunResult;
+use crate::outcome::RunResult;
 use crate::source::SourceFile;
 
 /// Lets miette read from the file the engine already holds, without a copy.

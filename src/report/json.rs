@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{RunResult, Stats};
+use crate::outcome::{RunResult, Stats};
 
 pub const REPORT_VERSION: u32 = 1;
 

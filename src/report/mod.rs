@@ -10,7 +10,7 @@ use std::io::{self, Write};
 
 use clap::ValueEnum;
 
-use crate::engine::RunResult;
+use crate::outcome::RunResult;
 
 pub use human::render_diagnostic;
 

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostic::{Applicability, Diagnostic, Severity};
 use crate::docs::RulePage;
-use crate::engine::RunResult;
+use crate::outcome::RunResult;
 use crate::rules::{self, RuleMeta};
 use crate::source::{SourceFile, Span};
 
@@ -260,7 +260,7 @@ mod tests {
 
     use super::*;
     use crate::diagnostic::{Confirmation, Label, Launch, Status, Witness, WitnessEvent};
-    use crate::engine::FileOutcome;
+    use crate::outcome::FileOutcome;
 
     /// A run with what no current rule produces yet: secondary labels and a
     /// confirmed witness.

@@ -2,6 +2,8 @@
 //! `rules/` at the repository root, and proposes [`Finding`]s. A finding is
 //! a claim; the executor (stage 6) decides whether users see it.
 
+pub mod claim;
+mod suppression_codes;
 mod warp;
 mod wl001_legacy_warp_primitive;
 mod wl002_full_mask_in_divergent_code;
@@ -13,9 +15,10 @@ mod wl007_divergent_syncthreads;
 
 use crate::dataflow::Facts;
 use crate::diagnostic::{Fix, Severity};
-use crate::executor::confirm::Claim;
 use crate::frontend::{ParsedFile, PreprocEnv};
 use crate::ir::Module;
+pub use claim::{Claim, Class};
+pub use suppression_codes::{INVALID_SUPPRESSION, SUPPRESSION_WITHOUT_REASON, UNUSED_SUPPRESSION};
 
 /// Static facts about a rule, shown by `warplint rules` and in reports.
 #[derive(Debug)]
@@ -75,9 +78,9 @@ pub static RULES: &[&dyn Rule] = &[
 /// about the code: they have metadata and a page, but no [`Rule::check`].
 /// They are listed, selected and ignored like any rule.
 pub static ENGINE_RULES: &[&RuleMeta] = &[
-    &crate::suppress::UNUSED_SUPPRESSION,
-    &crate::suppress::SUPPRESSION_WITHOUT_REASON,
-    &crate::suppress::INVALID_SUPPRESSION,
+    &UNUSED_SUPPRESSION,
+    &SUPPRESSION_WITHOUT_REASON,
+    &INVALID_SUPPRESSION,
 ];
 
 /// Every code, analysis rules first, in code order.

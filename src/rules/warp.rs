@@ -1,9 +1,9 @@
 //! Helpers shared by the warp rules: iterating primitive calls with their
 //! reaching context, describing guards, and building claims.
 
+use super::Claim;
+use super::Class;
 use crate::dataflow::{self, Context, Facts, GuardKind, Level};
-use crate::executor::check::Class;
-use crate::executor::confirm::Claim;
 use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive};
 use crate::source::SourceFile;
 

@@ -9,10 +9,10 @@ use std::collections::{HashMap, HashSet};
 use memchr::memmem;
 use tree_sitter::Node;
 
+use super::Claim;
+use super::Class;
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::{Applicability, Edit, Fix, Severity};
-use crate::executor::check::Class;
-use crate::executor::confirm::Claim;
 use crate::frontend::macros::ParsedBody;
 use crate::frontend::{RegionOracle, Walk, node_text, preorder};
 use crate::ir::ExprKind;

@@ -6,13 +6,13 @@
 //! decides, so correct ballot-before-branch masks and sibling-arm pairings
 //! are refuted rather than reported.
 
+use super::Class;
 use super::warp::{
     activemask_mask, call_sites, first_primitive, guard_labels, mask_is_modelled, reach_text,
 };
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
 
 pub struct FullMaskInDivergentCode;
 

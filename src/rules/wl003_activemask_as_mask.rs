@@ -5,11 +5,11 @@
 //! returns) is not proposed; the executor compares converged and split
 //! schedules and refutes uses whose results do not depend on the schedule.
 
+use super::Class;
 use super::warp::{activemask_mask, call_sites};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow;
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
 use crate::ir::Primitive;
 
 pub struct ActivemaskAsMask;

@@ -5,11 +5,11 @@
 //! that writes shared memory; the executor computes every lane's addresses
 //! and keeps only statements where an unordered conflicting pair exists.
 
+use super::Claim;
+use super::Class;
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{any_subexpr, stmt_exprs, walk_subexprs};
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
-use crate::executor::confirm::Claim;
 use crate::ir::{ExprId, ExprKind, Function, StmtKind, UnOp};
 
 pub struct UnsynchronizedSharedMemory;

@@ -1,10 +1,10 @@
 //! WL005 `shuffle-width-not-power-of-two`: a constant shuffle width outside
 //! {1, 2, 4, 8, 16, 32}.
 
+use super::Class;
 use super::warp::call_sites;
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
 use crate::ir::Primitive;
 
 pub struct ShuffleWidthNotPowerOfTwo;

@@ -4,10 +4,10 @@
 //! masked primitive whose mask is not the constant full mask; the executor
 //! computes the lanes.
 
+use super::Class;
 use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
 
 pub struct ShuffleSourceOutsideMask;
 
@@ -56,7 +56,7 @@ impl Rule for ShuffleSourceOutsideMask {
                 ),
                 labels: Vec::new(),
                 fix: None,
-                claim: Some(crate::executor::confirm::Claim {
+                claim: Some(super::Claim {
                     speculative: true,
                     ..site.claim(CLASSES)
                 }),

@@ -1,11 +1,11 @@
 //! WL007 `divergent-syncthreads`: `__syncthreads()` (and `_count`, `_and`,
 //! `_or`, `cg::sync(block)`) reached by only some threads of the block.
 
+use super::Class;
 use super::warp::{call_sites, first_primitive, guard_labels, reach_text};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
-use crate::executor::check::Class;
 use crate::ir::Primitive;
 
 pub struct DivergentSyncthreads;

@@ -18,7 +18,7 @@ use ops::{binary, builtin_call, partition, unary, unknown_of};
 
 use super::trace::{Access, Barrier, Collective, Site, Trace};
 use super::value::{Ptr, Space, Val, lane_input, memory_contents};
-use crate::engine::Budgets;
+use crate::budgets::Budgets;
 use crate::ir::fold::{apply_binop, bit_not};
 use crate::ir::primitives::{ReduceOp, ShflMode, VoteMode};
 use crate::ir::*;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{ParsedFile, PreprocEnv, Walk, node_text, parse, preorder};
+use crate::frontend::{ParsedFile, PreprocEnv, Walk, node_text, parse, preorder};
 use crate::source::SourceFile;
 
 /// Headers larger than this are not read for constants.
@@ -84,5 +84,5 @@ fn read_constants(header: &Path, env: &PreprocEnv) -> HashMap<String, i64> {
     let Some(parsed) = parse(SourceFile::new(header.display().to_string(), &bytes)) else {
         return HashMap::new();
     };
-    crate::ir::lower_file(&parsed, env).constants
+    super::lower_file(&parsed, env).constants
 }

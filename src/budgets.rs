@@ -1,0 +1,42 @@
+//! The counted limits every stage after parsing reads (config `[executor]`).
+//! Kept apart from the driver so that stages can take them without
+//! importing the engine.
+
+use crate::frontend;
+
+/// Executor limits (config `[executor]`). A finding whose check runs out of
+/// budget is reported as unverified, never dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    /// Interpreter steps per function and warp schedule.
+    pub max_steps: u64,
+    /// Iterations of one loop before the executor stops unrolling it.
+    pub max_loop_iterations: u32,
+    /// Lane partitions and input choices explored per finding.
+    pub max_forks: u32,
+    /// Depth of `__device__` calls followed.
+    pub max_call_depth: u32,
+    /// Interpreter steps for a whole file; functions past it are not run
+    /// and their findings are unverified. Keeps any one file near a second.
+    pub max_file_steps: u64,
+    /// tree-sitter parser operations per file; a file that needs more is
+    /// reported as not analysed (counted, so it does not depend on load).
+    pub max_parse_operations: u64,
+    /// Files larger than this are not read or analysed (reported as such).
+    /// tree-sitter's offsets are 32-bit, so this must stay below 4 GiB.
+    pub max_file_bytes: u64,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Budgets {
+            max_steps: 200_000,
+            max_loop_iterations: 64,
+            max_forks: 16,
+            max_call_depth: 8,
+            max_file_steps: 3_000_000,
+            max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
+            max_file_bytes: 1 << 30,
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! What a run produced: per-file outcomes, the whole run, its statistics.
+//! Shared by the driver, baselines and every report.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::Diagnostic;
+use crate::source::{SourceFile, Span};
+use crate::timing::StageTimes;
+
+/// What checking one file produced.
+#[derive(Debug, Clone, Default)]
+pub struct FileOutcome {
+    pub path: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The source, kept only when there are diagnostics to render.
+    pub source: Option<Arc<SourceFile>>,
+    pub bytes: usize,
+    pub skipped_by_prefilter: bool,
+    pub parse_error_regions: Vec<Span>,
+    pub lossy_utf8: bool,
+    /// Set when the file could not be read; it was not checked.
+    pub io_error: Option<String>,
+    /// Set when the file was read but not analysed (e.g. it exceeded the
+    /// parse budget): the reason, always reported, never a silent pass.
+    pub not_analysed: Option<String>,
+    /// Time per stage; all zero unless timing is enabled.
+    pub timings: StageTimes,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
+    /// Functions lowered to the kernel IR.
+    pub functions: usize,
+    /// Warp executions the executor ran for this file's findings.
+    pub executor_runs: usize,
+    /// The function the executor spent most on: name, steps, time.
+    pub executor_worst: Option<(String, u64, std::time::Duration)>,
+}
+
+/// The result of a whole run.
+#[derive(Debug, Default)]
+pub struct RunResult {
+    pub files: Vec<FileOutcome>,
+    /// Paths that could not be walked or read, with the reason.
+    pub io_errors: Vec<(String, String)>,
+    /// Time per stage summed over files (zero unless timing is enabled).
+    pub timings: StageTimes,
+    /// Set when `--baseline` filtered the run.
+    pub baseline: Option<BaselineSummary>,
+}
+
+impl RunResult {
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files.iter().flat_map(|f| f.diagnostics.iter())
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut s = Stats::default();
+        for f in &self.files {
+            if f.io_error.is_some() {
+                continue;
+            }
+            s.files_checked += 1;
+            s.bytes += f.bytes;
+            s.functions_analyzed += f.functions;
+            s.executor_runs += f.executor_runs;
+            if let Some((_, steps, _)) = &f.executor_worst {
+                s.executor_max_steps = s.executor_max_steps.max(*steps);
+            }
+            if f.skipped_by_prefilter {
+                s.files_skipped_by_prefilter += 1;
+            }
+            if f.lossy_utf8 {
+                s.non_utf8_files.push(f.path.clone());
+            }
+            if let Some(reason) = &f.not_analysed {
+                s.not_analysed.push(NotAnalysedSummary {
+                    path: f.path.clone(),
+                    reason: reason.clone(),
+                });
+            }
+            s.suppressed += f.suppressed;
+            if !f.parse_error_regions.is_empty() {
+                s.files_with_parse_errors += 1;
+                s.parse_error_regions += f.parse_error_regions.len();
+                s.parse_errors.push(ParseErrorSummary {
+                    path: f.path.clone(),
+                    regions: f.parse_error_regions.len(),
+                    lines: f.parse_error_regions.iter().map(|r| r.line).collect(),
+                });
+            }
+        }
+        s.io_errors = self.io_errors.len();
+        s.baseline = self.baseline.clone();
+        for d in self.diagnostics() {
+            s.diagnostics += 1;
+            match d.confirmation.status {
+                crate::diagnostic::Status::Confirmed => s.confirmed += 1,
+                crate::diagnostic::Status::Refuted => s.refuted += 1,
+                crate::diagnostic::Status::Unverified => s.unverified += 1,
+            }
+        }
+        s
+    }
+}
+
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Stats {
+    pub files_checked: usize,
+    /// Device functions, kernels and lambdas lowered to the kernel IR.
+    pub functions_analyzed: usize,
+    /// Warp executions run to confirm or refute findings.
+    pub executor_runs: usize,
+    /// Interpreter steps of the most expensive function (all its runs).
+    pub executor_max_steps: u64,
+    pub files_skipped_by_prefilter: usize,
+    pub bytes: usize,
+    pub diagnostics: usize,
+    pub confirmed: usize,
+    pub refuted: usize,
+    pub unverified: usize,
+    pub files_with_parse_errors: usize,
+    pub parse_error_regions: usize,
+    /// Which regions of which file could not be parsed (never findings).
+    pub parse_errors: Vec<ParseErrorSummary>,
+    pub non_utf8_files: Vec<String>,
+    /// Files read but not analysed (e.g. over the parse budget), with why.
+    pub not_analysed: Vec<NotAnalysedSummary>,
+    pub io_errors: usize,
+    /// Diagnostics hidden by suppression comments.
+    pub suppressed: usize,
+    /// What `--baseline` hid, and its stale entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct NotAnalysedSummary {
+    pub path: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct ParseErrorSummary {
+    pub path: String,
+    pub regions: usize,
+    pub lines: Vec<usize>,
+}
+
+/// What `--baseline` did to a run (JSON `stats.baseline`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineSummary {
+    /// The baseline file as given.
+    pub file: String,
+    /// Findings hidden because the baseline has them.
+    pub matched: usize,
+    /// Entries for checked files that match no finding now.
+    pub stale: Vec<BaselineEntry>,
+}
+
+/// One finding recorded in a baseline file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BaselineEntry {
+    /// `/`-separated, relative to the baseline file's directory when the
+    /// file lies under it.
+    pub path: String,
+    pub code: String,
+    pub fingerprint: String,
+    /// Where it was when recorded; for people reading the file, not matched.
+    pub line: usize,
+    pub message: String,
+}
