@@ -79,3 +79,130 @@ fn check_outcome(file: &FileOutcome, data: &[u8]) {
         }
     }
 }
+
+/// Inputs that stress the depth and length of what the stages walk: deep
+/// expressions, long functions, deep `if` chains. The `deep` fuzz target
+/// and `tests/linear_time.rs` run them and check [`counted_bound`]: these
+/// shapes made the old uniformity analysis exponential in expression
+/// depth.
+pub mod generate {
+    /// One of the shapes, chosen and varied by `data` (a fuzzer's bytes).
+    pub fn from_bytes(data: &[u8]) -> String {
+        let pick = |i: usize| data.get(i).copied().unwrap_or(0) as usize;
+        let size = 1 + (pick(1) << 8 | pick(2)) % 2000;
+        match pick(0) % 3 {
+            0 => deep_expression(size, &data[data.len().min(3)..]),
+            1 => long_function(size * 3),
+            _ => deep_if_chain(size / 4 + 1),
+        }
+    }
+
+    /// A kernel whose one expression nests `depth` levels of `?:`, `&&`,
+    /// `||`, calls, shuffles and arithmetic on lane-varying values (`ops`
+    /// picks the operator at each level, cycling).
+    pub fn deep_expression(depth: usize, ops: &[u8]) -> String {
+        let mut e = String::from("(int)threadIdx.x");
+        for i in 0..depth {
+            let op = if ops.is_empty() {
+                i
+            } else {
+                ops[i % ops.len()] as usize
+            };
+            e = match op % 7 {
+                0 => format!("({e} > {i} ? {e2} : v)", e2 = "threadIdx.x"),
+                1 => format!("(v && ({e}))"),
+                2 => format!("(({e}) || lane < 3)"),
+                3 => format!("helper({e}, v)"),
+                4 => format!("__shfl_xor_sync(0xffffffffu, {e}, 1)"),
+                5 => format!("(({e}) / 32 + v)"),
+                _ => format!("(({e}) + threadIdx.x * {i})"),
+            };
+        }
+        format!(
+            "__device__ int helper(int a, int b) {{ return a + b; }}\n\
+             __global__ void deep(int *out, int v) {{\n  int lane = threadIdx.x & 31;\n  \
+             int r = {e};\n  if (r) {{ r = __shfl_sync(0xffffffffu, r, 0); }}\n  \
+             out[threadIdx.x] = r;\n}}\n"
+        )
+    }
+
+    /// A kernel of `n` statements: declarations chained on each other,
+    /// branches on lane-varying values, shuffles and barriers.
+    pub fn long_function(n: usize) -> String {
+        let mut body = String::from("  int x0 = threadIdx.x;\n");
+        for i in 1..n {
+            let p = i - 1;
+            body.push_str(&match i % 5 {
+                0 => format!("  int x{i} = x{p} + v;\n"),
+                1 => format!("  int x{i} = __shfl_down_sync(0xffffffffu, x{p}, 1);\n"),
+                2 => format!("  int x{i} = x{p}; if (x{p} > {i}) x{i} = x{p} / 32;\n"),
+                3 => format!("  int x{i} = x{p}; for (int k = 0; k < v; ++k) x{i} += k;\n"),
+                _ => format!("  int x{i} = x{p} * 2; __syncthreads();\n"),
+            });
+        }
+        format!(
+            "__global__ void long_fn(int *out, int v) {{\n{body}  out[threadIdx.x] = x{};\n}}\n",
+            n - 1
+        )
+    }
+
+    /// A kernel with `depth` nested `if`s, alternating lane-varying and
+    /// uniform conditions, with a full-mask shuffle and an early return at
+    /// the bottom.
+    pub fn deep_if_chain(depth: usize) -> String {
+        let mut open = String::new();
+        for i in 0..depth {
+            if i % 2 == 0 {
+                open.push_str(&format!("if (threadIdx.x > {i}) {{\n"));
+            } else {
+                open.push_str(&format!("if (v > {i}) {{ if (v == 7) return;\n"));
+            }
+        }
+        format!(
+            "__global__ void chain(int *out, int v) {{\n  int r = threadIdx.x;\n{open}\
+             r = __shfl_sync(0xffffffffu, r, 0);\n{close}  out[threadIdx.x] = r;\n}}\n",
+            close = "}\n".repeat(depth)
+        )
+    }
+}
+
+/// Run the stages up to dataflow on `data` and check that the uniformity
+/// analysis did counted, linear work: every function's expressions are
+/// combined at most once per pass (plus once for the final table), and its
+/// statements visited once per pass. Returns the totals.
+pub fn counted_bound(data: &[u8]) -> crate::dataflow::FlowStats {
+    let source = crate::source::SourceFile::new("fuzz/input.cu", data);
+    let Ok(parsed) =
+        crate::frontend::parse_within(source, Options::default().budgets.max_parse_operations)
+    else {
+        return crate::dataflow::FlowStats::default();
+    };
+    let module = crate::ir::lower_file(&parsed, &Options::default().env);
+    let facts = crate::dataflow::analyze(&module);
+    for (f, ff) in module.functions.iter().zip(&facts.functions) {
+        let s = ff.stats;
+        assert!(
+            s.passes <= crate::dataflow::MAX_PASSES + 1,
+            "`{}`: {} passes",
+            f.name,
+            s.passes
+        );
+        let tables = u64::from(s.passes) + 1;
+        assert!(
+            s.evaluations <= tables * s.exprs as u64,
+            "`{}`: {} expression evaluations for {} expressions in {} passes",
+            f.name,
+            s.evaluations,
+            s.exprs,
+            s.passes
+        );
+        assert!(
+            s.stmt_visits <= tables * s.stmts as u64,
+            "`{}`: {} statement visits for {} statements",
+            f.name,
+            s.stmt_visits,
+            s.stmts
+        );
+    }
+    facts.stats()
+}

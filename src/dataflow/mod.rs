@@ -16,6 +16,11 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::*;
 
+mod interprocedural;
+mod levels;
+
+use levels::{Levels, Scope};
+
 /// How much a value may vary across the threads of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -79,7 +84,39 @@ pub struct FnFacts {
     pub group_vars: HashSet<String>,
     /// `__shared__` arrays and pointers derived from them.
     pub shared_vars: HashSet<String>,
+    /// Variables only ever assigned `threadIdx.x` plus a warp-aligned
+    /// offset (`tid`, `gtid`, a grid-stride index): `v / 32` is per warp.
+    pub thread_x_vars: HashSet<String>,
+    /// The level of every expression, by id, under the final variable
+    /// levels.
+    pub expr_levels: Vec<Level>,
+    pub stats: FlowStats,
 }
+
+/// How much work the analysis of one function did (counted, so tests can
+/// bound it without clocks).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FlowStats {
+    /// Expressions in the function.
+    pub exprs: usize,
+    /// Statements in the function.
+    pub stmts: usize,
+    /// Program-order passes run (the fixpoint over loop-carried levels).
+    pub passes: u32,
+    /// Expression levels combined, over all passes (each expression at
+    /// most once per pass, plus once for the final table).
+    pub evaluations: u64,
+    /// Statements visited, over all passes.
+    pub stmt_visits: u64,
+    /// The fixpoint did not settle within [`MAX_PASSES`]: every variable
+    /// was raised to [`Level::Varying`] instead (sound, less precise).
+    pub gave_up: bool,
+}
+
+/// Passes before the fixpoint gives up and takes every variable as
+/// lane-varying. Each pass raises at least one variable, and levels have
+/// three values, so real code settles in two or three.
+pub const MAX_PASSES: u32 = 8;
 
 pub struct Facts {
     pub functions: Vec<FnFacts>,
@@ -89,12 +126,24 @@ pub struct Facts {
     pub uses_block_barrier: Vec<bool>,
 }
 
+impl Facts {
+    /// The work of every function's analysis, summed.
+    pub fn stats(&self) -> FlowStats {
+        let mut t = FlowStats::default();
+        for f in &self.functions {
+            t.exprs += f.stats.exprs;
+            t.stmts += f.stats.stmts;
+            t.passes += f.stats.passes;
+            t.evaluations += f.stats.evaluations;
+            t.stmt_visits += f.stats.stmt_visits;
+            t.gave_up |= f.stats.gave_up;
+        }
+        t
+    }
+}
+
 pub fn analyze(module: &Module) -> Facts {
-    let functions: Vec<FnFacts> = module
-        .functions
-        .iter()
-        .map(|f| analyze_function(f, module))
-        .collect();
+    let functions = interprocedural::analyze_all(module);
     let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
         module
             .functions
@@ -151,37 +200,162 @@ pub fn callee(module: &Module, call: &Call) -> Option<usize> {
     module.callee(call)
 }
 
-fn analyze_function(f: &Function, module: &Module) -> FnFacts {
-    let mut facts = FnFacts::default();
-    for p in &f.params {
-        // Kernel arguments are the same for every thread. A helper's
-        // parameters are judged at its call sites; on its own, only lane
-        // ids and per-lane data are taken to vary.
-        let varying =
-            f.kind != FnKind::Kernel && !p.is_pointer && (p.is_float || lane_like(&p.name));
-        let level = if varying {
-            Level::Varying
-        } else {
-            Level::Uniform
+/// What one function's analysis starts from.
+pub(crate) struct Seed<'a> {
+    /// Level of each parameter, in order.
+    pub params: Vec<Level>,
+    /// Names visible from an enclosing function (a lambda's captures).
+    pub captured: Option<&'a HashMap<String, Level>>,
+    /// Level of what function `g` returns when its arguments are uniform.
+    pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+}
+
+/// Expression levels, memoized per pass, with what they need around them.
+pub(crate) struct Eval<'a> {
+    f: &'a Function,
+    module: &'a Module,
+    return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Parameters and locals (they shadow file-scope names).
+    declared: HashSet<String>,
+    /// Statements that contain an exit, by id.
+    exits: Vec<bool>,
+    table: Levels,
+}
+
+impl Eval<'_> {
+    fn level(&mut self, facts: &FnFacts, e: ExprId) -> Level {
+        let scope = Scope {
+            f: self.f,
+            module: self.module,
+            facts,
+            return_level: self.return_level,
         };
-        facts.var_level.insert(p.name.clone(), level);
+        self.table.level(&scope, e)
+    }
+    fn aligned(&mut self, facts: &FnFacts, e: ExprId) -> bool {
+        let scope = Scope {
+            f: self.f,
+            module: self.module,
+            facts,
+            return_level: self.return_level,
+        };
+        self.table.thread_x_aligned(&scope, e)
+    }
+    fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
+        let scope = Scope {
+            f: self.f,
+            module: self.module,
+            facts,
+            return_level: self.return_level,
+        };
+        self.table.warp_aligned_offset(&scope, e)
+    }
+}
+
+pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> FnFacts {
+    let mut facts = FnFacts::default();
+    // Every name the function declares starts uniform and rises with what
+    // is assigned to it; a name it does not declare is unknown (see
+    // `levels::var_entry`) unless the enclosing function knows it.
+    if let Some(outer) = seed.captured {
+        facts
+            .var_level
+            .extend(outer.iter().map(|(k, v)| (k.clone(), *v)));
+    }
+    for s in &f.stmts {
+        if let StmtKind::Decl { name, .. } = &s.kind {
+            facts.var_level.insert(name.clone(), Level::Uniform);
+        }
+    }
+    for (p, level) in f.params.iter().zip(&seed.params) {
+        facts.var_level.insert(p.name.clone(), *level);
     }
     for t in &f.template_values {
         facts.var_level.insert(t.clone(), Level::Uniform);
     }
-    // Levels only rise, so this settles within a few passes.
-    for _ in 0..8 {
+    let declared = f
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Decl { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .chain(f.params.iter().map(|p| p.name.clone()))
+        .collect();
+    let mut eval = Eval {
+        f,
+        module,
+        return_level: seed.return_level,
+        declared,
+        exits: exit_flags(f),
+        table: Levels::new(f),
+    };
+    loop {
+        facts.stats.passes += 1;
         let before = facts.var_level.clone();
-        walk(f, module, &mut facts);
-        if before == facts.var_level {
+        let before_x = facts.thread_x_vars.clone();
+        eval.table.clear();
+        let mut walk_state = WalkState::default();
+        walk(f, &mut eval, &mut facts, &mut walk_state);
+        facts.thread_x_vars = walk_state.thread_x_vars();
+        if before == facts.var_level && before_x == facts.thread_x_vars {
+            break;
+        }
+        if facts.stats.passes >= MAX_PASSES {
+            // Not settled: take the sound top for every variable and record
+            // the contexts once more under it.
+            facts.stats.gave_up = true;
+            facts
+                .var_level
+                .values_mut()
+                .for_each(|l| *l = Level::Varying);
+            facts.thread_x_vars.clear();
+            eval.table.clear();
+            walk(f, &mut eval, &mut facts, &mut WalkState::default());
+            facts
+                .var_level
+                .values_mut()
+                .for_each(|l| *l = Level::Varying);
             break;
         }
     }
+    eval.table.clear();
+    facts.expr_levels = (0..f.exprs.len() as ExprId)
+        .map(|e| eval.level(&facts, e))
+        .collect();
+    facts.stats.exprs = f.exprs.len();
+    facts.stats.stmts = f.stmts.len();
+    facts.stats.evaluations = eval.table.evaluations;
     facts
 }
 
+/// What one pass learns besides levels.
+#[derive(Default)]
+struct WalkState {
+    /// Variables assigned a `threadIdx.x`-aligned value somewhere…
+    aligned_defs: HashSet<String>,
+    /// …and those assigned anything else somewhere.
+    other_defs: HashSet<String>,
+}
+
+impl WalkState {
+    fn thread_x_vars(&self) -> HashSet<String> {
+        self.aligned_defs
+            .difference(&self.other_defs)
+            .cloned()
+            .collect()
+    }
+    fn define(&mut self, name: &str, aligned: bool) {
+        if aligned {
+            self.aligned_defs.insert(name.to_owned());
+        } else {
+            self.other_defs.insert(name.to_owned());
+        }
+    }
+}
+
 /// One program-order pass: contexts, variable levels, provenance.
-fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
+fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) {
     enum Item<'f> {
         List(&'f [StmtId], usize),
         PushGuard(Guard),
@@ -206,6 +380,7 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
             Item::List(list, i) => {
                 let Some(&sid) = list.get(i) else { continue };
                 stack.push(Item::List(list, i + 1));
+                facts.stats.stmt_visits += 1;
                 let ctx = Context {
                     guards: guards.iter().chain(exits.iter()).cloned().collect(),
                 };
@@ -217,9 +392,7 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                     .unwrap_or(Level::Uniform);
                 let stmt = f.stmt(sid);
                 let mut calls: Vec<(ExprId, Vec<Guard>)> = Vec::new();
-                for_each_call_guarded(f, stmt, facts, module, &mut |e, extra| {
-                    calls.push((e, extra.to_vec()))
-                });
+                for_each_call_guarded(f, stmt, eval, facts, &mut |e, extra| calls.push((e, extra)));
                 for (e, extra) in calls {
                     let mut c = ctx.clone();
                     c.guards.extend(extra);
@@ -239,21 +412,23 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                             facts.var_level.insert(name.clone(), Level::Uniform);
                         }
                         if let Some(e) = init {
-                            let lvl = expr_level(f, *e, facts, module).max(ctl);
+                            let lvl = eval.level(facts, *e).max(ctl);
                             raise(&mut facts.var_level, name, lvl);
+                            let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
+                            ws.define(name, aligned);
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
-                    StmtKind::Expr(e) => assignments(f, *e, ctl, facts, module),
+                    StmtKind::Expr(e) => assignments(f, *e, ctl, eval, facts, ws),
                     StmtKind::If {
                         cond,
                         then_branch,
                         else_branch,
                     } => {
-                        let level = expr_level(f, *cond, facts, module);
+                        let level = eval.level(facts, *cond);
                         let span = f.expr(*cond).span;
                         let exits_here =
-                            contains_exit(f, then_branch) || contains_exit(f, else_branch);
+                            contains_exit(eval, then_branch) || contains_exit(eval, else_branch);
                         if exits_here && level > Level::Uniform {
                             // Lanes that leave here are missing after the if.
                             stack.push(Item::PushExit(Guard {
@@ -291,26 +466,25 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                                 ..
                             } = &f.stmt(*s).kind
                             {
-                                let lvl = expr_level(f, *e, facts, module).max(ctl);
+                                let lvl = eval.level(facts, *e).max(ctl);
                                 raise(&mut facts.var_level, name, lvl);
+                                let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
+                                ws.define(name, aligned);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
-                                assignments(f, *e, ctl, facts, module);
+                                assignments(f, *e, ctl, eval, facts, ws);
                             }
                         }
-                        let mut level = cond
-                            .map(|c| expr_level(f, c, facts, module))
-                            .unwrap_or(Level::Uniform);
                         if let Some(st) = step {
-                            assignments(f, *st, ctl, facts, module);
+                            assignments(f, *st, ctl, eval, facts, ws);
                         }
-                        // Variables updated in the body feed the condition.
-                        level = level.max(
-                            cond.map(|c| expr_level(f, c, facts, module))
-                                .unwrap_or(Level::Uniform),
-                        );
+                        // The trip count is as uniform as the condition
+                        // (variables updated in the body feed it through
+                        // the fixpoint) and the conditions of the exits.
+                        let mut level =
+                            cond.map(|c| eval.level(facts, c)).unwrap_or(Level::Uniform);
                         let span = cond.map(|c| f.expr(c).span).unwrap_or(stmt.span);
-                        if contains_exit(f, body) {
-                            level = level.max(exit_level(f, body, facts, module));
+                        if contains_exit(eval, body) {
+                            level = level.max(exit_level(f, body, eval, facts));
                         }
                         stack.push(Item::EndLoop(exits.len()));
                         stack.push(Item::PopGuard);
@@ -322,7 +496,7 @@ fn walk(f: &Function, module: &Module, facts: &mut FnFacts) {
                         });
                     }
                     StmtKind::Switch { scrutinee, cases } => {
-                        let level = expr_level(f, *scrutinee, facts, module);
+                        let level = eval.level(facts, *scrutinee);
                         let span = f.expr(*scrutinee).span;
                         for c in cases.iter().rev() {
                             stack.push(Item::PopGuard);
@@ -350,25 +524,45 @@ fn raise(levels: &mut HashMap<String, Level>, name: &str, lvl: Level) {
 }
 
 /// Record assignment effects of expression `e` evaluated under control `ctl`.
-fn assignments(f: &Function, e: ExprId, ctl: Level, facts: &mut FnFacts, module: &Module) {
+fn assignments(
+    f: &Function,
+    e: ExprId,
+    ctl: Level,
+    eval: &mut Eval,
+    facts: &mut FnFacts,
+    ws: &mut WalkState,
+) {
+    // Each node of the tree once; the cap only matters for shared nodes.
     let mut stack = vec![e];
-    let mut guard = 0;
+    let mut budget = f.exprs.len();
     while let Some(id) = stack.pop() {
-        guard += 1;
-        if guard > 4096 {
+        if budget == 0 {
             break;
         }
+        budget -= 1;
         match &f.expr(id).kind {
-            ExprKind::Assign { lhs, rhs, .. } => {
+            ExprKind::Assign { op, lhs, rhs } => {
                 if let ExprKind::Var(name) = &f.expr(*lhs).kind {
-                    // A shared scalar is one location for the whole block:
-                    // every thread reads the same value, whoever wrote it.
-                    let lvl = if facts.shared_vars.contains(name) {
+                    // A shared scalar or a file-scope variable is one
+                    // location for the whole block: every thread reads the
+                    // same value, whoever wrote it.
+                    let one_location = facts.shared_vars.contains(name)
+                        || (eval.module.globals.contains(name) && !eval.declared.contains(name));
+                    let lvl = if one_location {
                         Level::Uniform
                     } else {
-                        expr_level(f, *rhs, facts, module).max(ctl)
+                        eval.level(facts, *rhs).max(ctl)
                     };
                     raise(&mut facts.var_level, name, lvl);
+                    // `i = tid` and `i += blockDim.x * gridDim.x` keep `i`
+                    // aligned to the thread index; anything else does not.
+                    let aligned = ctl == Level::Uniform
+                        && match op {
+                            None => eval.aligned(facts, *rhs),
+                            Some(BinOp::Add | BinOp::Sub) => eval.offset(facts, *rhs),
+                            Some(_) => false,
+                        };
+                    ws.define(name, aligned);
                     provenance(f, name, *rhs, false, facts);
                 }
                 stack.push(*rhs);
@@ -376,6 +570,7 @@ fn assignments(f: &Function, e: ExprId, ctl: Level, facts: &mut FnFacts, module:
             ExprKind::Update { target, .. } => {
                 if let ExprKind::Var(name) = &f.expr(*target).kind {
                     raise(&mut facts.var_level, name, ctl);
+                    ws.define(name, false);
                 }
             }
             ExprKind::Comma(a, b) => {
@@ -451,51 +646,67 @@ pub fn children(k: &ExprKind) -> Vec<ExprId> {
 
 /// Every call expression directly inside statement `s`, with the guards
 /// that conditional evaluation adds inside the expression (`c ? a : b`,
-/// `x && f()`).
+/// `x && f()`). Guards are kept as a tree of parent links, so the walk is
+/// linear in the expression's size; a call's chain is copied only for it.
 fn for_each_call_guarded(
     f: &Function,
     s: &Stmt,
+    eval: &mut Eval,
     facts: &FnFacts,
-    module: &Module,
-    visit: &mut dyn FnMut(ExprId, &[Guard]),
+    visit: &mut dyn FnMut(ExprId, Vec<Guard>),
 ) {
-    let roots = stmt_exprs(s);
-    let guard = |c: ExprId, negated: bool| Guard {
-        kind: GuardKind::Branch { negated },
-        span: f.expr(c).span,
-        level: expr_level(f, c, facts, module),
+    // (guard, index of the enclosing guard in `chain`)
+    let mut chain: Vec<(Guard, Option<usize>)> = Vec::new();
+    let push = |chain: &mut Vec<(Guard, Option<usize>)>,
+                eval: &mut Eval,
+                c: ExprId,
+                negated: bool,
+                parent: Option<usize>| {
+        chain.push((
+            Guard {
+                kind: GuardKind::Branch { negated },
+                span: f.expr(c).span,
+                level: eval.level(facts, c),
+            },
+            parent,
+        ));
+        Some(chain.len() - 1)
     };
-    for r in roots {
-        let mut stack: Vec<(ExprId, Vec<Guard>)> = vec![(r, Vec::new())];
-        let mut seen = 0;
+    for r in stmt_exprs(s) {
+        let mut stack: Vec<(ExprId, Option<usize>)> = vec![(r, None)];
+        let mut budget = f.exprs.len();
         while let Some((id, gs)) = stack.pop() {
-            seen += 1;
-            if seen > 4096 {
+            if budget == 0 {
                 break;
             }
+            budget -= 1;
             let k = &f.expr(id).kind;
             if matches!(k, ExprKind::Call(_)) {
-                visit(id, &gs);
+                let mut guards = Vec::new();
+                let mut at = gs;
+                while let Some(i) = at {
+                    guards.push(chain[i].0.clone());
+                    at = chain[i].1;
+                }
+                guards.reverse();
+                visit(id, guards);
             }
             match k {
                 ExprKind::Ternary(c, a, b) => {
-                    stack.push((*c, gs.clone()));
-                    let mut ga = gs.clone();
-                    ga.push(guard(*c, false));
+                    stack.push((*c, gs));
+                    let ga = push(&mut chain, eval, *c, false, gs);
                     stack.push((*a, ga));
-                    let mut gb = gs;
-                    gb.push(guard(*c, true));
+                    let gb = push(&mut chain, eval, *c, true, gs);
                     stack.push((*b, gb));
                 }
                 ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
-                    stack.push((*a, gs.clone()));
-                    let mut gb = gs;
-                    gb.push(guard(*a, *op == BinOp::Or));
+                    stack.push((*a, gs));
+                    let gb = push(&mut chain, eval, *a, *op == BinOp::Or, gs);
                     stack.push((*b, gb));
                 }
                 _ => {
                     for c in children(k) {
-                        stack.push((c, gs.clone()));
+                        stack.push((c, gs));
                     }
                 }
             }
@@ -528,11 +739,13 @@ pub fn walk_subexprs(
     roots: &[ExprId],
     visit: &mut dyn FnMut(ExprId, &ExprKind) -> bool,
 ) {
+    // A tree has at most `exprs.len()` nodes; the cap only stops shared
+    // nodes from being walked twice over.
     let mut stack: Vec<ExprId> = roots.to_vec();
     let mut seen = 0;
     while let Some(id) = stack.pop() {
         seen += 1;
-        if seen > 4096 {
+        if seen > f.exprs.len() + roots.len() {
             return;
         }
         let k = &f.expr(id).kind;
@@ -543,48 +756,67 @@ pub fn walk_subexprs(
     }
 }
 
-/// Does a statement list contain `return` (or break/continue) anywhere?
-fn contains_exit(f: &Function, list: &[StmtId]) -> bool {
-    let mut stack: Vec<StmtId> = list.to_vec();
-    let mut seen = 0;
-    while let Some(s) = stack.pop() {
-        seen += 1;
-        if seen > 100_000 {
-            return true;
-        }
+/// For every statement: does it contain `return` (or break/continue)
+/// anywhere? Computed once per function, children before parents.
+fn exit_flags(f: &Function) -> Vec<bool> {
+    let nested = |s: StmtId| -> Vec<StmtId> {
         match &f.stmt(s).kind {
-            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => return true,
             StmtKind::If {
                 then_branch,
                 else_branch,
                 ..
-            } => {
-                stack.extend(then_branch);
-                stack.extend(else_branch);
-            }
-            StmtKind::Block(b) => stack.extend(b),
+            } => then_branch.iter().chain(else_branch).copied().collect(),
+            StmtKind::Block(b) => b.clone(),
             // Breaks inside nested loops/switches are theirs; returns are not,
             // but a nested loop with a return is rare enough to include.
-            StmtKind::Loop { body, .. } => stack.extend(body),
+            StmtKind::Loop { body, .. } => body.clone(),
             StmtKind::Switch { cases, .. } => {
-                for c in cases {
-                    stack.extend(&c.body);
-                }
+                cases.iter().flat_map(|c| c.body.iter().copied()).collect()
             }
-            _ => {}
+            _ => Vec::new(),
+        }
+    };
+    let mut flag: Vec<Option<bool>> = vec![None; f.stmts.len()];
+    for root in 0..f.stmts.len() as StmtId {
+        let mut stack = vec![(root, false)];
+        while let Some((s, expanded)) = stack.pop() {
+            if flag[s as usize].is_some() {
+                continue;
+            }
+            let kids = nested(s);
+            if !expanded {
+                stack.push((s, true));
+                stack.extend(
+                    kids.iter()
+                        .filter(|k| flag[**k as usize].is_none())
+                        .map(|k| (*k, false)),
+                );
+                continue;
+            }
+            let own = matches!(
+                f.stmt(s).kind,
+                StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+            );
+            // A child still unset sits on a cycle (malformed IR): say yes.
+            flag[s as usize] = Some(own || kids.iter().any(|k| flag[*k as usize].unwrap_or(true)));
         }
     }
-    false
+    flag.into_iter().map(|b| b.unwrap_or(true)).collect()
+}
+
+/// Does a statement list contain `return` (or break/continue) anywhere?
+fn contains_exit(eval: &Eval, list: &[StmtId]) -> bool {
+    list.iter().any(|s| eval.exits[*s as usize])
 }
 
 /// The level of the conditions guarding exits inside a loop body.
-fn exit_level(f: &Function, body: &[StmtId], facts: &FnFacts, module: &Module) -> Level {
+fn exit_level(f: &Function, body: &[StmtId], eval: &mut Eval, facts: &FnFacts) -> Level {
     let mut level = Level::Uniform;
     let mut stack: Vec<StmtId> = body.to_vec();
     let mut seen = 0;
     while let Some(s) = stack.pop() {
         seen += 1;
-        if seen > 100_000 {
+        if seen > f.stmts.len() + body.len() {
             break;
         }
         match &f.stmt(s).kind {
@@ -593,8 +825,8 @@ fn exit_level(f: &Function, body: &[StmtId], facts: &FnFacts, module: &Module) -
                 then_branch,
                 else_branch,
             } => {
-                if contains_exit(f, then_branch) || contains_exit(f, else_branch) {
-                    level = level.max(expr_level(f, *cond, facts, module));
+                if contains_exit(eval, then_branch) || contains_exit(eval, else_branch) {
+                    level = level.max(eval.level(facts, *cond));
                 }
                 stack.extend(then_branch);
                 stack.extend(else_branch);
@@ -606,97 +838,33 @@ fn exit_level(f: &Function, body: &[StmtId], facts: &FnFacts, module: &Module) -
     level
 }
 
-/// The uniformity level of an expression.
+/// The uniformity level of an expression, from the function's final table
+/// (`facts` must be the facts of `f`).
 pub fn expr_level(f: &Function, e: ExprId, facts: &FnFacts, module: &Module) -> Level {
-    level_rec(f, e, facts, module, 0)
-}
-
-fn is_const(f: &Function, e: ExprId, module: &Module) -> Option<i64> {
-    crate::ir::fold::eval_const(f, e, &module.constants)
-}
-
-fn level_rec(f: &Function, e: ExprId, facts: &FnFacts, module: &Module, depth: usize) -> Level {
-    if depth > 64 {
-        return Level::Varying;
+    if let Some(l) = facts.expr_levels.get(e as usize) {
+        return *l;
     }
-    let d = depth + 1;
-    let lv = |x: ExprId| level_rec(f, x, facts, module, d);
-    match &f.expr(e).kind {
-        ExprKind::Int(_) | ExprKind::Float(_) => Level::Uniform,
-        ExprKind::Var(name) => facts.var_level.get(name).copied().unwrap_or(Level::Uniform),
-        ExprKind::Builtin(b) => match b {
-            Builtin::ThreadIdx(_) | Builtin::LaneId => Level::Varying,
-            _ => Level::Uniform,
-        },
-        ExprKind::Unary(_, a) | ExprKind::Member(a, _) => lv(*a),
-        ExprKind::Update { target, .. } => lv(*target),
-        ExprKind::Binary(op, a, b) => {
-            let (la, lb) = (lv(*a), lv(*b));
-            let max = la.max(lb);
-            if max == Level::Varying {
-                // Splits on warp boundaries: tid / 32, tid >> 5, tid < 64.
-                let warp_split = |x: ExprId, c: ExprId| {
-                    lv(x) == Level::Varying
-                        && mentions_thread_x(f, x)
-                        && is_const(f, c, module).is_some_and(|k| match op {
-                            BinOp::Div => k > 0 && k % 32 == 0,
-                            BinOp::Shr => k >= 5,
-                            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                                k % 32 == 0
-                                    || (matches!(op, BinOp::Le | BinOp::Gt) && (k + 1) % 32 == 0)
-                            }
-                            _ => false,
-                        })
-                };
-                if warp_split(*a, *b) {
-                    return Level::Warp;
-                }
-            }
-            max
-        }
-        ExprKind::Assign { rhs, .. } => lv(*rhs),
-        ExprKind::Ternary(a, b, c) => lv(*a).max(lv(*b)).max(lv(*c)),
-        ExprKind::Comma(_, b) => lv(*b),
-        ExprKind::Index(a, b) => lv(*a).max(lv(*b)),
-        ExprKind::Call(c) => {
-            match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
-                Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
-                // Every lane reading one uniform source lane reads one value.
-                Some(Primitive::Shfl(crate::ir::primitives::ShflMode::Idx))
-                    if c.args.get(2).is_some_and(|src| lv(*src) <= Level::Warp) =>
-                {
-                    Level::Warp
-                }
-                Some(Primitive::Match { .. })
-                | Some(Primitive::Shfl(_))
-                | Some(Primitive::Activemask) => Level::Varying,
-                Some(Primitive::Syncwarp) | Some(Primitive::Syncthreads(_)) => Level::Uniform,
-                None => {
-                    let n = c.name.to_ascii_lowercase();
-                    if n.contains("lane")
-                        || n.contains("tid")
-                        || n.contains("thread")
-                        || n.starts_with("atomic")
-                    {
-                        Level::Varying
-                    } else {
-                        c.args
-                            .iter()
-                            .map(|a| lv(*a))
-                            .max()
-                            .unwrap_or(Level::Uniform)
-                    }
-                }
-            }
-        }
-        ExprKind::Lambda(_) | ExprKind::Unknown => Level::Uniform,
-    }
+    // Facts built by hand (tests): compute without callee summaries.
+    let none = |_: usize| None;
+    let scope = Scope {
+        f,
+        module,
+        facts,
+        return_level: &none,
+    };
+    Levels::new(f).level(&scope, e)
 }
 
-fn mentions_thread_x(f: &Function, e: ExprId) -> bool {
-    any_subexpr(f, e, &mut |k| {
-        matches!(k, ExprKind::Builtin(Builtin::ThreadIdx(Dim::X))) || matches!(k, ExprKind::Var(_))
-    })
+/// The uniformity level of a variable of `f` (a name `f` does not know is
+/// unknown, hence lane-varying, unless it is a file constant or global).
+pub fn var_level(name: &str, facts: &FnFacts, module: &Module) -> Level {
+    match facts.var_level.get(name) {
+        Some(l) => *l,
+        None if module.constants.contains_key(name) || module.globals.contains(name) => {
+            Level::Uniform
+        }
+        None => Level::Varying,
+    }
 }
 
 /// Names that say a value is per lane or per thread (`lane`, `lane_id`,

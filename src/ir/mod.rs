@@ -257,6 +257,9 @@ pub struct Module {
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
     pub constants: std::collections::HashMap<String, i64>,
+    /// Names of file-scope variables (`__constant__`, `__device__`,
+    /// `__shared__` or plain globals): one location for every thread.
+    pub globals: std::collections::HashSet<String>,
     /// Function indices by name (overloads share a name), lambdas excluded.
     pub by_name: std::collections::HashMap<String, Vec<usize>>,
 }

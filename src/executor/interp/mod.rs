@@ -93,7 +93,15 @@ enum Work<'m> {
     PopLoop,
 }
 
+/// Nesting of expression evaluation (calls into `__device__` functions
+/// included) before a run gives up, so the finding is unverified: each
+/// level holds per-lane arrays on the native stack (about 20 KiB in a debug
+/// build), and worker threads have 2 MiB.
+pub const MAX_EVAL_DEPTH: u32 = 64;
+
 pub struct Machine<'m> {
+    /// Expressions being evaluated, innermost last (see [`MAX_EVAL_DEPTH`]).
+    eval_depth: u32,
     module: &'m Module,
     cfg: &'m RunConfig,
     pub trace: Trace,
@@ -154,6 +162,7 @@ impl<'m> Machine<'m> {
             depth: 0,
             source,
             abort: false,
+            eval_depth: 0,
             current_fn: 0,
             shared_scalars: HashMap::default(),
             legacy: Vec::new(),
@@ -708,6 +717,21 @@ impl<'m> Machine<'m> {
     // ---- expressions -------------------------------------------------
 
     fn eval(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {
+        // Expressions nest up to the lowering's depth limit, and each level
+        // here holds per-lane arrays: bound the native stack this uses.
+        if self.eval_depth >= MAX_EVAL_DEPTH {
+            self.give_up(format!(
+                "an expression nests deeper than the executor follows ({MAX_EVAL_DEPTH})"
+            ));
+            return [Val::UNKNOWN_VARYING; 32];
+        }
+        self.eval_depth += 1;
+        let out = self.eval_node(act, e, m);
+        self.eval_depth -= 1;
+        out
+    }
+
+    fn eval_node(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {
         let mut out = [Val::UNKNOWN_VARYING; 32];
         if m == 0 || !self.tick() {
             return out;

@@ -52,6 +52,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             if is_const_decl(n, text) && !env.is_dead(n, text) {
                 const_decls.push(n);
             }
+            global_names(n, text, &mut module.globals);
             Walk::Skip
         }
         "enumerator_list" => {
@@ -153,6 +154,27 @@ fn is_const_decl(n: Node, text: &str) -> bool {
     n.children(&mut c).any(|k| {
         k.kind() == "type_qualifier" && matches!(node_text(k, text), "const" | "constexpr")
     })
+}
+
+/// The variables a file-scope declaration declares (not functions).
+fn global_names(n: Node, text: &str, out: &mut std::collections::HashSet<String>) {
+    let mut c = n.walk();
+    for mut d in n.children_by_field_name("declarator", &mut c) {
+        // Through `*p`, `a[4]`, `x = 1` to the name; a bounded chain.
+        for _ in 0..16 {
+            match d.kind() {
+                "identifier" => {
+                    out.insert(node_text(d, text).to_owned());
+                    break;
+                }
+                "function_declarator" => break,
+                _ => match d.child_by_field_name("declarator") {
+                    Some(inner) => d = inner,
+                    None => break,
+                },
+            }
+        }
+    }
 }
 
 fn collect_launches<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {

@@ -1,0 +1,233 @@
+//! Levels across the functions of a module.
+//!
+//! - A kernel's parameters are uniform (every thread gets the launch's
+//!   arguments).
+//! - A `__device__` function's parameter is as uniform as the arguments its
+//!   callers in the module pass (the join over every call site); with no
+//!   caller in the module, or a caller on a call cycle, it is unknown, hence
+//!   lane-varying.
+//! - A lambda's parameters are lane-varying (its callers are not tracked);
+//!   the names it captures have the levels of the enclosing function.
+//! - A call to a function of the module returns a value as uniform as its
+//!   arguments joined with the function's *summary*: the level of what it
+//!   returns when every argument is uniform.
+//!
+//! Every function is analysed at most twice (summary, then real), so the
+//! module costs linear time in its size.
+
+use super::{FnFacts, Level, Seed, analyze_function};
+use crate::ir::*;
+
+pub(super) fn analyze_all(module: &Module) -> Vec<FnFacts> {
+    let n = module.functions.len();
+    // calls[i]: (callee, call expression) for every resolved call in i.
+    let mut calls: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
+    let mut lambda_parent: Vec<Option<usize>> = vec![None; n];
+    for (i, f) in module.functions.iter().enumerate() {
+        for (id, e) in f.exprs.iter().enumerate() {
+            match &e.kind {
+                ExprKind::Call(c) => {
+                    if let Some(g) = module.callee(c) {
+                        calls[i].push((g, id as ExprId));
+                    }
+                }
+                ExprKind::Lambda(j) if *j < n && *j != i => lambda_parent[*j] = Some(i),
+                _ => {}
+            }
+        }
+    }
+    let summaries = summaries(module, &calls);
+    let return_level = |g: usize| summaries.get(g).copied().flatten();
+
+    // Callers (and enclosing functions) before callees: Kahn's order; what
+    // a cycle leaves comes last, in index order.
+    let mut preds: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
+    let mut indegree = vec![0usize; n];
+    for (i, cs) in calls.iter().enumerate() {
+        for &(g, e) in cs {
+            if g != i {
+                preds[g].push((i, e));
+                indegree[g] += 1;
+            }
+        }
+    }
+    for (j, p) in lambda_parent.iter().enumerate() {
+        if p.is_some() {
+            indegree[j] += 1;
+        }
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, cs) in calls.iter().enumerate() {
+        for &(g, _) in cs {
+            if g != i {
+                children[i].push(g);
+            }
+        }
+    }
+    for (j, p) in lambda_parent.iter().enumerate() {
+        if let Some(p) = p {
+            children[*p].push(j);
+        }
+    }
+    let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
+    let mut order = Vec::with_capacity(n);
+    let mut placed = vec![false; n];
+    loop {
+        while let Some(i) = ready.pop() {
+            if placed[i] {
+                continue;
+            }
+            placed[i] = true;
+            order.push(i);
+            for &c in &children[i] {
+                indegree[c] = indegree[c].saturating_sub(1);
+                if indegree[c] == 0 {
+                    ready.push(c);
+                }
+            }
+        }
+        match (0..n).find(|&i| !placed[i]) {
+            Some(i) => ready.push(i),
+            None => break,
+        }
+    }
+
+    let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
+    for i in order {
+        let f = &module.functions[i];
+        let params = match f.kind {
+            FnKind::Kernel => vec![Level::Uniform; f.params.len()],
+            FnKind::Lambda => vec![Level::Varying; f.params.len()],
+            FnKind::Device => param_levels(module, i, &preds[i], &facts),
+        };
+        let captured = lambda_parent[i]
+            .and_then(|p| facts[p].as_ref())
+            .map(|pf| &pf.var_level);
+        let seed = Seed {
+            params,
+            captured,
+            return_level: &return_level,
+        };
+        facts[i] = Some(analyze_function(f, module, &seed));
+    }
+    facts.into_iter().map(|f| f.unwrap_or_default()).collect()
+}
+
+/// Join of the arguments every caller passes; unknown (varying) when no
+/// caller in the module is known, or a caller is not analysed yet (cycle).
+fn param_levels(
+    module: &Module,
+    g: usize,
+    callers: &[(usize, ExprId)],
+    facts: &[Option<FnFacts>],
+) -> Vec<Level> {
+    let f = &module.functions[g];
+    let mut levels = vec![Level::Uniform; f.params.len()];
+    if callers.is_empty() {
+        return vec![Level::Varying; f.params.len()];
+    }
+    for &(caller, e) in callers {
+        let Some(cf) = facts[caller].as_ref() else {
+            return vec![Level::Varying; f.params.len()];
+        };
+        let ExprKind::Call(c) = &module.functions[caller].expr(e).kind else {
+            continue;
+        };
+        for (k, p) in f.params.iter().enumerate() {
+            let arg = match c.args.get(k) {
+                Some(a) => cf.expr_levels.get(*a as usize).copied(),
+                None if p.default.is_some() => Some(Level::Uniform),
+                None => None,
+            };
+            levels[k] = levels[k].max(arg.unwrap_or(Level::Varying));
+        }
+    }
+    levels
+}
+
+/// For every function some call resolves to: the level of its result when
+/// all its arguments are uniform (`None`: on a call cycle, unknown).
+fn summaries(module: &Module, calls: &[Vec<(usize, ExprId)>]) -> Vec<Option<Level>> {
+    let n = module.functions.len();
+    let mut wanted = vec![false; n];
+    for cs in calls {
+        for &(g, _) in cs {
+            wanted[g] = true;
+        }
+    }
+    // Callees first (iterative post-order); a back edge leaves `None`.
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        Open,
+        Done,
+    }
+    let mut state = vec![State::New; n];
+    let mut order = Vec::new();
+    for root in (0..n).filter(|&i| wanted[i]) {
+        if state[root] != State::New {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        state[root] = State::Open;
+        while let Some((g, next)) = stack.pop() {
+            if let Some(&(h, _)) = calls[g].get(next) {
+                stack.push((g, next + 1));
+                if state[h] == State::New {
+                    state[h] = State::Open;
+                    stack.push((h, 0));
+                }
+            } else {
+                state[g] = State::Done;
+                order.push(g);
+            }
+        }
+    }
+    let mut out: Vec<Option<Level>> = vec![None; n];
+    for g in order {
+        let f = &module.functions[g];
+        if f.kind == FnKind::Lambda {
+            continue;
+        }
+        let level = {
+            let known = |h: usize| out.get(h).copied().flatten();
+            let seed = Seed {
+                params: vec![Level::Uniform; f.params.len()],
+                captured: None,
+                return_level: &known,
+            };
+            let facts = analyze_function(f, module, &seed);
+            returned_level(f, &facts)
+        };
+        out[g] = Some(level);
+    }
+    out
+}
+
+/// What `f` returns: each returned value, joined with the guards that
+/// decide which `return` a lane takes.
+fn returned_level(f: &Function, facts: &FnFacts) -> Level {
+    let mut level = Level::Uniform;
+    for (id, s) in f.stmts.iter().enumerate() {
+        if let StmtKind::Return(Some(e)) = &s.kind {
+            let value = facts
+                .expr_levels
+                .get(*e as usize)
+                .copied()
+                .unwrap_or(Level::Varying);
+            let guards = facts
+                .stmt_context
+                .get(&(id as StmtId))
+                .map(|c| {
+                    c.guards
+                        .iter()
+                        .map(|g| g.level)
+                        .max()
+                        .unwrap_or(Level::Uniform)
+                })
+                .unwrap_or(Level::Uniform);
+            level = level.max(value).max(guards);
+        }
+    }
+    level
+}

@@ -1,0 +1,383 @@
+//! Uniformity of expressions, computed once per expression.
+//!
+//! [`Levels`] memoizes, per expression id, its [`Level`], whether it is a
+//! thread index along x plus a warp-aligned offset (so that `e / 32` is the
+//! same for a whole warp), and its constant value. Each expression is
+//! combined from its children's entries exactly once per table, with an
+//! explicit post-order stack, so evaluating every expression of a function
+//! costs time linear in the number of expressions, whatever their depth.
+//!
+//! The rules are sound: an expression is lane-varying unless shown uniform.
+//! Unknown expressions, names the function does not declare (and that are
+//! neither file constants nor file-scope variables), lambdas and calls to
+//! functions outside the module whose purity is not known are
+//! [`Level::Varying`]. A load is as uniform as its address: `p[blockIdx.x]`,
+//! `*p`, `obj.field` with a uniform `p` / `obj` read one location for all
+//! lanes.
+
+use super::{FnFacts, Level};
+use crate::ir::primitives::ShflMode;
+use crate::ir::*;
+
+/// What the table knows about one expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    level: Level,
+    /// `threadIdx.x + k` with `k` the same for a whole warp and a multiple
+    /// of 32 (or of `blockDim.x`, which the executor takes as a multiple of
+    /// 32 unless a launch says otherwise): `e / 32`, `e >> 5` and `e < 64`
+    /// split on warp boundaries.
+    thread_x_aligned: bool,
+    /// The folded value, when constant.
+    constant: Option<i64>,
+    /// A multiple of the block width or of 32 that is the same for a whole
+    /// warp: `blockIdx.x * blockDim.x`, `threadIdx.y * blockDim.x`, `64`.
+    warp_aligned_offset: bool,
+    /// `threadIdx.y` / `threadIdx.z`: the same for a warp when the block
+    /// width is a multiple of 32.
+    row_index: bool,
+}
+
+/// Memoized levels of one function's expressions under one set of
+/// variable levels.
+pub struct Levels {
+    memo: Vec<Option<Entry>>,
+    /// Expressions combined so far (each at most once per table).
+    pub evaluations: u64,
+}
+
+/// Callbacks for what an expression table needs from outside it.
+pub struct Scope<'a> {
+    pub f: &'a Function,
+    pub module: &'a Module,
+    pub facts: &'a FnFacts,
+    /// Level of the value returned by function `i` of the module when all
+    /// its arguments are uniform (`None`: not known, taken as varying).
+    pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+}
+
+impl Levels {
+    pub fn new(f: &Function) -> Levels {
+        Levels {
+            memo: vec![None; f.exprs.len()],
+            evaluations: 0,
+        }
+    }
+
+    /// Forget every entry (the variable levels changed).
+    pub fn clear(&mut self) {
+        self.memo.iter_mut().for_each(|m| *m = None);
+    }
+
+    pub fn level(&mut self, s: &Scope, e: ExprId) -> Level {
+        self.entry(s, e).level
+    }
+
+    pub fn thread_x_aligned(&mut self, s: &Scope, e: ExprId) -> bool {
+        self.entry(s, e).thread_x_aligned
+    }
+
+    pub fn warp_aligned_offset(&mut self, s: &Scope, e: ExprId) -> bool {
+        self.entry(s, e).warp_aligned_offset
+    }
+
+    fn entry(&mut self, s: &Scope, e: ExprId) -> Entry {
+        if let Some(Some(m)) = self.memo.get(e as usize) {
+            return *m;
+        }
+        // Post-order over the children that have no entry yet.
+        let mut stack: Vec<(ExprId, bool)> = vec![(e, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if self.memo[id as usize].is_some() {
+                continue;
+            }
+            let kind = &s.f.expr(id).kind;
+            if !expanded {
+                stack.push((id, true));
+                for c in super::children(kind) {
+                    if self.memo[c as usize].is_none() {
+                        stack.push((c, false));
+                    }
+                }
+                continue;
+            }
+            let entry = self.combine(s, kind);
+            self.evaluations += 1;
+            self.memo[id as usize] = Some(entry);
+        }
+        self.memo[e as usize].expect("the root was combined last")
+    }
+
+    /// The child's entry; it was combined before its parent.
+    fn get(&self, c: ExprId) -> Entry {
+        self.memo[c as usize].unwrap_or(Entry::plain(Level::Varying))
+    }
+
+    fn combine(&self, s: &Scope, kind: &ExprKind) -> Entry {
+        let plain = Entry::plain;
+        let konst = Entry::constant;
+        match kind {
+            ExprKind::Int(v) => konst(*v),
+            ExprKind::Float(_) => plain(Level::Uniform),
+            ExprKind::Var(name) => var_entry(s, name),
+            ExprKind::Builtin(b) => match b {
+                Builtin::ThreadIdx(Dim::X) => Entry {
+                    thread_x_aligned: true,
+                    ..plain(Level::Varying)
+                },
+                Builtin::ThreadIdx(_) => Entry {
+                    row_index: true,
+                    ..plain(Level::Varying)
+                },
+                Builtin::LaneId => plain(Level::Varying),
+                Builtin::BlockDim(Dim::X) => Entry {
+                    warp_aligned_offset: true,
+                    ..plain(Level::Uniform)
+                },
+                Builtin::WarpSize => konst(32),
+                _ => plain(Level::Uniform),
+            },
+            ExprKind::Unary(op, a) => {
+                let a = self.get(*a);
+                let constant = a.constant.and_then(|v| match op {
+                    UnOp::Neg => Some(v.wrapping_neg()),
+                    UnOp::Not => Some((v == 0) as i64),
+                    UnOp::BitNot => Some(crate::ir::fold::bit_not(v)),
+                    _ => None,
+                });
+                // `*p` loads from the address `p`: uniform if `p` is.
+                Entry {
+                    constant,
+                    ..plain(a.level)
+                }
+            }
+            // A field of an object every lane shares is one location.
+            ExprKind::Member(a, _) => plain(self.get(*a).level),
+            ExprKind::Update { target, .. } => plain(self.get(*target).level),
+            ExprKind::Binary(op, a, b) => self.binary(*op, self.get(*a), self.get(*b)),
+            ExprKind::Assign { op, lhs, rhs } => {
+                let r = self.get(*rhs);
+                match op {
+                    None => r,
+                    Some(_) => plain(r.level.max(self.get(*lhs).level)),
+                }
+            }
+            ExprKind::Ternary(c, a, b) => {
+                let (c, a, b) = (self.get(*c), self.get(*a), self.get(*b));
+                let constant = match c.constant {
+                    Some(0) => b.constant,
+                    Some(_) => a.constant,
+                    None => None,
+                };
+                Entry {
+                    constant,
+                    ..plain(c.level.max(a.level).max(b.level))
+                }
+            }
+            ExprKind::Comma(_, b) => plain(self.get(*b).level),
+            // A load at `a[b]` is as uniform as its address.
+            ExprKind::Index(a, b) => plain(self.get(*a).level.max(self.get(*b).level)),
+            ExprKind::Call(c) => plain(self.call(s, c)),
+            // A closure value: its captures are not tracked.
+            ExprKind::Lambda(_) | ExprKind::Unknown => plain(Level::Varying),
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: Entry, b: Entry) -> Entry {
+        let constant = match (a.constant, b.constant) {
+            (Some(x), Some(y)) => crate::ir::fold::apply_binop(op, x, y),
+            _ => None,
+        };
+        let level = a.level.max(b.level);
+        // `threadIdx.x + k`: still aligned when `k` is a warp-uniform
+        // multiple of 32 or of the block width.
+        let offset = |y: Entry| {
+            y.warp_aligned_offset
+                || (y.level == Level::Uniform && y.constant.is_some_and(|k| k % 32 == 0))
+        };
+        let thread_x_aligned = match op {
+            BinOp::Add => (a.thread_x_aligned && offset(b)) || (b.thread_x_aligned && offset(a)),
+            BinOp::Sub => a.thread_x_aligned && offset(b),
+            _ => false,
+        };
+        // The block width times something the same for a warp.
+        let row_factor = |y: Entry| y.level <= Level::Warp || y.row_index;
+        let warp_aligned_offset = match op {
+            BinOp::Mul => {
+                (a.warp_aligned_offset && row_factor(b)) || (b.warp_aligned_offset && row_factor(a))
+            }
+            BinOp::Add => offset(a) && offset(b),
+            _ => false,
+        };
+        // Splits on warp boundaries: tid / 32, tid >> 5, tid < 64.
+        let splits_on_warps = a.thread_x_aligned
+            && b.constant.is_some_and(|k| match op {
+                BinOp::Div => k > 0 && k % 32 == 0,
+                BinOp::Shr => k >= 5,
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                    k % 32 == 0 || (matches!(op, BinOp::Le | BinOp::Gt) && (k + 1) % 32 == 0)
+                }
+                _ => false,
+            });
+        Entry {
+            level: if splits_on_warps && level == Level::Varying {
+                Level::Warp
+            } else {
+                level
+            },
+            thread_x_aligned,
+            constant,
+            warp_aligned_offset,
+            row_index: false,
+        }
+    }
+
+    fn call(&self, s: &Scope, c: &Call) -> Level {
+        let args = || {
+            c.args
+                .iter()
+                .chain(c.receiver.iter())
+                .map(|a| self.get(*a).level)
+                .max()
+                .unwrap_or(Level::Uniform)
+        };
+        match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+            Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
+            // Every lane reading one uniform source lane reads one value.
+            Some(Primitive::Shfl(ShflMode::Idx))
+                if c.args
+                    .get(2)
+                    .is_some_and(|src| self.get(*src).level <= Level::Warp) =>
+            {
+                Level::Warp
+            }
+            Some(Primitive::Match { .. })
+            | Some(Primitive::Shfl(_))
+            | Some(Primitive::Activemask) => Level::Varying,
+            Some(Primitive::Syncwarp) | Some(Primitive::Syncthreads(_)) => Level::Uniform,
+            None => match s.module.callee(c) {
+                Some(g) => match (s.return_level)(g) {
+                    Some(r) => r.max(args()),
+                    None => Level::Varying,
+                },
+                None if c.receiver.is_none() && pure_function(&c.name) => args(),
+                None => Level::Varying,
+            },
+        }
+    }
+}
+
+/// A name read as a value.
+fn var_entry(s: &Scope, name: &str) -> Entry {
+    let level = if let Some(l) = s.facts.var_level.get(name) {
+        *l
+    } else if let Some(v) = s.module.constants.get(name) {
+        return Entry::constant(*v);
+    } else if s.module.globals.contains(name) {
+        // One location for every thread.
+        Level::Uniform
+    } else {
+        // Not declared here, not a file constant or global: unknown.
+        Level::Varying
+    };
+    Entry {
+        thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),
+        constant: match level {
+            Level::Uniform => s.module.constants.get(name).copied(),
+            _ => None,
+        },
+        ..Entry::plain(level)
+    }
+}
+
+impl Entry {
+    fn plain(level: Level) -> Entry {
+        Entry {
+            level,
+            thread_x_aligned: false,
+            constant: None,
+            warp_aligned_offset: false,
+            row_index: false,
+        }
+    }
+    fn constant(v: i64) -> Entry {
+        Entry {
+            constant: Some(v),
+            ..Entry::plain(Level::Uniform)
+        }
+    }
+}
+
+/// Library functions whose result depends only on their arguments.
+pub fn pure_function(name: &str) -> bool {
+    const PURE: &[&str] = &[
+        "min",
+        "max",
+        "abs",
+        "fabs",
+        "fabsf",
+        "sqrt",
+        "sqrtf",
+        "rsqrt",
+        "rsqrtf",
+        "exp",
+        "expf",
+        "exp2",
+        "exp2f",
+        "log",
+        "logf",
+        "log2",
+        "log2f",
+        "pow",
+        "powf",
+        "floor",
+        "floorf",
+        "ceil",
+        "ceilf",
+        "fmin",
+        "fminf",
+        "fmax",
+        "fmaxf",
+        "fma",
+        "fmaf",
+        "tanh",
+        "tanhf",
+        "sin",
+        "sinf",
+        "cos",
+        "cosf",
+        "__expf",
+        "__logf",
+        "__fdividef",
+        "__popc",
+        "__popcll",
+        "__clz",
+        "__clzll",
+        "__ffs",
+        "__ffsll",
+        "__brev",
+        "__float2int_rn",
+        "__int2float_rn",
+        "__float2half",
+        "__half2float",
+        "__float2bfloat16",
+        "__bfloat162float",
+        "__umulhi",
+        "__mul24",
+        "__umul24",
+        "static_cast",
+        "reinterpret_cast",
+        "const_cast",
+        "ceil_div",
+        "div_up",
+        "make_int2",
+        "make_float2",
+        "make_float4",
+        "make_int4",
+        "make_uint2",
+        "make_uint4",
+        "sizeof",
+        "alignof",
+    ];
+    PURE.contains(&name) || name.starts_with("std::")
+}
