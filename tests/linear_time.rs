@@ -81,3 +81,29 @@ fn fuzzer_shaped_inputs_stay_bounded() {
         bounded(&src);
     }
 }
+
+/// `WARPLINT_WRITE_GENERATED=DIR cargo test --test linear_time` writes the
+/// generated inputs to DIR, to time any `warplint` binary on them.
+#[test]
+fn generated_inputs_can_be_written_out() {
+    let Some(dir) = std::env::var_os("WARPLINT_WRITE_GENERATED") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut inputs = vec![
+        ("long_function_5000.cu".to_owned(), generate::long_function(5000)),
+        ("if_chain_500.cu".to_owned(), generate::deep_if_chain(500)),
+    ];
+    for op in 0..7u8 {
+        for depth in [20, 40, 1000] {
+            inputs.push((
+                format!("expr_op{op}_depth{depth}.cu"),
+                generate::deep_expression(depth, &[op]),
+            ));
+        }
+    }
+    for (name, src) in inputs {
+        std::fs::write(dir.join(name), src).unwrap();
+    }
+}
