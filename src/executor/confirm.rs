@@ -29,6 +29,10 @@ pub struct Claim {
     /// Proposed for every candidate rather than from evidence: kept only
     /// when a run reaches it (and reported only when a run shows it).
     pub speculative: bool,
+    /// The function can be called from code the tool cannot see: when no
+    /// run confirms the claim, it stays unverified with this assumption as
+    /// the reason, never refuted by the callers that happen to be visible.
+    pub unseen_callers: Option<String>,
 }
 
 /// The executor's verdict on one finding, plus a detail for the message.
@@ -176,6 +180,8 @@ pub fn confirm_findings(
                         (Status::Refuted, "not explored: the file's executor budget ran out, and candidates are only reported when a run shows the problem".to_owned())
                     } else if !reached[i] && speculative {
                         (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
+                    } else if let Some(assumption) = claims[i].as_ref().and_then(|c| c.unseen_callers.as_ref()) {
+                        (Status::Unverified, assumption.clone())
                     } else if !reached[i] {
                         (Status::Unverified, match &incomplete[i] {
                             Some(why) => format!("{why} before this point was reached"),
