@@ -160,6 +160,8 @@ pub fn confirm_findings(
                         (Status::Refuted, "not explored: the file's executor budget ran out, and candidates are only reported when a run shows the problem".to_owned())
                     } else if !reached[i] && speculative {
                         (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
+                    } else if let Some(assumption) = claims[i].as_ref().and_then(|c| c.unseen_callers.as_ref()) {
+                        (Status::Unverified, assumption.clone())
                     } else if !reached[i] {
                         (Status::Unverified, match &incomplete[i] {
                             Some(why) => format!("{why} before this point was reached"),

@@ -20,6 +20,10 @@ pub struct Claim {
     /// Proposed for every candidate rather than from evidence: kept only
     /// when a run reaches it (and reported only when a run shows it).
     pub speculative: bool,
+    /// The function can be called from code the tool cannot see: when no
+    /// run confirms the claim, it stays unverified with this assumption as
+    /// the reason, never refuted by the callers that happen to be visible.
+    pub unseen_callers: Option<String>,
 }
 
 /// An observation class: what a run saw that confirms a claim.

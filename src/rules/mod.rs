@@ -12,6 +12,7 @@ mod wl004_unsynchronized_shared_memory;
 mod wl005_shuffle_width_not_power_of_two;
 mod wl006_shuffle_source_outside_mask;
 mod wl007_divergent_syncthreads;
+mod wl008_full_mask_presence_vote;
 
 use crate::dataflow::Facts;
 use crate::diagnostic::{Fix, Severity};
@@ -72,6 +73,7 @@ pub static RULES: &[&dyn Rule] = &[
     &wl005_shuffle_width_not_power_of_two::ShuffleWidthNotPowerOfTwo,
     &wl006_shuffle_source_outside_mask::ShuffleSourceOutsideMask,
     &wl007_divergent_syncthreads::DivergentSyncthreads,
+    &wl008_full_mask_presence_vote::FullMaskPresenceVote,
 ];
 
 /// Codes the engine reports itself, about suppression comments rather than

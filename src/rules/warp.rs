@@ -79,6 +79,7 @@ impl CallSite<'_> {
             classes,
             schedule_dependent: false,
             speculative: false,
+            unseen_callers: None,
         }
     }
 }

@@ -215,6 +215,7 @@ fn ir_claim(
         ],
         schedule_dependent: false,
         speculative: false,
+        unseen_callers: None,
     })
 }
 

@@ -94,6 +94,7 @@ impl Rule for UnsynchronizedSharedMemory {
                         classes: &[Class::SharedRace],
                         schedule_dependent: false,
                         speculative: true,
+                        unseen_callers: None,
                     }),
                 });
             }

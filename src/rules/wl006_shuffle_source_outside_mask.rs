@@ -58,6 +58,7 @@ impl Rule for ShuffleSourceOutsideMask {
                 fix: None,
                 claim: Some(super::Claim {
                     speculative: true,
+                    unseen_callers: None,
                     ..site.claim(CLASSES)
                 }),
             });
