@@ -176,10 +176,9 @@ fn to_diagnostic(
         Status::Unverified => severity = Severity::Warning,
         _ => {}
     }
-    let message = match verdict.detail {
-        Some(d) => format!("{}: {d}", f.message),
-        None => f.message,
-    };
+    // The message stays one short sentence; what the run saw (launch,
+    // inputs, schedule, lanes) is the witness's.
+    let message = f.message;
     Some(Diagnostic {
         code: f.rule.code,
         name: f.rule.name,

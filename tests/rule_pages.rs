@@ -7,11 +7,19 @@ use warplint::engine::{Options, check_source};
 use warplint::rules::all_meta;
 
 fn codes_in(snippet: &str) -> Vec<&'static str> {
-    check_source("example.cu", snippet.as_bytes(), &Options::default())
-        .diagnostics
-        .iter()
-        .map(|d| d.code)
-        .collect()
+    let diagnostics =
+        check_source("example.cu", snippet.as_bytes(), &Options::default()).diagnostics;
+    for d in &diagnostics {
+        // One short sentence; the witness carries the run.
+        assert!(
+            d.message.chars().count() < 160,
+            "{}: message of {} characters: {}",
+            d.code,
+            d.message.chars().count(),
+            d.message
+        );
+    }
+    diagnostics.iter().map(|d| d.code).collect()
 }
 
 #[test]

@@ -118,6 +118,30 @@ fn testdata_expectations_hold() {
     );
 }
 
+/// A message is one short sentence (the run that shows it is the
+/// witness's): under 160 characters for every finding testdata produces.
+#[test]
+fn every_message_is_short() {
+    let mut long = Vec::new();
+    let mut seen = 0;
+    for path in testdata_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let outcome = check_source(&path.display().to_string(), &bytes, &Options::default());
+        for d in &outcome.diagnostics {
+            seen += 1;
+            if d.message.chars().count() >= 160 || d.message.contains('\n') {
+                long.push(format!("{}:{}: {}", d.path, d.span.line, d.message));
+            }
+        }
+    }
+    assert!(seen > 20, "testdata produced too few findings ({seen})");
+    assert!(
+        long.is_empty(),
+        "messages of 160 characters or more:\n{}",
+        long.join("\n")
+    );
+}
+
 #[test]
 fn harness_reads_expectations() {
     let e = expectations("a // expect: WL001, WL001\n// expect-next-line: WL002\nb\n");

@@ -65,10 +65,19 @@ impl CallSite<'_> {
                 if self.call.via_macro.is_some() {
                     "(from a macro)".to_owned()
                 } else {
-                    format!("`{}`", src.text.get(s..e).unwrap_or("?").trim())
+                    code(src.text.get(s..e).unwrap_or("?").trim(), 24)
                 }
             }
             None => "`0xffffffff` (the default)".to_owned(),
+        }
+    }
+
+    /// "all 32 lanes" or "the lanes in `m`", for messages.
+    pub fn mask_phrase(&self, src: &SourceFile, module: &Module) -> String {
+        if const_mask(self, module) == Some(0xffff_ffff) {
+            "all 32 lanes".to_owned()
+        } else {
+            format!("the lanes in {}", self.mask_text(src))
         }
     }
 
@@ -84,7 +93,8 @@ impl CallSite<'_> {
     }
 }
 
-/// `i < n` (line 9)
+/// `i < n` (line 9): a guard's source on one line, cut to keep messages
+/// short (the labels show it whole).
 pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
     let text: String = src
         .text
@@ -93,38 +103,38 @@ pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    let text = if text.len() > 60 {
-        format!("{}…", &text[..text.floor_char_boundary(57)])
-    } else {
-        text
-    };
-    format!("`{}` (line {})", text, src.line_col(span.0).0)
+    format!("{} (line {})", code(&text, 32), src.line_col(span.0).0)
 }
 
-/// "only lanes where `i < n` (line 9) get here" and similar.
-pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
-    let mut parts = Vec::new();
-    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
-    // Deeply nested code would repeat itself: name the innermost few.
-    const SHOWN: usize = 3;
-    let skipped = guards.len().saturating_sub(SHOWN);
-    if skipped > 0 {
-        parts.push(format!("under {skipped} more condition(s)"));
-    }
-    for g in guards.into_iter().skip(skipped) {
-        let t = guard_text(src, g.span);
-        parts.push(match g.kind {
-            GuardKind::Branch { negated: false } => format!("where {t} holds"),
-            GuardKind::Branch { negated: true } => format!("where {t} fails"),
-            GuardKind::EarlyExit => format!("that did not leave early at {t}"),
-            GuardKind::Loop => format!("still looping on {t}"),
-        });
-    }
-    if parts.is_empty() {
-        "only some lanes get here".to_owned()
+/// Source text in backticks for a message, cut to `max` bytes with `…`:
+/// messages stay under 160 characters whatever the code looks like.
+pub fn code(text: &str, max: usize) -> String {
+    if text.len() > max {
+        format!("`{}…`", &text[..text.floor_char_boundary(max - 1)])
     } else {
-        format!("only lanes {} get here", parts.join(" and "))
+        format!("`{text}`")
     }
+}
+
+/// "where `i < n` (line 9) holds" and similar: which lanes reach a point,
+/// naming the innermost guard only (messages stay one short sentence; the
+/// labels show every guard).
+pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
+    let guards: Vec<_> = ctx.guards.iter().filter(|g| g.level >= min).collect();
+    let Some(g) = guards.last() else {
+        return "some lanes".to_owned();
+    };
+    let t = guard_text(src, g.span);
+    let mut s = match g.kind {
+        GuardKind::Branch { negated: false } => format!("where {t} holds"),
+        GuardKind::Branch { negated: true } => format!("where {t} fails"),
+        GuardKind::EarlyExit => format!("that did not leave at {t}"),
+        GuardKind::Loop => format!("still looping on {t}"),
+    };
+    if guards.len() > 1 {
+        s.push_str(" (among others)");
+    }
+    s
 }
 
 /// Secondary labels for the guards that make a point divergent.

@@ -243,7 +243,7 @@ fn finding(
 ) -> Finding {
     let (_, replacement, params) = legacy_entry(name).expect("name comes from LEGACY");
     let place = match in_macro {
-        Some(m) => format!(" (in the body of macro `{m}`)"),
+        Some(m) => format!(" (in the body of macro {})", super::warp::code(m, 32)),
         None => String::new(),
     };
     let mut edits = vec![Edit {
@@ -264,7 +264,7 @@ fn finding(
         start: to_file(call.start_byte()),
         end: to_file(call.end_byte()),
         message: format!(
-            "`{name}` is a legacy warp primitive{place}: it takes no mask and does not synchronize"
+            "`{name}` is a legacy warp primitive{place}: it takes no mask and does not compile for sm_70 or later"
         ),
         help: Some(format!(
             "use `{replacement}({params})`, where `mask` is the set of lanes that reach \

@@ -8,7 +8,7 @@
 
 use super::Class;
 use super::warp::{
-    activemask_mask, call_sites, first_primitive, guard_labels, mask_is_modelled, reach_text,
+    activemask_mask, call_sites, code, first_primitive, guard_labels, mask_is_modelled, reach_text,
 };
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
@@ -51,14 +51,14 @@ impl Rule for FullMaskInDivergentCode {
                     }
                     match partial {
                         Some(threads) if !site.context.warp_divergent() => format!(
-                            "`{}` is called with mask {} in a block of {threads} threads, whose last warp is partial",
+                            "`{}` names {}, but blocks of {threads} threads end in a partial warp",
                             p.display_name(),
-                            site.mask_text(src),
+                            site.mask_phrase(src, cx.module),
                         ),
                         _ => format!(
-                            "`{}` is called with mask {} in divergent code: {}",
+                            "`{}` names {}, but only lanes {} reach it",
                             p.display_name(),
-                            site.mask_text(src),
+                            site.mask_phrase(src, cx.module),
                             reach_text(src, &site.context, Level::Varying)
                         ),
                     }
@@ -72,8 +72,8 @@ impl Rule for FullMaskInDivergentCode {
                     }
                     labels.extend(first_primitive(cx.module, g, &|p| p.is_masked()));
                     format!(
-                        "`{}` runs warp primitives whose mask names every lane, but it is called in divergent code: {}",
-                        site.call.name,
+                        "{} runs warp primitives that name every lane, but only lanes {} reach it",
+                        code(&site.call.name, 40),
                         reach_text(src, &site.context, Level::Varying)
                     )
                 }

@@ -6,7 +6,7 @@
 //! schedules and refutes uses whose results do not depend on the schedule.
 
 use super::Class;
-use super::warp::{activemask_mask, call_sites};
+use super::warp::{activemask_mask, call_sites, code};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow;
 use crate::diagnostic::Severity;
@@ -61,8 +61,9 @@ impl Rule for ActivemaskAsMask {
                 start,
                 end,
                 message: format!(
-                    "`{what}` uses `__activemask()` as its mask: that is whichever lanes happen to be converged, \
-                     which the scheduler may make fewer than the lanes that reach this code"
+                    "{} takes `__activemask()` as its mask: the lanes converged now, which may be fewer \
+                     than those that reach it",
+                    code(what, 40)
                 ),
                 help: Some(
                     "take the mask with `__ballot_sync(0xffffffff, cond)` before the branch (or use \

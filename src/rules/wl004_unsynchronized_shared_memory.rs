@@ -78,8 +78,9 @@ impl Rule for UnsynchronizedSharedMemory {
                     start: stmt.span.0,
                     end: stmt.span.1,
                     message: format!(
-                        "lanes of a warp access `{name}` here without a barrier between one lane's write and \
-                         another lane's access"
+                        "lanes of a warp access {} with no barrier between one lane's write and \
+                         another's access",
+                        super::warp::code(&name, 40)
                     ),
                     help: Some(
                         "split the exchange into phases: read into a register, `__syncwarp()`, write, \

@@ -25,7 +25,7 @@ impl Rule for ShuffleWidthNotPowerOfTwo {
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
         for site in call_sites(cx.module, cx.facts) {
-            let Some(Primitive::Shfl(_)) = site.prim else {
+            let Some(p @ Primitive::Shfl(_)) = site.prim else {
                 continue;
             };
             let Some(&w) = site.call.args.get(3) else {
@@ -44,8 +44,9 @@ impl Rule for ShuffleWidthNotPowerOfTwo {
                 start,
                 end,
                 message: format!(
-                    "shuffle width {width} is not a power of two no larger than 32: the result is undefined \
-                     (the hardware splits the warp by bit mask, not into groups of {width})"
+                    "`{}` has width {width}, which is not a power of two up to 32: the lanes it groups are \
+                     undefined",
+                    p.display_name()
                 ),
                 help: Some("use 1, 2, 4, 8, 16 or 32; for other group sizes, shuffle within the next power of two and mask the extra lanes".to_owned()),
                 labels: vec![(wspan.0, wspan.1, "this width".to_owned())],

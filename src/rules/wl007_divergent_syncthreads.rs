@@ -2,7 +2,7 @@
 //! `_or`, `cg::sync(block)`) reached by only some threads of the block.
 
 use super::Class;
-use super::warp::{call_sites, first_primitive, guard_labels, reach_text};
+use super::warp::{call_sites, code, first_primitive, guard_labels, reach_text};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
@@ -32,7 +32,9 @@ impl Rule for DivergentSyncthreads {
             }
             let mut labels = guard_labels(&site.context, Level::Warp);
             let what = match site.prim {
-                Some(Primitive::Syncthreads(_)) => "`__syncthreads()`".to_owned(),
+                Some(Primitive::Syncthreads(_)) => {
+                    "`__syncthreads()` waits for every thread of the block,".to_owned()
+                }
                 None => {
                     let Some(g) = dataflow::callee(cx.module, site.call) else {
                         continue;
@@ -43,7 +45,7 @@ impl Rule for DivergentSyncthreads {
                     labels.extend(first_primitive(cx.module, g, &|p| {
                         matches!(p, Primitive::Syncthreads(_))
                     }));
-                    format!("`{}`, which waits at `__syncthreads()`,", site.call.name)
+                    format!("{} waits at `__syncthreads()`,", code(&site.call.name, 40))
                 }
                 Some(_) => continue,
             };
@@ -53,8 +55,8 @@ impl Rule for DivergentSyncthreads {
                 start,
                 end,
                 message: format!(
-                    "{what} is reached by only some threads of the block: {}",
-                    reach_text(src, &site.context, Level::Warp).replace("lanes", "threads")
+                    "{what} but only threads {} reach it",
+                    reach_text(src, &site.context, Level::Warp)
                 ),
                 help: Some(
                     "move the barrier out of the condition so every thread reaches it (also after an early \
