@@ -107,6 +107,10 @@ pub struct FileOutcome {
     pub suppressed: usize,
     /// Functions lowered to the kernel IR.
     pub functions: usize,
+    /// Function definitions in the parsed file, and how many of them hold or
+    /// sit in a parse error (zero for files that were not parsed).
+    pub function_definitions: usize,
+    pub functions_with_parse_errors: usize,
     /// Warp executions the executor ran for this file's findings.
     pub executor_runs: usize,
     /// The function the executor spent most on: name, steps, time.
@@ -181,9 +185,11 @@ fn analyse(
     };
     outcome.lossy_utf8 = source.lossy;
     clock.lap(Stage::Decode);
-    let parsed = frontend::parse_within(source, opts.budgets.max_parse_operations);
+    // The view the configuration compiles: branches not taken and
+    // directive lines blank, attribute macros rewritten (same offsets).
+    let parsed = frontend::parse_configured(source, &opts.env, opts.budgets.max_parse_operations);
     clock.lap(Stage::Parse);
-    let parsed = match parsed {
+    let (parsed, original_text) = match parsed {
         Ok(p) => p,
         Err(why) => {
             outcome.not_analysed = Some(why.to_string());
@@ -191,6 +197,8 @@ fn analyse(
         }
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
+    outcome.function_definitions = parsed.functions.total;
+    outcome.functions_with_parse_errors = parsed.functions.with_parse_errors;
     let mut module = ir::lower_file(&parsed, &opts.env);
     // Constants from quoted includes next to a file on disk; the file's own
     // definitions win.
@@ -236,7 +244,12 @@ fn analyse(
     baseline::assign_fingerprints(&parsed, &mut diagnostics);
     clock.lap(Stage::Diagnostics);
     if !diagnostics.is_empty() {
-        outcome.source = Some(Arc::new(parsed.source));
+        // Render the file as written, not its configured view (same lines).
+        let mut source = parsed.source;
+        if let Some(text) = original_text {
+            source.text = text;
+        }
+        outcome.source = Some(Arc::new(source));
     }
     outcome.diagnostics = diagnostics;
 }
@@ -396,6 +409,8 @@ impl RunResult {
             s.files_checked += 1;
             s.bytes += f.bytes;
             s.functions_analyzed += f.functions;
+            s.functions += f.function_definitions;
+            s.functions_with_parse_errors += f.functions_with_parse_errors;
             s.executor_runs += f.executor_runs;
             if let Some((_, steps, _)) = &f.executor_worst {
                 s.executor_max_steps = s.executor_max_steps.max(*steps);
@@ -453,6 +468,12 @@ pub struct Stats {
     pub refuted: usize,
     pub unverified: usize,
     pub files_with_parse_errors: usize,
+    /// Function definitions in the files that were parsed (files the
+    /// prefilter skips are not parsed and not counted).
+    pub functions: usize,
+    /// Of those, definitions holding or inside an ERROR/MISSING node, or
+    /// lost inside an ERROR node.
+    pub functions_with_parse_errors: usize,
     pub parse_error_regions: usize,
     /// Which regions of which file could not be parsed (never findings).
     pub parse_errors: Vec<ParseErrorSummary>,
