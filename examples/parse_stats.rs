@@ -6,7 +6,7 @@
 //! figures before the preprocessor configuration); `-D NAME[=VALUE]` and
 //! `--cuda-version X.Y` configure it.
 //!
-//! cargo run --example parse_stats -- [--all] [--raw] [-D NAME[=VALUE]]… DIR…
+//! cargo run --example parse_stats -- [--all] [--raw] [--errors] [-D NAME[=VALUE]]… DIR…
 
 use std::path::{Path, PathBuf};
 
@@ -37,12 +37,14 @@ fn main() {
     let mut all = false;
     let mut opts = Options::default();
     let mut raw = false;
+    let mut show_errors = false;
     let mut dirs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--all" => all = true,
             "--raw" => raw = true,
+            "--errors" => show_errors = true,
             "-D" => opts.env.defines.extend(args.next()),
             "--cuda-version" => {
                 if let Some(v) = args
@@ -88,6 +90,13 @@ fn main() {
                 continue;
             };
             parsed += 1;
+            if show_errors {
+                for r in &file.error_regions {
+                    let line = file.source.line_text(r.line).trim();
+                    let line: String = line.chars().take(120).collect();
+                    eprintln!("{}:{}: {line}", path.display(), r.line);
+                }
+            }
             total += file.functions.total;
             broken += file.functions.with_parse_errors;
         }

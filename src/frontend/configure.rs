@@ -1358,8 +1358,22 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
                 "public" | "private" | "protected"
             );
         let after_template = prev.as_deref() == Some(">") && t.line_start;
+        // After an attribute (`[[nodiscard]] NAME`) or a parameter list
+        // (`__launch_bounds__(256) NAME void k(`), for names that say what
+        // they are; before `const` in a parameter (`(NAME const T x`).
+        let says_attribute = ATTRIBUTE_NAME_WORDS.iter().any(|w| name.contains(w));
+        let after_attribute =
+            prev.as_deref() == Some("]") && i >= 2 && text_of(&toks[i - 2], out) == "]";
+        let after_parens = prev.as_deref() == Some(")") && says_attribute;
+        let in_parameter = matches!(prev.as_deref(), Some("(" | ","))
+            && matches!(next_text.as_str(), "const" | "volatile");
         // 2. An unknown all-caps name in declaration-specifier position.
-        if (boundary || access_label || after_template)
+        if (boundary
+            || access_label
+            || after_template
+            || after_attribute
+            || after_parens
+            || in_parameter)
             && looks_like_attribute(&name, &toks, i, out, env)
         {
             let quals = qualifiers_from_name(&name);
@@ -1382,7 +1396,13 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
                 let after_text = after.map(|a| text_of(a, out)).unwrap_or_default();
                 let on_later_line = after.is_none_or(|a| a.line_start);
                 let ends_statement = matches!(after_text.as_str(), ";" | "{" | "=" | "." | "->");
-                if on_later_line && !ends_statement && (e > i || after.is_some()) {
+                // A lone name at the end of the file closes something
+                // (`LIB_NAMESPACE_END`) only after a `}`.
+                let at_end_after_brace = after.is_none() && prev.as_deref() == Some("}");
+                if on_later_line
+                    && !ends_statement
+                    && (e > i || after.is_some() || at_end_after_brace)
+                {
                     blank(out, t.start, toks[e].end);
                     rewrites += 1;
                     i = e + 1;
