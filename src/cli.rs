@@ -99,6 +99,14 @@ struct CheckArgs {
     /// `#if` regions that none of them compiles is not checked.
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Define a macro for the preprocessor configuration, as nvcc's `-D`
+    /// (repeatable; added after the config's `defines`).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    defines: Vec<String>,
+    /// The CUDA toolkit version the configuration assumes (`CUDA_VERSION`,
+    /// `__CUDACC_VER_MAJOR__`), e.g. `12.8` (default 12.8).
+    #[arg(long = "cuda-version", value_name = "MAJOR.MINOR", value_parser = parse_cuda_version_arg)]
+    cuda_version: Option<(u32, u32)>,
     /// Also report findings the warp executor refuted.
     #[arg(long)]
     show_refuted: bool,
@@ -162,6 +170,14 @@ struct ServerArgs {
     /// Target architectures, e.g. `sm_70,sm_90` (default: sm_70).
     #[arg(long = "target-arch", value_delimiter = ',', value_name = "sm_NN")]
     target_arch: Vec<String>,
+    /// Define a macro for the preprocessor configuration, as nvcc's `-D`
+    /// (repeatable; added after the config's `defines`).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    defines: Vec<String>,
+    /// The CUDA toolkit version the configuration assumes (`CUDA_VERSION`,
+    /// `__CUDACC_VER_MAJOR__`), e.g. `12.8` (default 12.8).
+    #[arg(long = "cuda-version", value_name = "MAJOR.MINOR", value_parser = parse_cuda_version_arg)]
+    cuda_version: Option<(u32, u32)>,
     /// Base URL of the rule pages: a diagnostic links to
     /// `{URL}{CODE}-{name}.md`.
     #[arg(long, value_name = "URL")]
@@ -232,6 +248,8 @@ fn check(args: CheckArgs) -> u8 {
         ignore: args.ignore.clone(),
         block_dim: args.block_dim,
         force_exclude: args.force_exclude,
+        cuda_version: args.cuda_version,
+        defines: args.defines.clone(),
         ..Overrides::default()
     };
     if !args.target_arch.is_empty() {
@@ -496,6 +514,12 @@ fn server(args: ServerArgs) -> u8 {
     if let Some(min) = config.overrides.min_arch {
         config.options.env.min_arch = min;
     }
+    config.overrides.cuda_version = args.cuda_version;
+    config.overrides.defines = args.defines.clone();
+    if let Some(v) = args.cuda_version {
+        config.options.env.cuda_version = v;
+    }
+    config.options.env.defines = args.defines.clone();
     if let Some(url) = args.rules_url {
         config.rules_base_url = url;
     }
@@ -579,6 +603,15 @@ fn print_verbose(run: &RunResult) {
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
         stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
     );
+    let pct = if stats.functions == 0 {
+        0.0
+    } else {
+        100.0 * stats.functions_with_parse_errors as f64 / stats.functions as f64
+    };
+    eprintln!(
+        "warplint: {} function definition(s) parsed, {} ({pct:.1}%) with parse errors",
+        stats.functions, stats.functions_with_parse_errors
+    );
     let worst = run
         .files
         .iter()
@@ -594,6 +627,15 @@ fn print_verbose(run: &RunResult) {
             time.as_secs_f64() * 1000.0
         );
     }
+}
+
+fn parse_define(s: &str) -> Result<String, String> {
+    crate::config::check_define(s).map(|()| s.to_owned())
+}
+
+fn parse_cuda_version_arg(s: &str) -> Result<(u32, u32), String> {
+    crate::frontend::preproc::parse_cuda_version(s)
+        .ok_or_else(|| format!("invalid CUDA version `{s}`, expected MAJOR.MINOR such as 12.8"))
 }
 
 fn list_rules(format: RulesFormat) -> u8 {

@@ -27,6 +27,7 @@ use toml::de::{DeTable, DeValue};
 use crate::budgets::Budgets;
 use crate::discover::normalize_path;
 use crate::discover::{self, FileKind};
+use crate::frontend::preproc::parse_cuda_version;
 use crate::options::Options;
 use crate::rules::{self, RuleSet};
 use crate::source::SourceFile;
@@ -244,6 +245,10 @@ pub struct Config {
     pub block_dim: Option<BlockDim>,
     /// Lowest `__CUDA_ARCH__` of `target-arch`.
     pub min_arch: Option<i128>,
+    /// `cuda-version`: the toolkit the preprocessor configuration assumes.
+    pub cuda_version: Option<(u32, u32)>,
+    /// `defines`: `NAME` or `NAME=VALUE`, as `-D` takes them.
+    pub defines: Vec<String>,
     pub budgets: BudgetSettings,
     pub force_exclude: Option<bool>,
     exclude: Option<Patterns>,
@@ -280,6 +285,8 @@ impl Config {
             extensions: None,
             block_dim: None,
             min_arch: None,
+            cuda_version: None,
+            defines: Vec::new(),
             budgets: BudgetSettings::default(),
             force_exclude: None,
             exclude: None,
@@ -371,6 +378,30 @@ impl Config {
                     return Err((value.span(), "needs at least one architecture".to_owned()));
                 }
                 self.min_arch = archs.into_iter().min();
+            }
+            "cuda-version" => {
+                let DeValue::String(v) = value.get_ref() else {
+                    return Err((
+                        value.span(),
+                        "expected a string such as \"12.8\"".to_owned(),
+                    ));
+                };
+                self.cuda_version = Some(parse_cuda_version(v).ok_or_else(|| {
+                    (
+                        value.span(),
+                        format!(
+                            "invalid CUDA version `{v}`, expected MAJOR.MINOR such as \"12.8\""
+                        ),
+                    )
+                })?);
+            }
+            "defines" => {
+                let mut defines = Vec::new();
+                for s in strings(value)? {
+                    check_define(s.get_ref()).map_err(|e| (s.span(), e))?;
+                    defines.push(s.get_ref().clone());
+                }
+                self.defines = defines;
             }
             "force-exclude" => match value.get_ref() {
                 DeValue::Boolean(b) => self.force_exclude = Some(*b),
@@ -494,8 +525,23 @@ pub const KEYS: &[&str] = &[
     "extensions",
     "block-dim",
     "target-arch",
+    "cuda-version",
+    "defines",
     "executor",
 ];
+
+/// Check a `-D`/`defines` entry: `NAME` or `NAME=VALUE`.
+pub fn check_define(d: &str) -> Result<(), String> {
+    let name = d.split_once('=').map_or(d, |(n, _)| n);
+    let ok = !name.is_empty()
+        && !name.as_bytes()[0].is_ascii_digit()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("invalid define `{d}`, expected NAME or NAME=VALUE"))
+    }
+}
 
 fn strings<'a>(
     value: &'a Spanned<DeValue>,
@@ -562,6 +608,9 @@ pub struct Overrides {
     pub extensions: Option<Vec<String>>,
     pub block_dim: Option<BlockDim>,
     pub min_arch: Option<i128>,
+    pub cuda_version: Option<(u32, u32)>,
+    /// `-D`: added after the config's `defines` (so they win).
+    pub defines: Vec<String>,
     pub force_exclude: bool,
 }
 
@@ -747,6 +796,10 @@ impl Resolver {
             if let Some(a) = c.min_arch {
                 opts.env.min_arch = a;
             }
+            if let Some(v) = c.cuda_version {
+                opts.env.cuda_version = v;
+            }
+            opts.env.defines.extend(c.defines.iter().cloned());
             c.budgets.apply(&mut opts.budgets);
         }
         if let Some(e) = &o.extensions {
@@ -758,6 +811,10 @@ impl Resolver {
         if let Some(a) = o.min_arch {
             opts.env.min_arch = a;
         }
+        if let Some(v) = o.cuda_version {
+            opts.env.cuda_version = v;
+        }
+        opts.env.defines.extend(o.defines.iter().cloned());
         let opts = Arc::new(opts);
         cache.insert(key, Arc::clone(&opts));
         Ok(opts)

@@ -101,9 +101,11 @@ fn analyse(
     };
     outcome.lossy_utf8 = source.lossy;
     clock.lap(Stage::Decode);
-    let parsed = frontend::parse_within(source, opts.budgets.max_parse_operations);
+    // The view the configuration compiles: branches not taken and
+    // directive lines blank, attribute macros rewritten (same offsets).
+    let parsed = frontend::parse_configured(source, &opts.env, opts.budgets.max_parse_operations);
     clock.lap(Stage::Parse);
-    let parsed = match parsed {
+    let (parsed, original_text) = match parsed {
         Ok(p) => p,
         Err(why) => {
             outcome.not_analysed = Some(why.to_string());
@@ -111,6 +113,8 @@ fn analyse(
         }
     };
     outcome.parse_error_regions = parsed.error_regions.clone();
+    outcome.function_definitions = parsed.functions.total;
+    outcome.functions_with_parse_errors = parsed.functions.with_parse_errors;
     let mut module = ir::lower_file(&parsed, &opts.env);
     // Constants from quoted includes next to a file on disk; the file's own
     // definitions win.
@@ -156,7 +160,12 @@ fn analyse(
     baseline::assign_fingerprints(&parsed, &mut diagnostics);
     clock.lap(Stage::Diagnostics);
     if !diagnostics.is_empty() {
-        outcome.source = Some(Arc::new(parsed.source));
+        // Render the file as written, not its configured view (same lines).
+        let mut source = parsed.source;
+        if let Some(text) = original_text {
+            source.text = text;
+        }
+        outcome.source = Some(Arc::new(source));
     }
     outcome.diagnostics = diagnostics;
 }

@@ -31,6 +31,10 @@ pub struct FileOutcome {
     pub suppressed: usize,
     /// Functions lowered to the kernel IR.
     pub functions: usize,
+    /// Function definitions in the parsed file, and how many of them hold or
+    /// sit in a parse error (zero for files that were not parsed).
+    pub function_definitions: usize,
+    pub functions_with_parse_errors: usize,
     /// Warp executions the executor ran for this file's findings.
     pub executor_runs: usize,
     /// The function the executor spent most on: name, steps, time.
@@ -63,6 +67,8 @@ impl RunResult {
             s.files_checked += 1;
             s.bytes += f.bytes;
             s.functions_analyzed += f.functions;
+            s.functions += f.function_definitions;
+            s.functions_with_parse_errors += f.functions_with_parse_errors;
             s.executor_runs += f.executor_runs;
             if let Some((_, steps, _)) = &f.executor_worst {
                 s.executor_max_steps = s.executor_max_steps.max(*steps);
@@ -120,6 +126,12 @@ pub struct Stats {
     pub refuted: usize,
     pub unverified: usize,
     pub files_with_parse_errors: usize,
+    /// Function definitions in the files that were parsed (files the
+    /// prefilter skips are not parsed and not counted).
+    pub functions: usize,
+    /// Of those, definitions holding or inside an ERROR/MISSING node, or
+    /// lost inside an ERROR node.
+    pub functions_with_parse_errors: usize,
     pub parse_error_regions: usize,
     /// Which regions of which file could not be parsed (never findings).
     pub parse_errors: Vec<ParseErrorSummary>,

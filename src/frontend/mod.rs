@@ -6,6 +6,7 @@
 //! Invariant: nothing here recurses over the tree. Walks use [`preorder`],
 //! which keeps its position in a `TreeCursor`, so nesting depth costs no stack.
 
+pub mod configure;
 pub mod macros;
 pub mod preproc;
 
@@ -16,6 +17,7 @@ use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 use crate::source::{SourceFile, Span};
 
+pub use configure::{ConfiguredView, MacroEnv, PpConfig, configure};
 pub use macros::MacroTable;
 pub use preproc::{PreprocEnv, RegionOracle};
 
@@ -25,6 +27,23 @@ pub struct ParsedFile {
     /// Outermost ERROR or MISSING regions. Code inside them is not analysed.
     pub error_regions: Vec<Span>,
     pub macros: MacroTable,
+    /// Function definitions in the tree, and how many of them hold or sit
+    /// in a parse error (see [`count_functions`]).
+    pub functions: FunctionCount,
+    /// What configuring the file decided (its `text` is empty: the parsed
+    /// text is `source.text`). Default for files parsed unconfigured.
+    pub view: ConfiguredView,
+}
+
+/// How many function definitions a tree has, and how many did not parse.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FunctionCount {
+    /// `function_definition` nodes (nested in classes, namespaces and
+    /// templates included), plus definitions lost inside ERROR nodes.
+    pub total: usize,
+    /// Those with an ERROR/MISSING node inside, inside an ERROR node, or
+    /// lost in one.
+    pub with_parse_errors: usize,
 }
 
 thread_local! {
@@ -134,12 +153,54 @@ pub fn parse_within(source: SourceFile, max_operations: u64) -> Result<ParsedFil
     let tree = parse_text_within(&source.text, max_operations)?;
     let error_regions = collect_error_regions(&source, tree.root_node());
     let macros = MacroTable::collect(&source.text, tree.root_node());
+    let functions = count_functions(tree.root_node(), &source.text);
     Ok(ParsedFile {
         source,
         tree,
         error_regions,
         macros,
+        functions,
+        view: ConfiguredView::default(),
     })
+}
+
+/// Parse the configured view of a file (see [`configure`]) for `config`,
+/// with a macro environment started from the configuration alone. The
+/// parsed file's `source.text` is the view: same length and lines as the
+/// input; the input text is returned beside it, for rendering, when the view
+/// differs from it.
+pub fn parse_configured(
+    source: SourceFile,
+    config: &PpConfig,
+    max_operations: u64,
+) -> Result<(ParsedFile, Option<String>), NotParsed> {
+    let mut env = MacroEnv::from_config(config);
+    parse_configured_in(source, config, &mut env, max_operations)
+}
+
+/// [`parse_configured`] starting from `env` (a translation unit's macros
+/// so far), which the file's `#define`s and `#undef`s then update.
+pub fn parse_configured_in(
+    source: SourceFile,
+    config: &PpConfig,
+    env: &mut MacroEnv,
+    max_operations: u64,
+) -> Result<(ParsedFile, Option<String>), NotParsed> {
+    let mut view = configure(source.text.as_bytes(), config, env);
+    let text = std::mem::take(&mut view.text);
+    let (configured, original) = if text == source.text {
+        (source, None)
+    } else {
+        let lossy = source.lossy;
+        let path = source.path.clone();
+        (
+            SourceFile::from_string(path, text, lossy),
+            Some(source.text),
+        )
+    };
+    let mut parsed = parse_within(configured, max_operations)?;
+    parsed.view = view;
+    Ok((parsed, original))
 }
 
 fn collect_error_regions(source: &SourceFile, root: Node) -> Vec<Span> {
@@ -159,6 +220,67 @@ fn collect_error_regions(source: &SourceFile, root: Node) -> Vec<Span> {
         }
     });
     regions
+}
+
+/// Count the function definitions of a tree and those with parse errors.
+///
+/// A `function_definition` counts as broken when it contains an ERROR or
+/// MISSING node or lies inside an ERROR node. A definition the parser lost
+/// entirely leaves, inside an ERROR node, a `{…}` block right after a `)`
+/// (a parameter list): each such block counts as one broken definition too.
+/// One preorder walk, so linear in the tree.
+pub fn count_functions(root: Node, text: &str) -> FunctionCount {
+    let mut count = FunctionCount::default();
+    // End bytes of the ERROR nodes enclosing the current node.
+    let mut errors: Vec<usize> = Vec::new();
+    preorder(root, |node| {
+        let start = node.start_byte();
+        while errors.last().is_some_and(|&end| start >= end) {
+            errors.pop();
+        }
+        if node.kind() == "function_definition" {
+            count.total += 1;
+            if !errors.is_empty() || node.has_error() {
+                count.with_parse_errors += 1;
+            }
+        }
+        if node.is_error() {
+            let lost = lost_definitions(node, text);
+            count.total += lost;
+            count.with_parse_errors += lost;
+            errors.push(node.end_byte());
+        }
+        Walk::Descend
+    });
+    count
+}
+
+/// Function definitions the parser lost inside `error`: direct children
+/// that are a `{…}` block right after a `)` that does not close an
+/// `if`/`while`/`for`/`switch`/`catch` condition.
+fn lost_definitions(error: Node, text: &str) -> usize {
+    let mut lost = 0;
+    let mut cursor = error.walk();
+    let mut prev: [Option<Node>; 2] = [None, None];
+    for child in error.children(&mut cursor) {
+        if child.kind() == "compound_statement"
+            && let Some(p) = prev[1]
+        {
+            let closes_paren = node_text(p, text).ends_with(')');
+            let statement =
+                prev[0].is_some_and(|k| {
+                    matches!(
+                        node_text(k, text),
+                        "if" | "while" | "for" | "switch" | "catch"
+                    )
+                }) || matches!(p.kind(), "condition_clause" | "parenthesized_expression");
+            if closes_paren && !statement {
+                lost += 1;
+            }
+        }
+        prev = [prev[1], Some(child)];
+    }
+    lost
 }
 
 /// What a [`preorder`] visitor wants next.

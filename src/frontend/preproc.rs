@@ -1,32 +1,60 @@
-//! Which preprocessor regions are compiled for the targets being checked.
+//! The preprocessor configuration, and which regions of a syntax tree are
+//! compiled for it.
 //!
-//! warplint does not run the preprocessor. Instead it evaluates `#if`
-//! conditions abstractly: the toolkit and architecture macros get the ranges
-//! that the configured targets imply (CUDA ≥ 9, `__CUDA_ARCH__` ≥ the lowest
-//! target), every other identifier is unknown, and a region is *dead* only
-//! when its condition is false for every value in those ranges. Unknown never
-//! makes a region dead, so guards we cannot read keep their code checked.
+//! Files are parsed in their configured view (`configure.rs`), where the
+//! branches not taken are already blank; this oracle answers the same
+//! question for trees that still hold conditionals (macro bodies, callers
+//! that parse raw text). It evaluates `#if` conditions abstractly: the
+//! toolkit and architecture macros get the configuration's values, every
+//! other identifier is unknown, and a region is *dead* only when its
+//! condition is false whatever the unknowns are.
 
 use tree_sitter::Node;
 
 use super::node_text;
 
 /// The compilation environment regions are judged against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreprocEnv {
-    /// Lowest `__CUDA_ARCH__` among the targets, e.g. 700 for sm_70.
+    /// `__CUDA_ARCH__` of the configured (lowest) target, e.g. 700 for sm_70.
     pub min_arch: i128,
-    /// Lowest `CUDA_VERSION` assumed, e.g. 9000 for CUDA 9.0.
-    pub min_cuda_version: i128,
+    /// The toolkit compiled with (config `cuda-version`): `CUDA_VERSION` is
+    /// `major * 1000 + minor * 10`, `__CUDACC_VER_MAJOR__` is `major`.
+    pub cuda_version: (u32, u32),
+    /// `-D NAME[=VALUE]` and config `defines`, in order.
+    pub defines: Vec<String>,
 }
+
+/// The toolkit assumed when none is configured: a current one.
+pub const DEFAULT_CUDA_VERSION: (u32, u32) = (12, 8);
 
 impl Default for PreprocEnv {
     fn default() -> Self {
         PreprocEnv {
             min_arch: 700,
-            min_cuda_version: 9000,
+            cuda_version: DEFAULT_CUDA_VERSION,
+            defines: Vec::new(),
         }
     }
+}
+
+impl PreprocEnv {
+    /// `CUDA_VERSION` for this configuration.
+    pub fn cuda_version_number(&self) -> i128 {
+        i128::from(self.cuda_version.0) * 1000 + i128::from(self.cuda_version.1) * 10
+    }
+}
+
+/// Parse a `cuda-version` value: `"12.8"` or `"12"`.
+pub fn parse_cuda_version(s: &str) -> Option<(u32, u32)> {
+    let (major, minor) = match s.trim().split_once('.') {
+        Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+        None => (s.trim().parse().ok()?, 0),
+    };
+    (1..=99)
+        .contains(&major)
+        .then_some((major, minor))
+        .filter(|_| minor <= 9)
 }
 
 /// Answers "is this node in a region the targets never compile?".
@@ -102,8 +130,6 @@ enum Val {
     Unknown,
 }
 
-const INF: i128 = i64::MAX as i128;
-
 impl Val {
     fn exact(v: i128) -> Val {
         Val::Range(v, v)
@@ -141,10 +167,11 @@ impl PreprocEnv {
     fn identifier(&self, name: &str) -> Val {
         match name {
             "CUDA_VERSION" | "CUDART_VERSION" | "__CUDART_API_VERSION" => {
-                Val::Range(self.min_cuda_version, INF)
+                Val::exact(self.cuda_version_number())
             }
-            "__CUDACC_VER_MAJOR__" => Val::Range(self.min_cuda_version / 1000, INF),
-            "__CUDA_ARCH__" => Val::Range(self.min_arch, INF),
+            "__CUDACC_VER_MAJOR__" => Val::exact(i128::from(self.cuda_version.0)),
+            "__CUDACC_VER_MINOR__" => Val::exact(i128::from(self.cuda_version.1)),
+            "__CUDA_ARCH__" => Val::exact(self.min_arch),
             "true" => Val::exact(1),
             "false" => Val::exact(0),
             _ => Val::Unknown,

@@ -49,6 +49,9 @@ impl Rule for LegacyWarpPrimitive {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
+        if is_hip_file(cx) {
+            return;
+        }
         let text = cx.file.source.text.as_str();
         let hits = legacy_occurrences(text);
         if hits.is_empty() {
@@ -73,6 +76,7 @@ impl Rule for LegacyWarpPrimitive {
             }
             if let Some(call) = legacy_call(node)
                 && !cx.env.is_dead(call, text)
+                && !in_portability_dispatch(cx, call.start_byte(), name)
             {
                 let mut f = finding(call, node, name, None, |o| o);
                 f.claim = ir_claim(&calls, call.start_byte(), call.end_byte());
@@ -80,6 +84,24 @@ impl Rule for LegacyWarpPrimitive {
             }
         }
     }
+}
+
+/// HIP code: `__shfl`, `__ballot`, `__any` and `__all` are HIP's own API,
+/// not removed CUDA intrinsics. A `.hip` file, or one that includes HIP's
+/// runtime (`<hip/…>`) in a branch the configuration compiles. (Branches
+/// for `__HIP_PLATFORM_AMD__`/`__HIP__` are blank in the configured view.)
+fn is_hip_file(cx: &RuleContext) -> bool {
+    let path = cx.file.source.path.to_ascii_lowercase();
+    path.ends_with(".hip") || cx.file.view.includes_hip_runtime
+}
+
+/// A legacy call in a branch that the configuration did not decide (it was
+/// taken by the rule for unknown conditions) while a sibling branch calls
+/// the `_sync` form of the same primitive: a portability dispatch, whose
+/// legacy side the configuration does not prove compiled.
+fn in_portability_dispatch(cx: &RuleContext, offset: usize, legacy: &str) -> bool {
+    legacy_entry(legacy)
+        .is_some_and(|(_, sync, _)| cx.file.view.in_undecided_dispatch(offset, sync))
 }
 
 /// Byte offsets of every whole-word legacy name in `text`.
@@ -179,6 +201,7 @@ fn check_macro_body(
     if legacy_entry(&m.name).is_some() {
         return; // a shim that (re)defines the legacy name itself
     }
+    let dispatched = |name: &str| in_portability_dispatch(cx, m.define_start, name);
     let Some(body) = ParsedBody::parse(m) else {
         return;
     };
@@ -190,7 +213,9 @@ fn check_macro_body(
         let Some(node) = root.descendant_for_byte_range(pos, pos + name.len()) else {
             continue;
         };
-        if let Some(call) = legacy_call(node) {
+        if let Some(call) = legacy_call(node)
+            && !dispatched(name)
+        {
             out.push(finding(call, node, name, Some(&m.name), |o| {
                 body.file_offset(o)
             }));

@@ -1,0 +1,1727 @@
+//! One preprocessor configuration: the view of a file that the compiler
+//! sees for the configured target, with every byte offset kept.
+//!
+//! [`configure`] decides every `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else` for
+//! one configuration (device compilation for the target architecture, the
+//! toolkit version, `-D` flags and config `defines`, and the macros defined
+//! so far), and returns the file with the branches not taken and all
+//! conditional directive lines overwritten by spaces. Newlines are kept, so
+//! byte offsets, lines and columns are those of the original file.
+//!
+//! It also rewrites what tree-sitter cannot parse but a preprocessor would
+//! have removed:
+//! - *attribute macros*: object-like macros whose expansion is only
+//!   declaration specifiers (`__host__ __device__`, `__forceinline__`,
+//!   `inline`, `static`, `__launch_bounds__(…)`, …) or nothing. A use is
+//!   overwritten by its expansion when that fits in the name's bytes, else
+//!   by the device keywords of the expansion (`__global__`, `__device__`)
+//!   when they fit, else blanked and noted in [`ConfiguredView::qualifiers`].
+//!   When the definition is not known, an all-caps name in declaration-
+//!   specifier position is taken for an attribute macro by
+//!   [`looks_like_attribute`]'s rule, and a name that says `DEVICE`,
+//!   `GLOBAL` or `KERNEL` keeps that meaning.
+//! - *statement-like macro calls*: an all-caps name, with or without an
+//!   argument list, alone at the start of a statement and not followed by
+//!   `;` (`CUTLASS_PRAGMA_UNROLL`, `CUB_STATIC_ASSERT(x, "…")`), is blanked.
+//!
+//! Undecidable conditions follow one rule (see README, "Preprocessor"):
+//! - an identifier that is not a macro is 0 (as in the C standard) and
+//!   `defined(NAME)` of a name never defined is false; such a condition is
+//!   decided, and listed in [`ConfiguredView::undecided`] when an unknown
+//!   identifier's value mattered;
+//! - a condition that cannot be evaluated at all (`__has_include(…)`,
+//!   `__has_builtin(…)`, a call of a function-like macro that is not known,
+//!   a syntax error) is *true* when no earlier branch of its chain was taken
+//!   (so the first such branch is analysed) and is listed as undecided.
+//!
+//! Cost: one forward pass over the bytes for directives, one over the tokens
+//! for macros; the `#if` nesting lives in an explicit stack; expression
+//! evaluation and macro expansion are bounded ([`MAX_EXPR_DEPTH`],
+//! [`MAX_EXPANDED_TOKENS`]).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::PreprocEnv;
+
+/// The configuration every condition is decided for.
+pub type PpConfig = PreprocEnv;
+
+/// Deeper `#if` expressions than this are undecidable.
+const MAX_EXPR_DEPTH: usize = 64;
+/// A condition whose macro expansion grows past this many tokens is
+/// undecidable (stops `#define A A A` style blow-ups).
+const MAX_EXPANDED_TOKENS: usize = 4096;
+/// Expansion rounds of one attribute macro (macros naming macros).
+const MAX_ATTRIBUTE_DEPTH: usize = 8;
+
+/// One macro definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroDef {
+    /// `Some` for function-like macros.
+    pub params: Option<Vec<String>>,
+    /// The replacement list, comments removed and continuations joined.
+    pub body: String,
+}
+
+/// The macros defined so far in a translation unit. Cloning is cheap (one
+/// reference count); the first `#define` after a clone copies the table.
+#[derive(Debug, Clone, Default)]
+pub struct MacroEnv {
+    macros: Arc<HashMap<String, MacroDef>>,
+}
+
+impl MacroEnv {
+    /// The environment a configuration starts from: the compiler's
+    /// predefined macros for the device pass, then `-D`/`defines`.
+    pub fn from_config(config: &PpConfig) -> MacroEnv {
+        let mut env = MacroEnv::default();
+        let (major, minor) = config.cuda_version;
+        let arch = config.min_arch.max(0);
+        for (name, value) in [
+            ("__CUDACC__", "1".to_owned()),
+            ("__NVCC__", "1".to_owned()),
+            ("__CUDA_ARCH__", arch.to_string()),
+            ("__CUDACC_VER_MAJOR__", major.to_string()),
+            ("__CUDACC_VER_MINOR__", minor.to_string()),
+            ("__CUDACC_VER_BUILD__", "0".to_owned()),
+            ("CUDA_VERSION", (major * 1000 + minor * 10).to_string()),
+            ("CUDART_VERSION", (major * 1000 + minor * 10).to_string()),
+            ("__cplusplus", "201703L".to_owned()),
+            ("__GNUC__", "12".to_owned()),
+            ("__GNUC_MINOR__", "0".to_owned()),
+            ("__linux__", "1".to_owned()),
+            ("__x86_64__", "1".to_owned()),
+        ] {
+            env.define(name, None, value);
+        }
+        for d in &config.defines {
+            let (name, value) = match d.split_once('=') {
+                Some((n, v)) => (n.trim(), v.trim().to_owned()),
+                None => (d.trim(), "1".to_owned()),
+            };
+            if is_identifier(name) {
+                env.define(name, None, value);
+            }
+        }
+        env
+    }
+
+    pub fn define(&mut self, name: &str, params: Option<Vec<String>>, body: String) {
+        Arc::make_mut(&mut self.macros).insert(name.to_owned(), MacroDef { params, body });
+    }
+
+    pub fn undef(&mut self, name: &str) {
+        if self.macros.contains_key(name) {
+            Arc::make_mut(&mut self.macros).remove(name);
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&MacroDef> {
+        self.macros.get(name)
+    }
+
+    pub fn is_defined(&self, name: &str) -> bool {
+        self.macros.contains_key(name)
+    }
+
+    pub fn len(&self) -> usize {
+        self.macros.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.macros.is_empty()
+    }
+}
+
+/// An `#include` in a branch the configuration compiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IncludeDirective {
+    /// The path as written, without its delimiters.
+    pub spelling: String,
+    /// `<…>` rather than `"…"`.
+    pub angled: bool,
+    /// Byte offset of the `#`.
+    pub offset: usize,
+}
+
+/// Why a condition was not decided by known values alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undecidable {
+    /// An identifier that is not a macro was taken as 0.
+    UnknownIdentifier,
+    /// The condition could not be evaluated (`__has_include`, an unknown
+    /// function-like macro, unreadable syntax); its branch was taken if no
+    /// earlier one was.
+    Unevaluable,
+}
+
+/// A condition decided by the rule for unknowns, not by known values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndecidedCondition {
+    /// Byte offset of the directive's `#`.
+    pub offset: usize,
+    /// The condition as written (comments removed).
+    pub condition: String,
+    pub why: Undecidable,
+    /// Whether its branch was taken.
+    pub taken: bool,
+}
+
+/// A branch taken only by the rule for unknowns, whose sibling branches call
+/// `_sync` primitives: a portability dispatch the configuration did not
+/// decide (`#if USE_SYNC … __shfl_sync … #else … __shfl … #endif`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndecidedDispatch {
+    /// Byte range of the taken branch.
+    pub taken: std::ops::Range<usize>,
+    /// The `_sync` (and `__syncwarp`) identifiers its siblings call.
+    pub sibling_sync_calls: Vec<String>,
+}
+
+/// Declaration specifiers of an attribute macro that did not fit in place
+/// of its name (the name was blanked; the function still has them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QualifierNote {
+    /// Byte range of the blanked macro name.
+    pub span: std::ops::Range<usize>,
+    /// `__global__`, `__device__` and `__host__` of the expansion.
+    pub qualifiers: Vec<&'static str>,
+}
+
+/// What [`configure`] produced.
+#[derive(Debug, Clone, Default)]
+pub struct ConfiguredView {
+    /// The text to parse: same length and newlines as the input.
+    pub text: String,
+    /// `#include`s in branches the configuration compiles, in order.
+    pub includes: Vec<IncludeDirective>,
+    pub undecided: Vec<UndecidedCondition>,
+    pub dispatches: Vec<UndecidedDispatch>,
+    pub qualifiers: Vec<QualifierNote>,
+    /// The file includes HIP's runtime (`<hip/…>`) in a compiled branch.
+    pub includes_hip_runtime: bool,
+    /// Attribute macros and statement-like macro calls blanked or rewritten.
+    pub macro_rewrites: usize,
+}
+
+impl ConfiguredView {
+    /// The device qualifiers noted for blanked macros in `range` (a
+    /// function's specifiers, before its declarator).
+    pub fn qualifiers_in(&self, range: std::ops::Range<usize>) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for q in &self.qualifiers {
+            if q.span.start >= range.start && q.span.end <= range.end {
+                out.extend(q.qualifiers.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Is `offset` in a branch taken only by the rule for unknowns whose
+    /// sibling calls `sync_name`?
+    pub fn in_undecided_dispatch(&self, offset: usize, sync_name: &str) -> bool {
+        self.dispatches.iter().any(|d| {
+            d.taken.contains(&offset) && d.sibling_sync_calls.iter().any(|s| s == sync_name)
+        })
+    }
+}
+
+/// Decide the file's conditionals for `config`, starting from the macros in
+/// `env` and updating it with the `#define`s/`#undef`s of taken branches.
+pub fn configure(text: &[u8], config: &PpConfig, env: &mut MacroEnv) -> ConfiguredView {
+    let _ = config; // The configuration's macros are in `env` (see `MacroEnv::from_config`).
+    let mut out = text.to_vec();
+    let mut view = ConfiguredView::default();
+    let directives = scan_directives(text);
+    let mut stack: Vec<Frame> = Vec::new();
+    // Where the text since the last directive started.
+    let mut region_start = 0usize;
+    for d in &directives {
+        let active = stack.last().is_none_or(|f| f.active);
+        if !active {
+            blank(&mut out, region_start, d.start);
+        }
+        region_start = d.end;
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let mut frame = Frame::new(active, d.start, d.end);
+                if active {
+                    let (taken, why) = decide(d, env);
+                    frame.enter(taken, why, d);
+                    record_undecided(&mut view, d, taken, why);
+                }
+                stack.push(frame);
+                blank(&mut out, d.start, d.end);
+            }
+            "elif" | "elifdef" | "elifndef" | "else" => {
+                if let Some(frame) = stack.last_mut() {
+                    frame.close_branch(d.start);
+                    if frame.outer_active {
+                        if frame.taken_any {
+                            frame.active = false;
+                            frame.branches.push(Branch::new(d.end, false));
+                        } else if d.name == "else" {
+                            frame.enter(true, None, d);
+                        } else {
+                            let (taken, why) = decide(d, env);
+                            frame.enter(taken, why, d);
+                            record_undecided(&mut view, d, taken, why);
+                        }
+                    }
+                }
+                blank(&mut out, d.start, d.end);
+            }
+            "endif" => {
+                if let Some(mut frame) = stack.pop() {
+                    frame.close_branch(d.start);
+                    if frame.outer_active && frame.undecided {
+                        record_dispatch(&mut view, &frame, text);
+                    }
+                }
+                blank(&mut out, d.start, d.end);
+            }
+            _ if !active => blank(&mut out, d.start, d.end),
+            "define" => define(d, env),
+            "undef" => {
+                let name = first_identifier(&d.args);
+                env.undef(name);
+            }
+            "include" | "include_next" => {
+                if let Some(inc) = read_include(d) {
+                    if inc.spelling.starts_with("hip/") {
+                        view.includes_hip_runtime = true;
+                    }
+                    view.includes.push(inc);
+                }
+            }
+            _ => {}
+        }
+    }
+    if stack.last().is_some_and(|f| !f.active) {
+        blank(&mut out, region_start, text.len());
+    }
+    view.macro_rewrites = rewrite_macros(&mut out, env, &mut view.qualifiers);
+    // Only whole UTF-8 sequences were overwritten, by ASCII.
+    view.text = String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    view
+}
+
+/// Overwrite `out[from..to]` with spaces, keeping line terminators.
+fn blank(out: &mut [u8], from: usize, to: usize) {
+    let to = to.min(out.len());
+    for b in out.iter_mut().take(to).skip(from) {
+        if *b != b'\n' && *b != b'\r' {
+            *b = b' ';
+        }
+    }
+}
+
+/// One conditional chain being read.
+struct Frame {
+    /// The chain itself is in a compiled region.
+    outer_active: bool,
+    /// The current branch is compiled.
+    active: bool,
+    taken_any: bool,
+    /// Some branch was decided by the rule for unknowns.
+    undecided: bool,
+    branches: Vec<Branch>,
+}
+
+struct Branch {
+    start: usize,
+    end: usize,
+    taken: bool,
+}
+
+impl Branch {
+    fn new(start: usize, taken: bool) -> Branch {
+        Branch {
+            start,
+            end: start,
+            taken,
+        }
+    }
+}
+
+impl Frame {
+    fn new(outer_active: bool, _start: usize, _end: usize) -> Frame {
+        Frame {
+            outer_active,
+            active: false,
+            taken_any: false,
+            undecided: false,
+            branches: Vec::new(),
+        }
+    }
+
+    fn enter(&mut self, taken: bool, why: Option<Undecidable>, d: &Directive) {
+        self.active = taken;
+        self.taken_any |= taken;
+        self.undecided |= why.is_some();
+        self.branches.push(Branch::new(d.end, taken));
+    }
+
+    fn close_branch(&mut self, at: usize) {
+        if let Some(b) = self.branches.last_mut() {
+            b.end = at;
+        }
+    }
+}
+
+fn record_undecided(
+    view: &mut ConfiguredView,
+    d: &Directive,
+    taken: bool,
+    why: Option<Undecidable>,
+) {
+    if let Some(why) = why {
+        view.undecided.push(UndecidedCondition {
+            offset: d.start,
+            condition: d.args.trim().to_owned(),
+            why,
+            taken,
+        });
+    }
+}
+
+/// A chain decided by the rule for unknowns: note which `_sync` primitives
+/// its untaken branches call, for the taken one.
+fn record_dispatch(view: &mut ConfiguredView, frame: &Frame, text: &[u8]) {
+    let Some(taken) = frame.branches.iter().find(|b| b.taken) else {
+        return;
+    };
+    let mut sync_calls: Vec<String> = Vec::new();
+    for b in frame.branches.iter().filter(|b| !b.taken) {
+        let body = text.get(b.start..b.end).unwrap_or(&[]);
+        for (s, e) in identifiers(body) {
+            let name = String::from_utf8_lossy(&body[s..e]);
+            if (name.starts_with("__") && name.ends_with("_sync") || name == "__syncwarp")
+                && !sync_calls.iter().any(|c| *c == name)
+            {
+                sync_calls.push(name.into_owned());
+            }
+        }
+    }
+    if !sync_calls.is_empty() {
+        view.dispatches.push(UndecidedDispatch {
+            taken: taken.start..taken.end,
+            sibling_sync_calls: sync_calls,
+        });
+    }
+}
+
+/// A preprocessor directive: `#` to the end of its logical line.
+#[derive(Debug)]
+struct Directive {
+    /// Offset of the `#`.
+    start: usize,
+    /// Offset of the line terminator that ends it (or of the end of text).
+    end: usize,
+    name: String,
+    /// What follows the name, comments replaced by spaces, continuations
+    /// joined.
+    args: String,
+}
+
+/// Find every directive in one forward pass, skipping comments, string and
+/// character literals (raw strings included) outside directives.
+fn scan_directives(text: &[u8]) -> Vec<Directive> {
+    let mut out = Vec::new();
+    let n = text.len();
+    let mut i = 0usize;
+    let mut line_start = true;
+    while i < n {
+        let c = text[i];
+        if line_start {
+            if matches!(c, b' ' | b'\t' | b'\x0c' | b'\r' | b'\x0b') {
+                i += 1;
+                continue;
+            }
+            line_start = false;
+            if c == b'#' {
+                let d = read_directive(text, i);
+                i = d.end;
+                out.push(d);
+                continue;
+            }
+        }
+        match c {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+            }
+            b'/' if text.get(i + 1) == Some(&b'/') => i = line_comment_end(text, i),
+            b'/' if text.get(i + 1) == Some(&b'*') => i = block_comment_end(text, i),
+            b'"' => i = string_end(text, i),
+            b'\'' if !(i > 0 && text[i - 1].is_ascii_alphanumeric()) => i = char_end(text, i),
+            b'\\' if text.get(i + 1) == Some(&b'\n') => i += 2,
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+/// The end of a `//` comment: its line terminator (continuations included).
+fn line_comment_end(text: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < text.len() {
+        if text[i] == b'\n' && !continued(text, i) {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Is the newline at `nl` escaped by a backslash (`\` or `\` CR)?
+fn continued(text: &[u8], nl: usize) -> bool {
+    let mut j = nl;
+    if j > 0 && text[j - 1] == b'\r' {
+        j -= 1;
+    }
+    j > 0 && text[j - 1] == b'\\'
+}
+
+fn block_comment_end(text: &[u8], from: usize) -> usize {
+    match memchr::memmem::find(&text[(from + 2).min(text.len())..], b"*/") {
+        Some(k) => from + 2 + k + 2,
+        None => text.len(),
+    }
+}
+
+/// The end of a string literal starting at the `"` at `from` (after the
+/// closing quote). Raw strings `R"d(…)d"` run to their delimiter; ordinary
+/// ones stop at an unescaped newline.
+fn string_end(text: &[u8], from: usize) -> usize {
+    if from > 0
+        && text[from - 1] == b'R'
+        && !(from > 1
+            && is_ident_byte(text[from - 2])
+            && !matches!(text[from - 2], b'u' | b'U' | b'L' | b'8'))
+        && let Some(open) = text[from + 1..].iter().take(17).position(|&b| b == b'(')
+    {
+        let delim = &text[from + 1..from + 1 + open];
+        let mut close = Vec::with_capacity(delim.len() + 2);
+        close.push(b')');
+        close.extend_from_slice(delim);
+        close.push(b'"');
+        let body = from + 1 + open + 1;
+        return match memchr::memmem::find(&text[body.min(text.len())..], &close) {
+            Some(k) => body + k + close.len(),
+            None => text.len(),
+        };
+    }
+    quoted_end(text, from, b'"')
+}
+
+fn char_end(text: &[u8], from: usize) -> usize {
+    quoted_end(text, from, b'\'')
+}
+
+fn quoted_end(text: &[u8], from: usize, quote: u8) -> usize {
+    let mut i = from + 1;
+    while i < text.len() {
+        match text[i] {
+            b'\\' => i += 2,
+            b'\n' => return i,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    text.len()
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn is_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty() && !b[0].is_ascii_digit() && b.iter().all(|&c| is_ident_byte(c))
+}
+
+/// Read the directive whose `#` is at `hash`.
+fn read_directive(text: &[u8], hash: usize) -> Directive {
+    let n = text.len();
+    let mut logical: Vec<u8> = Vec::new();
+    let mut i = hash + 1;
+    let end;
+    loop {
+        if i >= n {
+            end = n;
+            break;
+        }
+        match text[i] {
+            b'\n' if !continued(text, i) => {
+                end = i;
+                break;
+            }
+            b'\\' if text.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\\' if text.get(i + 1) == Some(&b'\r') && text.get(i + 2) == Some(&b'\n') => i += 3,
+            b'\r' | b'\n' => i += 1,
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                let e = line_comment_end(text, i);
+                i = e;
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                i = block_comment_end(text, i);
+                logical.push(b' ');
+            }
+            q @ (b'"' | b'\'') => {
+                let e = if q == b'"' {
+                    string_end(text, i)
+                } else {
+                    char_end(text, i)
+                };
+                let e = e.max(i + 1).min(n);
+                logical.extend_from_slice(&text[i..e]);
+                i = e;
+            }
+            c => {
+                logical.push(c);
+                i += 1;
+            }
+        }
+    }
+    let logical = String::from_utf8_lossy(&logical).into_owned();
+    let trimmed = logical.trim_start();
+    let name_len = trimmed.bytes().take_while(|&b| is_ident_byte(b)).count();
+    Directive {
+        start: hash,
+        end,
+        name: trimmed[..name_len].to_owned(),
+        args: trimmed[name_len..].to_owned(),
+    }
+}
+
+fn first_identifier(s: &str) -> &str {
+    let s = s.trim_start();
+    let len = s.bytes().take_while(|&b| is_ident_byte(b)).count();
+    &s[..len]
+}
+
+fn define(d: &Directive, env: &mut MacroEnv) {
+    let args = d.args.trim_start();
+    let name = first_identifier(args);
+    if !is_identifier(name) {
+        return;
+    }
+    let rest = &args[name.len()..];
+    if let Some(params) = rest.strip_prefix('(') {
+        let Some(close) = params.find(')') else {
+            return;
+        };
+        let list = params[..close]
+            .split(',')
+            .map(|p| p.trim().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect();
+        env.define(name, Some(list), params[close + 1..].trim().to_owned());
+    } else {
+        env.define(name, None, rest.trim().to_owned());
+    }
+}
+
+fn read_include(d: &Directive) -> Option<IncludeDirective> {
+    let a = d.args.trim();
+    let (close, angled) = match a.as_bytes().first()? {
+        b'<' => ('>', true),
+        b'"' => ('"', false),
+        _ => return None,
+    };
+    let rest = &a[1..];
+    let end = rest.find(close)?;
+    Some(IncludeDirective {
+        spelling: rest[..end].to_owned(),
+        angled,
+        offset: d.start,
+    })
+}
+
+/// Decide one `#if`/`#ifdef`/`#ifndef`/`#elif…` condition: whether its
+/// branch is taken, and whether the rule for unknowns decided it.
+fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
+    match d.name.as_str() {
+        "ifdef" | "elifdef" => (env.is_defined(first_identifier(&d.args)), None),
+        "ifndef" | "elifndef" => (!env.is_defined(first_identifier(&d.args)), None),
+        _ => match evaluate(&d.args, env) {
+            Ok((v, false)) => (v != 0, None),
+            Ok((v, true)) => (v != 0, Some(Undecidable::UnknownIdentifier)),
+            Err(()) => (true, Some(Undecidable::Unevaluable)),
+        },
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(i128),
+    Ident(String),
+    Punct(&'static str),
+}
+
+const PUNCTS: [&str; 24] = [
+    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "(", ")", "!", "~", "-", "+", "*", "/", "%",
+    "<", ">", "&", "^", "|", "?", ":",
+];
+
+/// Tokens of a condition; `Err` on anything a condition cannot hold.
+fn lex(s: &str) -> Result<Vec<Tok>, ()> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    'outer: while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if is_ident_byte(c) && !c.is_ascii_digit() {
+            let len = b[i..].iter().take_while(|&&x| is_ident_byte(x)).count();
+            out.push(Tok::Ident(s[i..i + len].to_owned()));
+            i += len;
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let len = b[i..]
+                .iter()
+                .take_while(|&&x| is_ident_byte(x) || x == b'\'')
+                .count();
+            out.push(Tok::Num(parse_number(&s[i..i + len])?));
+            i += len;
+            continue;
+        }
+        if c == b',' {
+            out.push(Tok::Punct(","));
+            i += 1;
+            continue;
+        }
+        for p in PUNCTS {
+            if b[i..].starts_with(p.as_bytes()) {
+                out.push(Tok::Punct(p));
+                i += p.len();
+                continue 'outer;
+            }
+        }
+        return Err(());
+    }
+    Ok(out)
+}
+
+fn parse_number(lit: &str) -> Result<i128, ()> {
+    let lit: String = lit.chars().filter(|&c| c != '\'').collect();
+    let digits = lit.trim_end_matches(['u', 'U', 'l', 'L']);
+    let v = if let Some(h) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+        i128::from_str_radix(h, 16)
+    } else if let Some(bits) = digits.strip_prefix("0b").or(digits.strip_prefix("0B")) {
+        i128::from_str_radix(bits, 2)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        i128::from_str_radix(&digits[1..], 8)
+    } else {
+        digits.parse::<i128>()
+    };
+    v.map_err(|_| ())
+}
+
+/// Evaluate a condition: its value and whether an unknown identifier (taken
+/// as 0) mattered. `Err` when it cannot be evaluated.
+fn evaluate(cond: &str, env: &MacroEnv) -> Result<(i128, bool), ()> {
+    let toks = lex(cond)?;
+    let toks = expand(toks, env)?;
+    let mut p = Parser {
+        toks: &toks,
+        at: 0,
+        unknown: false,
+    };
+    let v = p.ternary(0)?;
+    if p.at != toks.len() {
+        return Err(());
+    }
+    Ok((v.0, p.unknown && v.1))
+}
+
+/// Replace `defined X`/`defined(X)` by 0/1 and expand macros, bounded by
+/// [`MAX_EXPANDED_TOKENS`]. Unknown identifiers stay (the parser makes
+/// them 0); a call of an unknown function-like name, or of a `__has_*`
+/// feature test, is unevaluable.
+fn expand(toks: Vec<Tok>, env: &MacroEnv) -> Result<Vec<Tok>, ()> {
+    // Work list in reverse so that pushing an expansion is O(its length).
+    let mut work: Vec<(Tok, usize)> = toks.into_iter().rev().map(|t| (t, 0)).collect();
+    let mut out = Vec::new();
+    let mut produced = 0usize;
+    while let Some((tok, depth)) = work.pop() {
+        produced += 1;
+        if produced > MAX_EXPANDED_TOKENS {
+            return Err(());
+        }
+        let Tok::Ident(name) = &tok else {
+            out.push(tok);
+            continue;
+        };
+        if name == "defined" {
+            let next = work.pop().map(|t| t.0);
+            let target = match next {
+                Some(Tok::Punct("(")) => {
+                    let t = work.pop().map(|t| t.0);
+                    if work.pop().map(|t| t.0) != Some(Tok::Punct(")")) {
+                        return Err(());
+                    }
+                    t
+                }
+                t => t,
+            };
+            let Some(Tok::Ident(target)) = target else {
+                return Err(());
+            };
+            out.push(Tok::Num(i128::from(env.is_defined(&target))));
+            continue;
+        }
+        let next_is_paren = work.last().is_some_and(|t| t.0 == Tok::Punct("("));
+        match env.get(name) {
+            Some(def) if depth < MAX_ATTRIBUTE_DEPTH * 4 => match &def.params {
+                None => {
+                    let body = lex(&def.body)?;
+                    for t in body.into_iter().rev() {
+                        work.push((t, depth + 1));
+                    }
+                }
+                Some(params) if next_is_paren => {
+                    work.pop();
+                    let args = take_args(&mut work)?;
+                    let body = lex(&def.body)?;
+                    let mut replaced = Vec::new();
+                    for t in body {
+                        match &t {
+                            Tok::Ident(p) if params.iter().any(|q| q == p) => {
+                                let k = params.iter().position(|q| q == p).unwrap_or(0);
+                                replaced.extend(args.get(k).cloned().unwrap_or_default());
+                            }
+                            _ => replaced.push(t),
+                        }
+                    }
+                    for t in replaced.into_iter().rev() {
+                        work.push((t, depth + 1));
+                    }
+                }
+                Some(_) => out.push(tok),
+            },
+            Some(_) => return Err(()),
+            None if next_is_paren => return Err(()),
+            None => out.push(tok),
+        }
+    }
+    Ok(out)
+}
+
+/// The arguments of a call whose `(` was just taken from `work`.
+fn take_args(work: &mut Vec<(Tok, usize)>) -> Result<Vec<Vec<Tok>>, ()> {
+    let mut args = vec![Vec::new()];
+    let mut depth = 0usize;
+    loop {
+        let Some((t, _)) = work.pop() else {
+            return Err(());
+        };
+        match t {
+            Tok::Punct(")") if depth == 0 => return Ok(args),
+            Tok::Punct(",") if depth == 0 => args.push(Vec::new()),
+            t => {
+                if t == Tok::Punct("(") {
+                    depth += 1;
+                } else if t == Tok::Punct(")") {
+                    depth -= 1;
+                }
+                if let Some(a) = args.last_mut() {
+                    a.push(t);
+                }
+            }
+        }
+    }
+}
+
+/// Precedence climbing over the expanded tokens, bounded by
+/// [`MAX_EXPR_DEPTH`]. Values carry whether they depend on an unknown
+/// identifier; short-circuit operators drop that when it cannot matter.
+struct Parser<'a> {
+    toks: &'a [Tok],
+    at: usize,
+    unknown: bool,
+}
+
+type V = (i128, bool);
+
+fn binary_precedence(op: &str) -> Option<u8> {
+    Some(match op {
+        "*" | "/" | "%" => 10,
+        "+" | "-" => 9,
+        "<<" | ">>" => 8,
+        "<" | "<=" | ">" | ">=" => 7,
+        "==" | "!=" => 6,
+        "&" => 5,
+        "^" => 4,
+        "|" => 3,
+        "&&" => 2,
+        "||" => 1,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.at)
+    }
+
+    fn ternary(&mut self, depth: usize) -> Result<V, ()> {
+        if depth > MAX_EXPR_DEPTH {
+            return Err(());
+        }
+        let c = self.binary(0, depth + 1)?;
+        if self.peek() != Some(&Tok::Punct("?")) {
+            return Ok(c);
+        }
+        self.at += 1;
+        let a = self.ternary(depth + 1)?;
+        if self.peek() != Some(&Tok::Punct(":")) {
+            return Err(());
+        }
+        self.at += 1;
+        let b = self.ternary(depth + 1)?;
+        let chosen = if c.0 != 0 { a } else { b };
+        Ok((chosen.0, chosen.1 || c.1))
+    }
+
+    fn binary(&mut self, min_prec: u8, depth: usize) -> Result<V, ()> {
+        if depth > MAX_EXPR_DEPTH {
+            return Err(());
+        }
+        let mut lhs = self.unary(depth + 1)?;
+        while let Some(Tok::Punct(op)) = self.peek() {
+            let op = *op;
+            let Some(prec) = binary_precedence(op) else {
+                break;
+            };
+            if prec < min_prec {
+                break;
+            }
+            self.at += 1;
+            let rhs = self.binary(prec + 1, depth + 1)?;
+            lhs = apply(op, lhs, rhs)?;
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<V, ()> {
+        if depth > MAX_EXPR_DEPTH {
+            return Err(());
+        }
+        let Some(t) = self.peek().cloned() else {
+            return Err(());
+        };
+        self.at += 1;
+        match t {
+            Tok::Num(v) => Ok((v, false)),
+            Tok::Ident(name) => match name.as_str() {
+                "true" => Ok((1, false)),
+                "false" => Ok((0, false)),
+                _ => {
+                    self.unknown = true;
+                    Ok((0, true))
+                }
+            },
+            Tok::Punct("(") => {
+                let v = self.ternary(depth + 1)?;
+                if self.peek() != Some(&Tok::Punct(")")) {
+                    return Err(());
+                }
+                self.at += 1;
+                Ok(v)
+            }
+            Tok::Punct(op @ ("!" | "~" | "-" | "+")) => {
+                let (v, u) = self.unary(depth + 1)?;
+                Ok((
+                    match op {
+                        "!" => i128::from(v == 0),
+                        "~" => !v,
+                        "-" => v.wrapping_neg(),
+                        _ => v,
+                    },
+                    u,
+                ))
+            }
+            Tok::Punct(_) => Err(()),
+        }
+    }
+}
+
+fn apply(op: &str, (a, ua): V, (b, ub): V) -> Result<V, ()> {
+    let either = ua || ub;
+    // A side decided false (for `&&`) or true (for `||`) without unknowns.
+    let decided_false = (a == 0 && !ua) || (b == 0 && !ub);
+    let decided_true = (a != 0 && !ua) || (b != 0 && !ub);
+    Ok(match op {
+        // A decided false (true) side decides && (||) whatever the other is.
+        "&&" => (i128::from(a != 0 && b != 0), either && !decided_false),
+        "||" => (i128::from(a != 0 || b != 0), either && !decided_true),
+        "*" => (a.wrapping_mul(b), either),
+        "/" | "%" if b == 0 => return Err(()),
+        "/" => (a.wrapping_div(b), either),
+        "%" => (a.wrapping_rem(b), either),
+        "+" => (a.wrapping_add(b), either),
+        "-" => (a.wrapping_sub(b), either),
+        "<<" => (a.wrapping_shl((b & 127) as u32), either),
+        ">>" => (a.wrapping_shr((b & 127) as u32), either),
+        "<" => (i128::from(a < b), either),
+        "<=" => (i128::from(a <= b), either),
+        ">" => (i128::from(a > b), either),
+        ">=" => (i128::from(a >= b), either),
+        "==" => (i128::from(a == b), either),
+        "!=" => (i128::from(a != b), either),
+        "&" => (a & b, either),
+        "^" => (a ^ b, either),
+        "|" => (a | b, either),
+        _ => return Err(()),
+    })
+}
+
+/// Identifier tokens of `text` outside comments and literals: (start, end).
+fn identifiers(text: &[u8]) -> Vec<(usize, usize)> {
+    tokens(text)
+        .into_iter()
+        .filter(|t| t.kind == TokKind::Ident)
+        .map(|t| (t.start, t.end))
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokKind {
+    Ident,
+    Number,
+    Punct,
+    /// A string or character literal.
+    Literal,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct CodeTok {
+    start: usize,
+    end: usize,
+    kind: TokKind,
+    /// First token on its line.
+    line_start: bool,
+}
+
+/// Tokens of code outside comments and directive lines, in one pass.
+fn tokens(text: &[u8]) -> Vec<CodeTok> {
+    let mut out = Vec::new();
+    let n = text.len();
+    let mut i = 0;
+    let mut line_start = true;
+    let mut first_on_line = true;
+    while i < n {
+        let c = text[i];
+        if c == b'\n' {
+            line_start = true;
+            first_on_line = true;
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if line_start && c == b'#' {
+            // A directive the configuration kept (`#define`, `#include`,
+            // `#pragma`): not code.
+            i = read_directive(text, i).end;
+            continue;
+        }
+        line_start = false;
+        let (end, kind) = match c {
+            b'/' if text.get(i + 1) == Some(&b'/') => {
+                i = line_comment_end(text, i);
+                continue;
+            }
+            b'/' if text.get(i + 1) == Some(&b'*') => {
+                i = block_comment_end(text, i);
+                continue;
+            }
+            b'\\' if text.get(i + 1) == Some(&b'\n') => {
+                i += 2;
+                continue;
+            }
+            b'"' => (string_end(text, i), TokKind::Literal),
+            b'\'' => (char_end(text, i), TokKind::Literal),
+            c if c.is_ascii_digit() => {
+                let len = text[i..]
+                    .iter()
+                    .take_while(|&&x| is_ident_byte(x) || x == b'.' || x == b'\'')
+                    .count();
+                (i + len, TokKind::Number)
+            }
+            c if is_ident_byte(c) || c >= 0x80 => {
+                let len = text[i..]
+                    .iter()
+                    .take_while(|&&x| is_ident_byte(x) || x >= 0x80)
+                    .count();
+                // A string prefix (`R"`, `u8"`, `L'`) belongs to the literal.
+                if matches!(text.get(i + len), Some(b'"' | b'\'')) && len <= 3 {
+                    let q = i + len;
+                    let e = if text[q] == b'"' {
+                        string_end(text, q)
+                    } else {
+                        char_end(text, q)
+                    };
+                    (e, TokKind::Literal)
+                } else {
+                    (i + len, TokKind::Ident)
+                }
+            }
+            _ => {
+                let two = text.get(i..i + 2).unwrap_or(&[]);
+                let len = if matches!(two, b"::" | b"->" | b"<<" | b">>") {
+                    2
+                } else {
+                    1
+                };
+                (i + len, TokKind::Punct)
+            }
+        };
+        let end = end.max(i + 1).min(n);
+        out.push(CodeTok {
+            start: i,
+            end,
+            kind,
+            line_start: first_on_line,
+        });
+        first_on_line = false;
+        i = end;
+    }
+    out
+}
+
+/// Keywords that may follow an attribute macro in a declaration.
+const DECL_KEYWORDS: &[&str] = &[
+    "__host__",
+    "__device__",
+    "__global__",
+    "__forceinline__",
+    "__noinline__",
+    "__inline__",
+    "inline",
+    "static",
+    "extern",
+    "constexpr",
+    "virtual",
+    "explicit",
+    "friend",
+    "const",
+    "volatile",
+    "void",
+    "int",
+    "unsigned",
+    "signed",
+    "float",
+    "double",
+    "bool",
+    "char",
+    "short",
+    "long",
+    "auto",
+    "typename",
+    "struct",
+    "class",
+    "union",
+    "enum",
+    "template",
+    "operator",
+    "decltype",
+];
+
+/// Specifiers an attribute macro's expansion may consist of.
+const SPECIFIER_WORDS: &[&str] = &[
+    "__host__",
+    "__device__",
+    "__global__",
+    "__forceinline__",
+    "__noinline__",
+    "__inline__",
+    "inline",
+    "static",
+    "extern",
+    "constexpr",
+    "__launch_bounds__",
+    "__attribute__",
+    "__declspec",
+    "_Pragma",
+    "__restrict__",
+    "noexcept",
+];
+
+/// Words in a macro name that say it is a declaration attribute.
+const ATTRIBUTE_NAME_WORDS: &[&str] = &[
+    "DEVICE",
+    "HOST",
+    "GLOBAL",
+    "KERNEL",
+    "INLINE",
+    "FUNCTION",
+    "QUALIFIER",
+    "ATTRIBUTE",
+    "API",
+    "EXPORT",
+    "VISIBILITY",
+    "CONSTEXPR",
+    "NODISCARD",
+    "DEPRECATED",
+    "HIDDEN",
+    "EXEC_CHECK",
+];
+
+/// What a known object-like macro is, as far as rewriting goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum MacroKind {
+    /// Expands to declaration specifiers (maybe none): these qualifiers.
+    Attribute(Vec<&'static str>, String),
+    /// Anything else: left alone.
+    Other,
+}
+
+/// Classify an object-like macro by its expansion, following macros that
+/// name macros up to [`MAX_ATTRIBUTE_DEPTH`] deep.
+fn classify(name: &str, env: &MacroEnv) -> MacroKind {
+    let mut body = match env.get(name) {
+        Some(MacroDef { params: None, body }) => body.clone(),
+        _ => return MacroKind::Other,
+    };
+    for _ in 0..MAX_ATTRIBUTE_DEPTH {
+        let b = body.as_bytes();
+        let mut expanded = String::new();
+        let mut changed = false;
+        let mut depth = 0i32;
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if is_ident_byte(c) && !c.is_ascii_digit() {
+                let len = b[i..].iter().take_while(|&&x| is_ident_byte(x)).count();
+                let word = &body[i..i + len];
+                i += len;
+                if depth > 0 {
+                    expanded.push_str(word);
+                    continue;
+                }
+                if SPECIFIER_WORDS.contains(&word) {
+                    expanded.push_str(word);
+                } else if let Some(MacroDef { params: None, body }) = env.get(word) {
+                    expanded.push(' ');
+                    expanded.push_str(body);
+                    expanded.push(' ');
+                    changed = true;
+                } else {
+                    return MacroKind::Other;
+                }
+                continue;
+            }
+            match c {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                _ if depth == 0 && !c.is_ascii_whitespace() => return MacroKind::Other,
+                _ => {}
+            }
+            expanded.push(c as char);
+            i += 1;
+        }
+        body = expanded;
+        if !changed {
+            let normalized = body.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mut quals = Vec::new();
+            for q in ["__global__", "__host__", "__device__"] {
+                if has_word(&normalized, q) {
+                    quals.push(q);
+                }
+            }
+            return MacroKind::Attribute(quals, normalized);
+        }
+    }
+    MacroKind::Other
+}
+
+fn has_word(s: &str, w: &str) -> bool {
+    s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|x| x == w)
+}
+
+/// An all-caps macro-style name: letters, digits and `_`, at least two
+/// letters, no lowercase.
+fn all_caps(name: &str) -> bool {
+    name.len() >= 3
+        && name.bytes().filter(|b| b.is_ascii_uppercase()).count() >= 2
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The qualifiers a macro's *name* implies when its definition is unknown.
+fn qualifiers_from_name(name: &str) -> Vec<&'static str> {
+    if name.contains("GLOBAL") || name.contains("KERNEL") {
+        vec!["__global__"]
+    } else if name.contains("DEVICE") {
+        if name.contains("HOST") {
+            vec!["__host__", "__device__"]
+        } else {
+            vec!["__device__"]
+        }
+    } else {
+        Vec::new()
+    }
+}
+
+/// Rewrite attribute macros and statement-like macro calls in `out`.
+/// Returns how many uses were rewritten.
+fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>) -> usize {
+    let toks = tokens(out);
+    let text_of = |t: &CodeTok, out: &[u8]| -> String {
+        String::from_utf8_lossy(&out[t.start..t.end]).into_owned()
+    };
+    let mut kinds: HashMap<String, MacroKind> = HashMap::new();
+    // Tokens rewritten as specifiers: they count as declaration context for
+    // the name after them.
+    let mut specifier = vec![false; toks.len()];
+    let mut rewrites = 0;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        if t.kind != TokKind::Ident {
+            i += 1;
+            continue;
+        }
+        let (known, candidate) = {
+            let name = std::str::from_utf8(&out[t.start..t.end]).unwrap_or("");
+            let known = env.get(name).cloned();
+            let candidate = known.is_some() || all_caps(name);
+            (known, candidate)
+        };
+        if !candidate {
+            i += 1;
+            continue;
+        }
+        let name = text_of(&t, out);
+        let kind = match &known {
+            Some(MacroDef { params: None, .. }) => kinds
+                .entry(name.clone())
+                .or_insert_with(|| classify(&name, env))
+                .clone(),
+            _ => MacroKind::Other,
+        };
+        let next = toks.get(i + 1);
+        let next_text = next.map(|n| text_of(n, out)).unwrap_or_default();
+        // 1. A known attribute macro, wherever it is used.
+        if let MacroKind::Attribute(quals, expansion) = kind {
+            place(out, t.start, t.end, &quals, &expansion, notes);
+            specifier[i] = true;
+            rewrites += 1;
+            i += 1;
+            continue;
+        }
+        // A known function-like macro expanding to specifiers
+        // (`#define BOUNDS(n) __launch_bounds__(n)`), followed by its call.
+        if let Some(MacroDef {
+            params: Some(_),
+            body,
+        }) = &known
+            && next_text == "("
+            && is_specifier_body(body)
+            && let Some(close) = matching_paren(&toks, i + 1, out)
+        {
+            let quals = qualifiers_in_text(body);
+            place(out, t.start, toks[close].end, &quals, "", notes);
+            rewrites += 1;
+            i = close + 1;
+            continue;
+        }
+        if known.is_some() || !all_caps(&name) {
+            i += 1;
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|p| text_of(&toks[p], out));
+        let prev_specifier = i > 0 && specifier[i - 1];
+        let boundary = prev_specifier
+            || match prev.as_deref() {
+                None => true,
+                Some(";" | "{" | "}") => true,
+                Some(p) => DECL_KEYWORDS.contains(&p) && p != "operator",
+            };
+        let access_label = prev.as_deref() == Some(":")
+            && i >= 2
+            && matches!(
+                text_of(&toks[i - 2], out).as_str(),
+                "public" | "private" | "protected"
+            );
+        let after_template = prev.as_deref() == Some(">") && t.line_start;
+        // After an attribute (`[[nodiscard]] NAME`) or a parameter list
+        // (`__launch_bounds__(256) NAME void k(`), for names that say what
+        // they are; before `const` in a parameter (`(NAME const T x`).
+        let says_attribute = ATTRIBUTE_NAME_WORDS.iter().any(|w| name.contains(w));
+        let after_attribute =
+            prev.as_deref() == Some("]") && i >= 2 && text_of(&toks[i - 2], out) == "]";
+        let after_parens = prev.as_deref() == Some(")") && says_attribute;
+        let in_parameter = matches!(prev.as_deref(), Some("(" | ","))
+            && matches!(next_text.as_str(), "const" | "volatile");
+        // 2. An unknown all-caps name in declaration-specifier position.
+        if (boundary
+            || access_label
+            || after_template
+            || after_attribute
+            || after_parens
+            || in_parameter)
+            && looks_like_attribute(&name, &toks, i, out, env)
+        {
+            let quals = qualifiers_from_name(&name);
+            place(out, t.start, t.end, &quals, "", notes);
+            specifier[i] = true;
+            rewrites += 1;
+            i += 1;
+            continue;
+        }
+        // 3. A statement-like macro call: first on its line after a
+        // statement boundary, with its arguments, and not followed by `;`.
+        if t.line_start && matches!(prev.as_deref(), None | Some(";" | "{" | "}" | ")")) {
+            let end_tok = if next_text == "(" {
+                matching_paren(&toks, i + 1, out)
+            } else {
+                Some(i)
+            };
+            if let Some(e) = end_tok {
+                let after = toks.get(e + 1);
+                let after_text = after.map(|a| text_of(a, out)).unwrap_or_default();
+                let on_later_line = after.is_none_or(|a| a.line_start);
+                let ends_statement = matches!(after_text.as_str(), ";" | "{" | "=" | "." | "->");
+                // A lone name at the end of the file closes something
+                // (`LIB_NAMESPACE_END`) only after a `}`.
+                let at_end_after_brace = after.is_none() && prev.as_deref() == Some("}");
+                if on_later_line
+                    && !ends_statement
+                    && (e > i || after.is_some() || at_end_after_brace)
+                {
+                    blank(out, t.start, toks[e].end);
+                    rewrites += 1;
+                    i = e + 1;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    rewrites
+}
+
+/// The unknown all-caps name at `toks[i]` is an attribute macro when what
+/// follows continues a declaration: a keyword or another such name, or a
+/// type and a declarator (`NAME Type name`, `NAME Type<…>`, `NAME ns::T`,
+/// `NAME Type *`); and, for a name that says what it is (`…DEVICE…`,
+/// `…INLINE…`, `…API…`; see `ATTRIBUTE_NAME_WORDS`), also a constructor or
+/// a call-free name (`NAME Name(`, `NAME ~Name(`).
+fn looks_like_attribute(
+    name: &str,
+    toks: &[CodeTok],
+    i: usize,
+    out: &[u8],
+    env: &MacroEnv,
+) -> bool {
+    let text = |k: usize| -> Option<String> {
+        toks.get(k)
+            .map(|t| String::from_utf8_lossy(&out[t.start..t.end]).into_owned())
+    };
+    let Some(n1) = text(i + 1) else {
+        return false;
+    };
+    let says_attribute = ATTRIBUTE_NAME_WORDS.iter().any(|w| name.contains(w));
+    if DECL_KEYWORDS.contains(&n1.as_str()) {
+        return true;
+    }
+    let n1_ident = toks[i + 1].kind == TokKind::Ident;
+    if n1_ident && all_caps(&n1) && !env.is_defined(&n1) && says_attribute {
+        return true;
+    }
+    if says_attribute && n1 == "~" {
+        return true;
+    }
+    if !n1_ident {
+        return false;
+    }
+    let n2 = text(i + 2).unwrap_or_default();
+    let n2_ident = toks.get(i + 2).is_some_and(|t| t.kind == TokKind::Ident);
+    n2_ident || matches!(n2.as_str(), "::" | "<" | "*" | "&") || (says_attribute && n2 == "(")
+}
+
+fn is_specifier_body(body: &str) -> bool {
+    let first = first_identifier(body);
+    matches!(
+        first,
+        "__launch_bounds__" | "__attribute__" | "__declspec" | "_Pragma"
+    ) || (!first.is_empty() && SPECIFIER_WORDS.contains(&first) && !body.contains(';'))
+}
+
+fn qualifiers_in_text(body: &str) -> Vec<&'static str> {
+    ["__global__", "__host__", "__device__"]
+        .into_iter()
+        .filter(|q| has_word(body, q))
+        .collect()
+}
+
+/// The index of the `)` matching the `(` at `toks[open]`, looking at most
+/// 4096 tokens ahead.
+fn matching_paren(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open).take(4096) {
+        match &out[t.start..t.end] {
+            b"(" => depth += 1,
+            b")" => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b";" | b"{" | b"}" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Overwrite `out[start..end]` (a macro use) with what it stands for: the
+/// whole expansion if it fits, else its device qualifiers if they fit, else
+/// spaces with a note of the qualifiers.
+fn place(
+    out: &mut [u8],
+    start: usize,
+    end: usize,
+    quals: &[&'static str],
+    expansion: &str,
+    notes: &mut Vec<QualifierNote>,
+) {
+    let room = end - start;
+    let multi_line = out[start..end].contains(&b'\n');
+    blank(out, start, end);
+    let mut candidates: Vec<String> = Vec::new();
+    if !expansion.is_empty() {
+        candidates.push(expansion.to_owned());
+    }
+    if !quals.is_empty() {
+        candidates.push(quals.join(" "));
+        if quals.contains(&"__global__") {
+            candidates.push("__global__".to_owned());
+        } else if quals.contains(&"__device__") {
+            candidates.push("__device__".to_owned());
+        }
+    }
+    if !multi_line && let Some(fit) = candidates.iter().find(|c| c.len() <= room) {
+        out[start..start + fit.len()].copy_from_slice(fit.as_bytes());
+        return;
+    }
+    if !quals.is_empty() {
+        notes.push(QualifierNote {
+            span: start..end,
+            qualifiers: quals.to_vec(),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(src: &str) -> ConfiguredView {
+        let config = PpConfig::default();
+        let mut env = MacroEnv::from_config(&config);
+        configure(src.as_bytes(), &config, &mut env)
+    }
+
+    fn kept(src: &str) -> String {
+        view(src)
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn offsets_and_newlines_are_kept() {
+        let src = "#if 0\nint dead;\n#else\nint live;\n#endif\nint tail; // é\n";
+        let v = view(src);
+        assert_eq!(v.text.len(), src.len());
+        assert_eq!(
+            v.text.match_indices('\n').map(|m| m.0).collect::<Vec<_>>(),
+            src.match_indices('\n').map(|m| m.0).collect::<Vec<_>>()
+        );
+        assert_eq!(&v.text[src.find("int live").unwrap()..][..8], "int live");
+        assert_eq!(kept(src), "int live; int tail; // é");
+    }
+
+    #[test]
+    fn one_configuration_decides_every_branch() {
+        let src = "\
+#ifdef __CUDACC__\na\n#endif\n\
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIP__)\nb\n#else\nc\n#endif\n\
+#if CUDA_VERSION >= 12000 && __CUDACC_VER_MINOR__ >= 8\nd\n#endif\n\
+#if __CUDA_ARCH__ >= 800\ne\n#elif __CUDA_ARCH__ >= 700\nf\n#else\ng\n#endif\n\
+#ifndef __CUDA_ARCH__\nh\n#endif\n";
+        assert_eq!(kept(src), "a c d f");
+    }
+
+    #[test]
+    fn defines_from_config_and_file_are_seen_in_order() {
+        let config = PpConfig {
+            defines: vec!["USE_FAST".to_owned(), "LEVEL=3".to_owned()],
+            cuda_version: (11, 0),
+            ..PpConfig::default()
+        };
+        let mut env = MacroEnv::from_config(&config);
+        let src = "#if USE_FAST && LEVEL > 2\na\n#endif\n\
+#if CUDA_VERSION >= 11010\nb\n#endif\n\
+#define MINE 2\n#if MINE == 2\nc\n#endif\n#undef MINE\n#ifdef MINE\nd\n#endif\n\
+#if 0\n#define HIDDEN\n#endif\n";
+        let v = configure(src.as_bytes(), &config, &mut env);
+        let words: Vec<&str> = v.text.split_whitespace().collect();
+        assert!(words.contains(&"a") && words.contains(&"c"));
+        assert!(!words.contains(&"b") && !words.contains(&"d"));
+        assert!(!env.is_defined("MINE") && !env.is_defined("HIDDEN"));
+        assert!(env.is_defined("USE_FAST"));
+    }
+
+    #[test]
+    fn the_rule_for_unknowns() {
+        // Unknown identifiers are 0: the #else is taken, and it is listed.
+        let v = view("#if LIB_VERSION >= 3\na\n#else\nb\n#endif\n");
+        assert_eq!(v.text.split_whitespace().collect::<Vec<_>>(), ["b"]);
+        assert_eq!(v.undecided.len(), 1);
+        assert_eq!(v.undecided[0].why, Undecidable::UnknownIdentifier);
+        // A known false side decides `&&` whatever the unknown is.
+        let v = view("#if CUDA_VERSION < 9000 && LIB_FLAG\na\n#endif\n");
+        assert!(v.undecided.is_empty());
+        // Unevaluable conditions take their branch if none was taken yet.
+        let v = view("#if __has_include(<cuda/std/span>)\na\n#else\nb\n#endif\n");
+        assert_eq!(v.text.split_whitespace().collect::<Vec<_>>(), ["a"]);
+        assert_eq!(v.undecided[0].why, Undecidable::Unevaluable);
+        let v = view("#if 1\na\n#elif UNKNOWN_FN(2)\nb\n#endif\n");
+        assert_eq!(v.text.split_whitespace().collect::<Vec<_>>(), ["a"]);
+        // Include guards: the guard is not defined yet, so the body is kept.
+        let v = view("#ifndef LIB_H\n#define LIB_H\nint x;\n#endif\n");
+        assert!(v.text.contains("int x;"));
+    }
+
+    #[test]
+    fn conditions_expand_macros_and_stay_bounded() {
+        let src = "#define ARCH_AT_LEAST(a) (__CUDA_ARCH__ >= (a))\n#define OLD 0\n\
+#if ARCH_AT_LEAST(700) && !OLD\na\n#endif\n";
+        assert!(view(src).text.contains('a'));
+        // Self-reference and deep nesting are cut off, not looped on.
+        let deep = format!("#if {}1{}\na\n#endif\n", "(".repeat(500), ")".repeat(500));
+        assert_eq!(view(&deep).undecided[0].why, Undecidable::Unevaluable);
+        let v = view("#define A A + A\n#if A\nx\n#endif\n");
+        assert_eq!(v.undecided.len(), 1);
+    }
+
+    #[test]
+    fn directives_in_comments_and_strings_are_not_directives() {
+        let src = "/*\n#if 0\n*/\nint a;\nconst char *s = \"\\\n#if 0\";\n// #if 0\nint b;\n";
+        let v = view(src);
+        assert!(v.text.contains("int a;") && v.text.contains("int b;"));
+        // A continued directive line is one directive.
+        let v = view("#if CUDA_VERSION \\\n  < 9000\nold\n#endif\nnew\n");
+        assert_eq!(v.text.split_whitespace().collect::<Vec<_>>(), ["new"]);
+    }
+
+    #[test]
+    fn unbalanced_directives_do_not_panic() {
+        for src in [
+            "#endif\n#else\nx\n",
+            "#if 0\nx\n",
+            "#elif\n",
+            "#if\n#endif\n",
+            "#",
+            "#if (\n#endif",
+        ] {
+            let v = view(src);
+            assert_eq!(v.text.len(), src.len());
+        }
+    }
+
+    #[test]
+    fn includes_are_those_of_taken_branches() {
+        let v = view(
+            "#include \"a.cuh\"\n#ifdef __HIP__\n#include <hip/hip_runtime.h>\n#else\n#include <cuda_runtime.h>\n#endif\n",
+        );
+        let names: Vec<_> = v
+            .includes
+            .iter()
+            .map(|i| (i.spelling.as_str(), i.angled))
+            .collect();
+        assert_eq!(names, [("a.cuh", false), ("cuda_runtime.h", true)]);
+        assert!(!v.includes_hip_runtime);
+        assert!(view("#include <hip/hip_runtime.h>\n").includes_hip_runtime);
+    }
+
+    #[test]
+    fn known_attribute_macros_keep_their_meaning() {
+        let src = "#define LIBRARY_HOST_DEVICE __host__ __device__\n#define FI __forceinline__\n\
+#define DEV __device__\n\
+LIBRARY_HOST_DEVICE FI float f(float x) { return x; }\nDEV int g();\n";
+        let v = view(src);
+        let line = v.text.lines().nth(3).unwrap();
+        assert!(line.starts_with("__host__ __device__"), "{line}");
+        assert!(!line.contains("FI"));
+        // `DEV` is too short for `__device__`: blanked, and noted.
+        let at = src.find("DEV int").unwrap();
+        assert_eq!(v.qualifiers_in(at..at + 8), ["__device__"]);
+    }
+
+    #[test]
+    fn unknown_attribute_macros_by_position_and_name() {
+        let v = view(
+            "template <int N>\nPROJ_DEVICE_INLINE float f(float x);\n\
+struct S {\n  PROJ_HOST_DEVICE S() {}\n  PROJ_API ~S() {}\n};\n\
+WIDGET_EXPORT void h();\nconst COUNT x = 1;\n",
+        );
+        assert!(v.text.contains("__device__"), "{}", v.text);
+        assert!(!v.text.contains("PROJ_HOST_DEVICE") && !v.text.contains("PROJ_API"));
+        assert!(!v.text.contains("WIDGET_EXPORT"));
+        // A type in a declaration is not an attribute.
+        assert!(v.text.contains("COUNT x"));
+    }
+
+    #[test]
+    fn statement_like_macro_calls_are_blanked() {
+        let src = "__device__ void f(int *p) {\n  LIB_PRAGMA_UNROLL\n  for (int i = 0; i < 4; ++i) p[i] = 0;\n\
+  LIB_STATIC_ASSERT(sizeof(int) == 4, \"int\")\n  p[0] = 1;\n  LIB_CHECK(p);\n  int y = MAX_ITEMS\n    + 1;\n}\n";
+        let v = view(src);
+        assert!(!v.text.contains("LIB_PRAGMA_UNROLL"));
+        assert!(!v.text.contains("LIB_STATIC_ASSERT"));
+        // A call followed by `;` parses; an operand is not a statement.
+        assert!(v.text.contains("LIB_CHECK(p);"));
+        assert!(v.text.contains("MAX_ITEMS"));
+    }
+
+    #[test]
+    fn configured_view_parses_where_the_raw_text_did_not() {
+        let src = "#define MY_DEVICE __device__ __forceinline__\n\
+#if defined(__HIP_PLATFORM_AMD__)\nMY_DEVICE float f(float x) {\n#else\nMY_DEVICE float f(float x) {\n#endif\n\
+  MY_PRAGMA_UNROLL\n  for (int i = 0; i < 2; ++i) x += 1.0f;\n  return x;\n}\n";
+        let raw = crate::frontend::parse_text(src).unwrap();
+        let raw_count = crate::frontend::count_functions(raw.root_node(), src);
+        let v = view(src);
+        let tree = crate::frontend::parse_text(&v.text).unwrap();
+        let count = crate::frontend::count_functions(tree.root_node(), &v.text);
+        assert_eq!(
+            count,
+            crate::frontend::FunctionCount {
+                total: 1,
+                with_parse_errors: 0
+            }
+        );
+        assert!(
+            raw_count.with_parse_errors > 0 || raw_count.total != 1,
+            "{raw_count:?}"
+        );
+    }
+}

@@ -1,0 +1,40 @@
+// A library switch the configuration cannot decide (MYLIB_SYNC_WARP_OPS is
+// set by the build system): the rule for unknowns takes the `#else`, but its
+// sibling calls the `_sync` form of the same primitive, so this is a
+// portability dispatch, not legacy code the CUDA build compiles.
+__device__ float tile_total(float v) {
+#if MYLIB_SYNC_WARP_OPS
+    for (int d = 16; d >= 1; d /= 2) v += __shfl_down_sync(0xffffffffu, v, d);
+#else
+    for (int d = 16; d >= 1; d /= 2) v += __shfl_down(v, d);
+#endif
+    return v;
+}
+
+// Look-alike: the sibling branch uses a different `_sync` primitive, so the
+// legacy vote is not a dispatch of it and is still reported.
+__device__ unsigned lanes_voting(int flag) {
+#if MYLIB_SYNC_WARP_OPS
+    unsigned held = __activemask();
+    return held & (flag ? 1u : 0u) ? __shfl_sync(held, 1u, 0) : 0u;
+#else
+    return __ballot(flag); // expect: WL001
+#endif
+}
+
+// Look-alike: the configuration decides this condition (a CUDA 12 device
+// pass for sm_70), so the legacy branch *is* compiled and reported even
+// though its sibling has the `_sync` form.
+__device__ int first_lane_value(int x) {
+#if __CUDA_ARCH__ >= 700
+    return __shfl(x, 0); // expect: WL001
+#else
+    return __shfl_sync(0xffffffffu, x, 0);
+#endif
+}
+
+__global__ void use_all(float *f, unsigned *u, int *i) {
+    f[threadIdx.x] = tile_total(f[threadIdx.x]);
+    u[threadIdx.x] = lanes_voting(i[threadIdx.x] > 0);
+    i[threadIdx.x] = first_lane_value(i[threadIdx.x]);
+}
