@@ -51,8 +51,10 @@ impl Rule for FullMaskPresenceVote {
         let src = &cx.file.source;
         let sites = call_sites(cx.module, cx.facts);
         for (fi, f) in cx.module.functions.iter().enumerate() {
-            // A kernel's lanes are visible: WL002 judges its full masks.
-            if f.kind == FnKind::Kernel {
+            // A kernel's lanes are visible: WL002 judges its full masks. A
+            // lambda's calls are not linked to it, so whether its callers
+            // are visible cannot be told: precision first, it is skipped.
+            if f.kind != FnKind::Device {
                 continue;
             }
             // Only code every lane entering the function reaches: under a

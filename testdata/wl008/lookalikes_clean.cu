@@ -1,4 +1,6 @@
 // Look-alikes of WL008 that must stay clean.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
 
 // 1. The presence vote at a kernel's top level: every lane of every warp
 //    arrives (the block is a multiple of 32), so the full mask is right.
@@ -81,6 +83,24 @@ __device__ void maybe_log(unsigned *log, int flag)
     unsigned m = __ballot_sync(0xffffffff, flag);
     if (__activemask() == 0xffffffff)
         log[0] = m;
+}
+
+// 8. The opportunistic group of cooperative groups, used for everything.
+__device__ int bump_coalesced(int *counter)
+{
+    cg::coalesced_group group = cg::coalesced_threads();
+    int first = 0;
+    if (group.thread_rank() == 0)
+        first = atomicAdd(counter, group.size());
+    return group.shfl(first, 0) + group.thread_rank();
+}
+
+// 9. A device lambda with a presence vote, called by every lane of the
+//    kernel: lambdas are not checked (their calls are not linked to them).
+__global__ void lambda_everyone(unsigned *out)
+{
+    auto here = [] __device__ () { return __ballot_sync(0xffffffff, 1); };
+    out[threadIdx.x] = here();
 }
 
 void launch(unsigned *w, int *pool, int *next, int **out, unsigned *lanes)

@@ -2,6 +2,7 @@
 // warp: `lanes_voting(1)` is `__ballot_sync(0xffffffff, 1)`.
 
 #define ALL_LANES 0xffffffffu
+#define LANES_HERE() __ballot_sync(ALL_LANES, 1)
 
 __device__ __forceinline__ unsigned lanes_voting(int predicate, unsigned mask = ALL_LANES)
 {
@@ -14,6 +15,13 @@ __device__ void add_to_histogram(unsigned *bins, int bin)
     int lane = threadIdx.x & 31;
     if (lane == __ffs(present) - 1)
         atomicAdd(&bins[bin], __popc(present));
+}
+
+// The same vote through a function-like macro.
+__device__ int lanes_before_me()
+{
+    unsigned here = LANES_HERE(); // expect: WL008
+    return __popc(here & ((1u << (threadIdx.x & 31)) - 1));
 }
 
 // A counted wrapper used with a non-constant predicate is an ordinary vote.
