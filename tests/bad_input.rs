@@ -326,7 +326,7 @@ fn json_is_identical_with_1_and_8_threads_on_the_cccl_headers() {
     if !corpus.join(".complete").exists() {
         eprintln!(
             "SKIPPED json_is_identical_with_1_and_8_threads_on_the_cccl_headers: the cuda-cccl \
-             headers are not cached; run `cargo bench --bench corpus` once to fetch them"
+             headers are not cached; run `python3 benches/fetch_corpora.py` once to fetch them"
         );
         return;
     }
@@ -338,6 +338,9 @@ fn json_is_identical_with_1_and_8_threads_on_the_cccl_headers() {
         root,
         &["check", "--format", "json", "-j", "8", ".bench-cache/cccl"],
     );
-    assert_eq!(json(&one)["stats"]["files_checked"], 240);
+    // The whole unpacked wheel: CUB, Thrust and libcudacxx headers that look
+    // like CUDA (403 with cuda-cccl 1.2.1).
+    let checked = json(&one)["stats"]["files_checked"].as_u64().unwrap();
+    assert!(checked >= 400, "only {checked} cccl files checked");
     assert_eq!(one.stdout, eight.stdout);
 }
