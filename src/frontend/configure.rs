@@ -1291,8 +1291,31 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
+        // `[[nodiscard]]`, `[[maybe_unused]]`: standard attributes, which
+        // tree-sitter-cuda does not take before CUDA specifiers.
+        if &out[t.start..t.end] == b"["
+            && let Some(end) = attribute_end(&toks, i, out)
+        {
+            blank(out, t.start, toks[end].end);
+            specifier[end] = true;
+            rewrites += 1;
+            i = end + 1;
+            continue;
+        }
         if t.kind != TokKind::Ident {
             i += 1;
+            continue;
+        }
+        // `__align__(16)`: CUDA's alignment attribute, unknown to the grammar.
+        if &out[t.start..t.end] == b"__align__"
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| &out[n.start..n.end] == b"(")
+            && let Some(close) = matching_paren(&toks, i + 1, out)
+        {
+            blank(out, t.start, toks[close].end);
+            rewrites += 1;
+            i = close + 1;
             continue;
         }
         let (known, candidate) = {
@@ -1398,7 +1421,8 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
                 let ends_statement = matches!(after_text.as_str(), ";" | "{" | "=" | "." | "->");
                 // A lone name at the end of the file closes something
                 // (`LIB_NAMESPACE_END`) only after a `}`.
-                let at_end_after_brace = after.is_none() && prev.as_deref() == Some("}");
+                let at_end_after_brace =
+                    after.is_none() && matches!(prev.as_deref(), Some("}" | ";"));
                 if on_later_line
                     && !ends_statement
                     && (e > i || after.is_some() || at_end_after_brace)
@@ -1484,6 +1508,30 @@ fn matching_paren(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
             }
             b";" | b"{" | b"}" => return None,
             _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the second `]` closing a `[[…]]` attribute that starts at
+/// `toks[open]`, when it has no brackets inside and ends within 64 tokens.
+fn attribute_end(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    let is = |k: usize, s: &[u8]| toks.get(k).is_some_and(|t| &out[t.start..t.end] == s);
+    if !is(open + 1, b"[") {
+        return None;
+    }
+    // `a[[b]]`-style indexing cannot follow a name or a closing bracket.
+    if open > 0
+        && (toks[open - 1].kind == TokKind::Ident || is(open - 1, b"]") || is(open - 1, b")"))
+    {
+        return None;
+    }
+    for k in open + 2..(open + 64).min(toks.len()) {
+        if is(k, b"[") || is(k, b";") || is(k, b"{") {
+            return None;
+        }
+        if is(k, b"]") {
+            return is(k + 1, b"]").then_some(k + 1);
         }
     }
     None
