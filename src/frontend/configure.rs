@@ -230,6 +230,19 @@ impl ConfiguredView {
 /// Decide the file's conditionals for `config`, starting from the macros in
 /// `env` and updating it with the `#define`s/`#undef`s of taken branches.
 pub fn configure(text: &[u8], config: &PpConfig, env: &mut MacroEnv) -> ConfiguredView {
+    configure_within(text, config, env, usize::MAX)
+}
+
+/// [`configure`], rewriting macros only when the file has at most
+/// `max_tokens` code tokens. tree-sitter shifts at least one operation per
+/// token, so a file with more tokens than its parse budget allows is not
+/// parsed anyway; this keeps such files from costing a token table.
+pub fn configure_within(
+    text: &[u8],
+    config: &PpConfig,
+    env: &mut MacroEnv,
+    max_tokens: usize,
+) -> ConfiguredView {
     let _ = config; // The configuration's macros are in `env` (see `MacroEnv::from_config`).
     let mut out = text.to_vec();
     let mut view = ConfiguredView::default();
@@ -301,7 +314,9 @@ pub fn configure(text: &[u8], config: &PpConfig, env: &mut MacroEnv) -> Configur
     if stack.last().is_some_and(|f| !f.active) {
         blank(&mut out, region_start, text.len());
     }
-    view.macro_rewrites = rewrite_macros(&mut out, env, &mut view.qualifiers);
+    if let Some(toks) = tokens(&out, max_tokens) {
+        view.macro_rewrites = rewrite_macros(&mut out, &toks, env, &mut view.qualifiers);
+    }
     // Only whole UTF-8 sequences were overwritten, by ASCII.
     view.text = String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -986,7 +1001,8 @@ fn apply(op: &str, (a, ua): V, (b, ub): V) -> Result<V, ()> {
 
 /// Identifier tokens of `text` outside comments and literals: (start, end).
 fn identifiers(text: &[u8]) -> Vec<(usize, usize)> {
-    tokens(text)
+    tokens(text, usize::MAX)
+        .unwrap_or_default()
         .into_iter()
         .filter(|t| t.kind == TokKind::Ident)
         .map(|t| (t.start, t.end))
@@ -1012,7 +1028,7 @@ struct CodeTok {
 }
 
 /// Tokens of code outside comments and directive lines, in one pass.
-fn tokens(text: &[u8]) -> Vec<CodeTok> {
+fn tokens(text: &[u8], max_tokens: usize) -> Option<Vec<CodeTok>> {
     let mut out = Vec::new();
     let n = text.len();
     let mut i = 0;
@@ -1094,10 +1110,13 @@ fn tokens(text: &[u8]) -> Vec<CodeTok> {
             kind,
             line_start: first_on_line,
         });
+        if out.len() > max_tokens {
+            return None;
+        }
         first_on_line = false;
         i = end;
     }
-    out
+    Some(out)
 }
 
 /// Keywords that may follow an attribute macro in a declaration.
@@ -1278,8 +1297,12 @@ fn qualifiers_from_name(name: &str) -> Vec<&'static str> {
 
 /// Rewrite attribute macros and statement-like macro calls in `out`.
 /// Returns how many uses were rewritten.
-fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>) -> usize {
-    let toks = tokens(out);
+fn rewrite_macros(
+    out: &mut [u8],
+    toks: &[CodeTok],
+    env: &MacroEnv,
+    notes: &mut Vec<QualifierNote>,
+) -> usize {
     let text_of = |t: &CodeTok, out: &[u8]| -> String {
         String::from_utf8_lossy(&out[t.start..t.end]).into_owned()
     };
@@ -1291,8 +1314,31 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
+        // `[[nodiscard]]`, `[[maybe_unused]]`: standard attributes, which
+        // tree-sitter-cuda does not take before CUDA specifiers.
+        if &out[t.start..t.end] == b"["
+            && let Some(end) = attribute_end(toks, i, out)
+        {
+            blank(out, t.start, toks[end].end);
+            specifier[end] = true;
+            rewrites += 1;
+            i = end + 1;
+            continue;
+        }
         if t.kind != TokKind::Ident {
             i += 1;
+            continue;
+        }
+        // `__align__(16)`: CUDA's alignment attribute, unknown to the grammar.
+        if &out[t.start..t.end] == b"__align__"
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| &out[n.start..n.end] == b"(")
+            && let Some(close) = matching_paren(toks, i + 1, out)
+        {
+            blank(out, t.start, toks[close].end);
+            rewrites += 1;
+            i = close + 1;
             continue;
         }
         let (known, candidate) = {
@@ -1331,7 +1377,7 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
         }) = &known
             && next_text == "("
             && is_specifier_body(body)
-            && let Some(close) = matching_paren(&toks, i + 1, out)
+            && let Some(close) = matching_paren(toks, i + 1, out)
         {
             let quals = qualifiers_in_text(body);
             place(out, t.start, toks[close].end, &quals, "", notes);
@@ -1374,7 +1420,7 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
             || after_attribute
             || after_parens
             || in_parameter)
-            && looks_like_attribute(&name, &toks, i, out, env)
+            && looks_like_attribute(&name, toks, i, out, env)
         {
             let quals = qualifiers_from_name(&name);
             place(out, t.start, t.end, &quals, "", notes);
@@ -1387,7 +1433,7 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
         // statement boundary, with its arguments, and not followed by `;`.
         if t.line_start && matches!(prev.as_deref(), None | Some(";" | "{" | "}" | ")")) {
             let end_tok = if next_text == "(" {
-                matching_paren(&toks, i + 1, out)
+                matching_paren(toks, i + 1, out)
             } else {
                 Some(i)
             };
@@ -1398,7 +1444,8 @@ fn rewrite_macros(out: &mut [u8], env: &MacroEnv, notes: &mut Vec<QualifierNote>
                 let ends_statement = matches!(after_text.as_str(), ";" | "{" | "=" | "." | "->");
                 // A lone name at the end of the file closes something
                 // (`LIB_NAMESPACE_END`) only after a `}`.
-                let at_end_after_brace = after.is_none() && prev.as_deref() == Some("}");
+                let at_end_after_brace =
+                    after.is_none() && matches!(prev.as_deref(), Some("}" | ";"));
                 if on_later_line
                     && !ends_statement
                     && (e > i || after.is_some() || at_end_after_brace)
@@ -1484,6 +1531,30 @@ fn matching_paren(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
             }
             b";" | b"{" | b"}" => return None,
             _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the second `]` closing a `[[…]]` attribute that starts at
+/// `toks[open]`, when it has no brackets inside and ends within 64 tokens.
+fn attribute_end(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    let is = |k: usize, s: &[u8]| toks.get(k).is_some_and(|t| &out[t.start..t.end] == s);
+    if !is(open + 1, b"[") {
+        return None;
+    }
+    // `a[[b]]`-style indexing cannot follow a name or a closing bracket.
+    if open > 0
+        && (toks[open - 1].kind == TokKind::Ident || is(open - 1, b"]") || is(open - 1, b")"))
+    {
+        return None;
+    }
+    for k in open + 2..(open + 64).min(toks.len()) {
+        if is(k, b"[") || is(k, b";") || is(k, b"{") {
+            return None;
+        }
+        if is(k, b"]") {
+            return is(k + 1, b"]").then_some(k + 1);
         }
     }
     None

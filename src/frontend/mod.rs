@@ -186,7 +186,8 @@ pub fn parse_configured_in(
     env: &mut MacroEnv,
     max_operations: u64,
 ) -> Result<(ParsedFile, Option<String>), NotParsed> {
-    let mut view = configure(source.text.as_bytes(), config, env);
+    let max_tokens = usize::try_from(max_operations).unwrap_or(usize::MAX);
+    let mut view = configure::configure_within(source.text.as_bytes(), config, env, max_tokens);
     let text = std::mem::take(&mut view.text);
     let (configured, original) = if text == source.text {
         (source, None)
