@@ -24,6 +24,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::diagnostic::MinConfidence;
 use crate::discover::{self, FileKind};
 use crate::engine::{Budgets, Options};
 use crate::rules::{self, RuleSet};
@@ -240,6 +241,8 @@ pub struct Config {
     pub ignore: Vec<String>,
     pub extensions: Option<Vec<String>>,
     pub block_dim: Option<BlockDim>,
+    /// `min-confidence`: which undecided findings are reported.
+    pub min_confidence: Option<MinConfidence>,
     /// Lowest `__CUDA_ARCH__` of `target-arch`.
     pub min_arch: Option<i128>,
     pub budgets: BudgetSettings,
@@ -277,6 +280,7 @@ impl Config {
             ignore: Vec::new(),
             extensions: None,
             block_dim: None,
+            min_confidence: None,
             min_arch: None,
             budgets: BudgetSettings::default(),
             force_exclude: None,
@@ -359,6 +363,23 @@ impl Config {
                     }
                 };
                 self.block_dim = Some(block_dim_from(&dims).map_err(|e| (value.span(), e))?);
+            }
+            "min-confidence" => {
+                let DeValue::String(s) = value.get_ref() else {
+                    return Err((
+                        value.span(),
+                        format!(
+                            "expected \"confirmed\", \"likely\" or \"all\", found {}",
+                            value.get_ref().type_str()
+                        ),
+                    ));
+                };
+                self.min_confidence = Some(MinConfidence::parse(s).ok_or_else(|| {
+                    (
+                        value.span(),
+                        format!("unknown level `{s}`: expected confirmed, likely or all"),
+                    )
+                })?);
             }
             "target-arch" => {
                 let mut archs = Vec::new();
@@ -491,6 +512,7 @@ pub const KEYS: &[&str] = &[
     "force-exclude",
     "extensions",
     "block-dim",
+    "min-confidence",
     "target-arch",
     "executor",
 ];
@@ -559,6 +581,7 @@ pub struct Overrides {
     pub ignore: Vec<String>,
     pub extensions: Option<Vec<String>>,
     pub block_dim: Option<BlockDim>,
+    pub min_confidence: Option<MinConfidence>,
     pub min_arch: Option<i128>,
     pub force_exclude: bool,
 }
@@ -742,6 +765,9 @@ impl Resolver {
             if let Some(b) = c.block_dim {
                 opts.block_dim = Some(b.0);
             }
+            if let Some(m) = c.min_confidence {
+                opts.min_confidence = m;
+            }
             if let Some(a) = c.min_arch {
                 opts.env.min_arch = a;
             }
@@ -752,6 +778,9 @@ impl Resolver {
         }
         if let Some(b) = o.block_dim {
             opts.block_dim = Some(b.0);
+        }
+        if let Some(m) = o.min_confidence {
+            opts.min_confidence = m;
         }
         if let Some(a) = o.min_arch {
             opts.env.min_arch = a;

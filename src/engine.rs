@@ -19,7 +19,9 @@ use serde::Serialize;
 use crate::baseline;
 use crate::config::{ConfigError, Resolver};
 use crate::dataflow;
-use crate::diagnostic::{Confirmation, Diagnostic, Label, Severity, Status, Witness};
+use crate::diagnostic::{
+    Confirmation, Diagnostic, Evidence, Label, MinConfidence, Severity, Status, Witness,
+};
 use crate::discover::{self, Candidate, DiscoverOptions};
 use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
 use crate::frontend::{self, PreprocEnv};
@@ -37,6 +39,8 @@ pub struct Options {
     pub discover: DiscoverOptions,
     /// Report findings the executor refuted.
     pub show_refuted: bool,
+    /// Which undecided findings to report (`--min-confidence`).
+    pub min_confidence: MinConfidence,
     /// Worker threads; `None` lets rayon pick.
     pub threads: Option<usize>,
     /// Block shape to assume when no launch site or `__launch_bounds__`
@@ -49,7 +53,7 @@ pub struct Options {
 }
 
 /// Executor limits (config `[executor]`). A finding whose check runs out of
-/// budget is reported as unverified, never dropped.
+/// budget is reported as undecided, never dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budgets {
     /// Interpreter steps per function and warp schedule.
@@ -61,7 +65,7 @@ pub struct Budgets {
     /// Depth of `__device__` calls followed.
     pub max_call_depth: u32,
     /// Interpreter steps for a whole file; functions past it are not run
-    /// and their findings are unverified. Keeps any one file near a second.
+    /// and their findings are undecided. Keeps any one file near a second.
     pub max_file_steps: u64,
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).
@@ -224,7 +228,7 @@ fn analyse(
     let mut diagnostics: Vec<Diagnostic> = findings
         .into_iter()
         .zip(verdicts)
-        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts.show_refuted))
+        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts))
         .collect();
     if audit_comments {
         let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
@@ -242,19 +246,30 @@ fn analyse(
 }
 
 /// Apply the executor's verdict: refuted findings are dropped unless asked
-/// for; unverified ones are lowered to warnings and say why.
+/// for; undecided ones are kept only at the chosen confidence level
+/// (`--min-confidence`), lowered to warnings, and say why.
 fn to_diagnostic(
     source: &SourceFile,
     f: Finding,
     verdict: Option<Verdict>,
-    show_refuted: bool,
+    opts: &Options,
 ) -> Option<Diagnostic> {
     let verdict = verdict.unwrap_or_else(|| static_verdict(&f));
     let mut severity = f.rule.severity;
     match verdict.confirmation.status {
-        Status::Refuted if !show_refuted => return None,
-        Status::Unverified => severity = Severity::Warning,
+        Status::Refuted if !opts.show_refuted => return None,
+        Status::Undecided if !opts.min_confidence.admits(&verdict.confirmation) => return None,
+        Status::Undecided => severity = Severity::Warning,
         _ => {}
+    }
+    let mut confirmation = verdict.confirmation;
+    // An undecided finding shows its static evidence first: the guard or
+    // exit the rule saw, then why no run decided it.
+    if confirmation.status == Status::Undecided
+        && let (Some(reason), Some((s, _, label))) = (&confirmation.reason, f.labels.first())
+    {
+        let line = source.line_col(*s).0;
+        confirmation.reason = Some(format!("{label} (line {line}); {reason}"));
     }
     let message = match verdict.detail {
         Some(d) => format!("{}: {d}", f.message),
@@ -276,7 +291,7 @@ fn to_diagnostic(
                 message,
             })
             .collect(),
-        confirmation: verdict.confirmation,
+        confirmation,
         fix: f.fix,
         fingerprint: String::new(),
     })
@@ -289,7 +304,10 @@ fn static_verdict(f: &Finding) -> Verdict {
     if f.rule.code != "WL001" {
         return Verdict {
             detail: None,
-            confirmation: Confirmation::unverified("the executor has no model of this finding"),
+            confirmation: Confirmation::undecided(
+                "the executor has no model of this finding",
+                Evidence::Direct,
+            ),
         };
     }
     Verdict {
@@ -297,6 +315,8 @@ fn static_verdict(f: &Finding) -> Verdict {
         confirmation: Confirmation {
             status: Status::Confirmed,
             reason: None,
+            evidence: None,
+            proof: None,
             witness: Some(Witness {
                 summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
                     .to_owned(),
@@ -430,7 +450,7 @@ impl RunResult {
             match d.confirmation.status {
                 crate::diagnostic::Status::Confirmed => s.confirmed += 1,
                 crate::diagnostic::Status::Refuted => s.refuted += 1,
-                crate::diagnostic::Status::Unverified => s.unverified += 1,
+                crate::diagnostic::Status::Undecided => s.undecided += 1,
             }
         }
         s
@@ -451,7 +471,7 @@ pub struct Stats {
     pub diagnostics: usize,
     pub confirmed: usize,
     pub refuted: usize,
-    pub unverified: usize,
+    pub undecided: usize,
     pub files_with_parse_errors: usize,
     pub parse_error_regions: usize,
     /// Which regions of which file could not be parsed (never findings).

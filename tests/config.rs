@@ -353,7 +353,7 @@ fn block_dim_and_budgets_from_the_config_reach_the_executor() {
         let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         report["diagnostics"][0]["confirmation"].clone()
     };
-    assert_eq!(confirmation(root)["status"], "unverified");
+    assert_eq!(confirmation(root)["status"], "undecided");
 
     write(root, "warplint.toml", "block-dim = [16, 8]\n");
     let c = confirmation(root);
@@ -369,6 +369,6 @@ fn block_dim_and_budgets_from_the_config_reach_the_executor() {
         "block-dim = [16, 8]\n[executor]\nmax-steps = 1\n",
     );
     let c = confirmation(root);
-    assert_eq!(c["status"], "unverified", "{c}");
+    assert_eq!(c["status"], "undecided", "{c}");
     assert!(c["reason"].as_str().unwrap().contains("budget (1)"), "{c}");
 }

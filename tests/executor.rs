@@ -57,7 +57,7 @@ fn refuted_findings_are_hidden_unless_asked_for() {
 }
 
 #[test]
-fn exhausted_budget_is_unverified_and_lowered_to_a_warning() {
+fn exhausted_budget_is_undecided_and_lowered_to_a_warning() {
     let opts = Options {
         budgets: Budgets {
             max_steps: 5,
@@ -67,7 +67,7 @@ fn exhausted_budget_is_unverified_and_lowered_to_a_warning() {
     };
     let d = check(TAIL_SUM, &opts);
     assert_eq!(d.len(), 1);
-    assert_eq!(d[0].confirmation.status, Status::Unverified);
+    assert_eq!(d[0].confirmation.status, Status::Undecided);
     assert_eq!(d[0].severity, warplint::diagnostic::Severity::Warning);
     assert!(
         d[0].confirmation
