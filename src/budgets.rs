@@ -5,7 +5,7 @@
 use crate::frontend;
 
 /// Executor limits (config `[executor]`). A finding whose check runs out of
-/// budget is reported as unverified, never dropped.
+/// budget is reported as undecided, never dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budgets {
     /// Interpreter steps per function and warp schedule.
@@ -17,7 +17,7 @@ pub struct Budgets {
     /// Depth of `__device__` calls followed.
     pub max_call_depth: u32,
     /// Interpreter steps for a whole file; functions past it are not run
-    /// and their findings are unverified. Keeps any one file near a second.
+    /// and their findings are undecided. Keeps any one file near a second.
     pub max_file_steps: u64,
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).

@@ -10,6 +10,12 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::baseline::{self, Baseline};
 pub use crate::config::{BlockDim, parse_block_dim, parse_target_arch};
+use crate::diagnostic::MinConfidence;
+
+fn parse_min_confidence(s: &str) -> Result<MinConfidence, String> {
+    MinConfidence::parse(s)
+        .ok_or_else(|| format!("unknown level `{s}`: expected confirmed, likely or all"))
+}
 use crate::config::{ConfigSource, Overrides, Resolver, normalize_extension};
 use crate::docs;
 use crate::engine::{self, Options, RunResult};
@@ -107,9 +113,14 @@ struct CheckArgs {
     /// `__CUDACC_VER_MAJOR__`), e.g. `12.8` (default 12.8).
     #[arg(long = "cuda-version", value_name = "MAJOR.MINOR", value_parser = parse_cuda_version_arg)]
     cuda_version: Option<(u32, u32)>,
-    /// Also report findings the warp executor refuted.
+    /// Also report findings the warp executor refuted (proven impossible).
     #[arg(long)]
     show_refuted: bool,
+    /// Which findings to report: `confirmed` (a run showed the bug),
+    /// `likely` (also undecided ones with direct static evidence; default)
+    /// or `all` (also speculative and shape-dependent candidates).
+    #[arg(long, value_name = "LEVEL", value_parser = parse_min_confidence)]
+    min_confidence: Option<MinConfidence>,
     /// Color for human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
@@ -247,6 +258,7 @@ fn check(args: CheckArgs) -> u8 {
         select: args.select.clone(),
         ignore: args.ignore.clone(),
         block_dim: args.block_dim,
+        min_confidence: args.min_confidence,
         force_exclude: args.force_exclude,
         cuda_version: args.cuda_version,
         defines: args.defines.clone(),

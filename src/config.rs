@@ -25,6 +25,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::budgets::Budgets;
+use crate::diagnostic::MinConfidence;
 use crate::discover::normalize_path;
 use crate::discover::{self, FileKind};
 use crate::frontend::preproc::parse_cuda_version;
@@ -243,6 +244,8 @@ pub struct Config {
     pub ignore: Vec<String>,
     pub extensions: Option<Vec<String>>,
     pub block_dim: Option<BlockDim>,
+    /// `min-confidence`: which undecided findings are reported.
+    pub min_confidence: Option<MinConfidence>,
     /// Lowest `__CUDA_ARCH__` of `target-arch`.
     pub min_arch: Option<i128>,
     /// `cuda-version`: the toolkit the preprocessor configuration assumes.
@@ -284,6 +287,7 @@ impl Config {
             ignore: Vec::new(),
             extensions: None,
             block_dim: None,
+            min_confidence: None,
             min_arch: None,
             cuda_version: None,
             defines: Vec::new(),
@@ -368,6 +372,23 @@ impl Config {
                     }
                 };
                 self.block_dim = Some(block_dim_from(&dims).map_err(|e| (value.span(), e))?);
+            }
+            "min-confidence" => {
+                let DeValue::String(s) = value.get_ref() else {
+                    return Err((
+                        value.span(),
+                        format!(
+                            "expected \"confirmed\", \"likely\" or \"all\", found {}",
+                            value.get_ref().type_str()
+                        ),
+                    ));
+                };
+                self.min_confidence = Some(MinConfidence::parse(s).ok_or_else(|| {
+                    (
+                        value.span(),
+                        format!("unknown level `{s}`: expected confirmed, likely or all"),
+                    )
+                })?);
             }
             "target-arch" => {
                 let mut archs = Vec::new();
@@ -524,6 +545,7 @@ pub const KEYS: &[&str] = &[
     "force-exclude",
     "extensions",
     "block-dim",
+    "min-confidence",
     "target-arch",
     "cuda-version",
     "defines",
@@ -607,6 +629,7 @@ pub struct Overrides {
     pub ignore: Vec<String>,
     pub extensions: Option<Vec<String>>,
     pub block_dim: Option<BlockDim>,
+    pub min_confidence: Option<MinConfidence>,
     pub min_arch: Option<i128>,
     pub cuda_version: Option<(u32, u32)>,
     /// `-D`: added after the config's `defines` (so they win).
@@ -793,6 +816,9 @@ impl Resolver {
             if let Some(b) = c.block_dim {
                 opts.block_dim = Some(b.0);
             }
+            if let Some(m) = c.min_confidence {
+                opts.min_confidence = m;
+            }
             if let Some(a) = c.min_arch {
                 opts.env.min_arch = a;
             }
@@ -807,6 +833,9 @@ impl Resolver {
         }
         if let Some(b) = o.block_dim {
             opts.block_dim = Some(b.0);
+        }
+        if let Some(m) = o.min_confidence {
+            opts.min_confidence = m;
         }
         if let Some(a) = o.min_arch {
             opts.env.min_arch = a;

@@ -32,16 +32,20 @@ pub struct Label {
     pub message: String,
 }
 
-/// What the abstract warp executor concluded about a finding.
+/// What the abstract warp executor concluded about a finding. The three
+/// verdicts are invariants (see ARCHITECTURE.md): confirmed only with a run
+/// consistent with what the code states, refuted only with a proof,
+/// undecided otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
-    /// The executor found a run that shows the bug; `witness` says which.
+    /// A run consistent with the code shows the bug; `witness` says which.
     Confirmed,
-    /// The executor showed that no run exhibits the bug. Hidden by default.
+    /// No run can show the bug; `proof` and `reason` say why. Hidden by
+    /// default.
     Refuted,
-    /// The executor could not decide (budget, unsupported construct).
-    Unverified,
+    /// Neither: `reason` gives the static evidence and why no run decided.
+    Undecided,
 }
 
 impl fmt::Display for Status {
@@ -49,26 +53,125 @@ impl fmt::Display for Status {
         f.write_str(match self {
             Status::Confirmed => "confirmed",
             Status::Refuted => "refuted",
-            Status::Unverified => "unverified",
+            Status::Undecided => "undecided",
         })
+    }
+}
+
+/// How strong the static evidence of an undecided finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Evidence {
+    /// Proposed for every candidate (WL004/WL006 on every access), or left
+    /// over when a budget ran out: shown only with `--min-confidence all`.
+    Speculative,
+    /// Holds under one assumed launch shape but not under others the code
+    /// admits: shown only with `--min-confidence all`.
+    ShapeDependent,
+    /// The static evidence is direct, but every run that reached the site
+    /// (none of them a proof) kept the problem from showing: shown only with
+    /// `--min-confidence all`.
+    Contested,
+    /// A lane-dependent guard on the path of a full-mask call, a barrier
+    /// under a thread-dependent condition…: shown by default.
+    Direct,
+}
+
+/// The kind of proof behind a refutation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Proof {
+    /// Every run the code admits was executed exactly (stated launch shape,
+    /// every warp, no chosen input, no guessed branch) and none showed it.
+    ExhaustiveRuns,
+}
+
+impl fmt::Display for Proof {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Proof::ExhaustiveRuns => "exhaustive-runs",
+        })
+    }
+}
+
+/// Which findings a run reports (config `min-confidence`, `--min-confidence`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MinConfidence {
+    /// Only confirmed findings.
+    Confirmed,
+    /// Confirmed ones and undecided ones with direct static evidence.
+    #[default]
+    Likely,
+    /// Every finding that is not refuted.
+    All,
+}
+
+impl MinConfidence {
+    pub fn parse(s: &str) -> Option<MinConfidence> {
+        match s {
+            "confirmed" => Some(MinConfidence::Confirmed),
+            "likely" => Some(MinConfidence::Likely),
+            "all" => Some(MinConfidence::All),
+            _ => None,
+        }
+    }
+
+    /// Whether a finding with this confirmation is reported (refuted ones
+    /// are governed by `--show-refuted`, not by this level).
+    pub fn admits(self, c: &Confirmation) -> bool {
+        match (c.status, self) {
+            (Status::Confirmed | Status::Refuted, _) | (Status::Undecided, MinConfidence::All) => {
+                true
+            }
+            (Status::Undecided, MinConfidence::Confirmed) => false,
+            (Status::Undecided, MinConfidence::Likely) => c.evidence == Some(Evidence::Direct),
+        }
     }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Confirmation {
     pub status: Status,
-    /// Why the status is what it is (always set for unverified and refuted).
+    /// Why the status is what it is (always set for undecided and refuted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Undecided only: how direct the static evidence is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+    /// Refuted only: the kind of proof (`reason` states it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<Proof>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness: Option<Witness>,
 }
 
 impl Confirmation {
-    pub fn unverified(reason: impl Into<String>) -> Confirmation {
+    pub fn confirmed(witness: Witness) -> Confirmation {
         Confirmation {
-            status: Status::Unverified,
+            status: Status::Confirmed,
+            reason: None,
+            evidence: None,
+            proof: None,
+            witness: Some(witness),
+        }
+    }
+
+    pub fn undecided(reason: impl Into<String>, evidence: Evidence) -> Confirmation {
+        Confirmation {
+            status: Status::Undecided,
             reason: Some(reason.into()),
+            evidence: Some(evidence),
+            proof: None,
+            witness: None,
+        }
+    }
+
+    pub fn refuted(proof: Proof, reason: impl Into<String>) -> Confirmation {
+        Confirmation {
+            status: Status::Refuted,
+            reason: Some(reason.into()),
+            evidence: None,
+            proof: Some(proof),
             witness: None,
         }
     }

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use crate::baseline;
 use crate::config::{ConfigError, Resolver};
 use crate::dataflow;
-use crate::diagnostic::{Confirmation, Diagnostic, Label, Severity, Status, Witness};
+use crate::diagnostic::{Confirmation, Diagnostic, Evidence, Label, Severity, Status, Witness};
 use crate::discover::{self, Candidate};
 use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
 use crate::frontend;
@@ -148,7 +148,7 @@ fn analyse(
     let mut diagnostics: Vec<Diagnostic> = findings
         .into_iter()
         .zip(verdicts)
-        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts.show_refuted))
+        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts))
         .collect();
     if audit_comments {
         let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
@@ -171,19 +171,30 @@ fn analyse(
 }
 
 /// Apply the executor's verdict: refuted findings are dropped unless asked
-/// for; unverified ones are lowered to warnings and say why.
+/// for; undecided ones are kept only at the chosen confidence level
+/// (`--min-confidence`), lowered to warnings, and say why.
 fn to_diagnostic(
     source: &SourceFile,
     f: Finding,
     verdict: Option<Verdict>,
-    show_refuted: bool,
+    opts: &Options,
 ) -> Option<Diagnostic> {
     let verdict = verdict.unwrap_or_else(|| static_verdict(&f));
     let mut severity = f.rule.severity;
     match verdict.confirmation.status {
-        Status::Refuted if !show_refuted => return None,
-        Status::Unverified => severity = Severity::Warning,
+        Status::Refuted if !opts.show_refuted => return None,
+        Status::Undecided if !opts.min_confidence.admits(&verdict.confirmation) => return None,
+        Status::Undecided => severity = Severity::Warning,
         _ => {}
+    }
+    let mut confirmation = verdict.confirmation;
+    // An undecided finding shows its static evidence first: the guard or
+    // exit the rule saw, then why no run decided it.
+    if confirmation.status == Status::Undecided
+        && let (Some(reason), Some((s, _, label))) = (&confirmation.reason, f.labels.first())
+    {
+        let line = source.line_col(*s).0;
+        confirmation.reason = Some(format!("{label} (line {line}); {reason}"));
     }
     // The message stays one short sentence; what the run saw (launch,
     // inputs, schedule, lanes) is the witness's.
@@ -204,7 +215,7 @@ fn to_diagnostic(
                 message,
             })
             .collect(),
-        confirmation: verdict.confirmation,
+        confirmation,
         fix: f.fix,
         fingerprint: String::new(),
     })
@@ -217,7 +228,10 @@ fn static_verdict(f: &Finding) -> Verdict {
     if f.rule.code != "WL001" {
         return Verdict {
             detail: None,
-            confirmation: Confirmation::unverified("the executor has no model of this finding"),
+            confirmation: Confirmation::undecided(
+                "the executor has no model of this finding",
+                Evidence::Direct,
+            ),
         };
     }
     Verdict {
@@ -225,6 +239,8 @@ fn static_verdict(f: &Finding) -> Verdict {
         confirmation: Confirmation {
             status: Status::Confirmed,
             reason: None,
+            evidence: None,
+            proof: None,
             witness: Some(Witness {
                 summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
                     .to_owned(),

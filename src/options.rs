@@ -2,6 +2,7 @@
 //! configuration file (see `config::Resolver`).
 
 use crate::budgets::Budgets;
+use crate::diagnostic::MinConfidence;
 use crate::discover::DiscoverOptions;
 use crate::frontend::PreprocEnv;
 use crate::rules::RuleSet;
@@ -13,6 +14,8 @@ pub struct Options {
     pub discover: DiscoverOptions,
     /// Report findings the executor refuted.
     pub show_refuted: bool,
+    /// Which undecided findings to report (`--min-confidence`).
+    pub min_confidence: MinConfidence,
     /// Worker threads; `None` lets rayon pick.
     pub threads: Option<usize>,
     /// Block shape to assume when no launch site or `__launch_bounds__`

@@ -103,7 +103,7 @@ impl RunResult {
             match d.confirmation.status {
                 crate::diagnostic::Status::Confirmed => s.confirmed += 1,
                 crate::diagnostic::Status::Refuted => s.refuted += 1,
-                crate::diagnostic::Status::Unverified => s.unverified += 1,
+                crate::diagnostic::Status::Undecided => s.undecided += 1,
             }
         }
         s
@@ -124,7 +124,7 @@ pub struct Stats {
     pub diagnostics: usize,
     pub confirmed: usize,
     pub refuted: usize,
-    pub unverified: usize,
+    pub undecided: usize,
     pub files_with_parse_errors: usize,
     /// Function definitions in the files that were parsed (files the
     /// prefilter skips are not parsed and not counted).

@@ -553,6 +553,8 @@ fn engine_diagnostic(
         confirmation: Confirmation {
             status: Status::Confirmed,
             reason: Some("decided from the suppression comments alone".to_owned()),
+            evidence: None,
+            proof: None,
             witness: None,
         },
         fix,

@@ -347,13 +347,24 @@ fn block_dim_and_budgets_from_the_config_reach_the_executor() {
     let confirmation = |root: &Path| {
         let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
             .current_dir(root)
-            .args(["check", "--format", "json", "k.cu"])
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--min-confidence",
+                "all",
+                "k.cu",
+            ])
             .output()
             .unwrap();
         let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         report["diagnostics"][0]["confirmation"].clone()
     };
-    assert_eq!(confirmation(root)["status"], "unverified");
+    // No launch site: a 2-D block of unknown width; the bug shows with
+    // 16-wide rows only, so it depends on the assumed shape.
+    let c = confirmation(root);
+    assert_eq!(c["status"], "undecided", "{c}");
+    assert_eq!(c["evidence"], "shapedependent", "{c}");
 
     write(root, "warplint.toml", "block-dim = [16, 8]\n");
     let c = confirmation(root);
@@ -369,6 +380,6 @@ fn block_dim_and_budgets_from_the_config_reach_the_executor() {
         "block-dim = [16, 8]\n[executor]\nmax-steps = 1\n",
     );
     let c = confirmation(root);
-    assert_eq!(c["status"], "unverified", "{c}");
+    assert_eq!(c["status"], "undecided", "{c}");
     assert!(c["reason"].as_str().unwrap().contains("budget (1)"), "{c}");
 }

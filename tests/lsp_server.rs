@@ -417,7 +417,7 @@ fn code_actions_fix_and_suppress() {
 fn p_diag_v1() -> Value {
     json!({"range": {"start": pos(2, 22), "end": pos(2, 39)}, "message": "m",
            "source": "warplint", "code": "WL001",
-           "data": {"version": 1, "name": "legacy-warp-primitive", "status": "unverified"}})
+           "data": {"version": 1, "name": "legacy-warp-primitive", "status": "undecided"}})
 }
 
 #[test]

@@ -168,6 +168,8 @@ fn synthetic_run() -> RunResult {
         confirmation: Confirmation {
             status: Status::Confirmed,
             reason: None,
+            evidence: None,
+            proof: None,
             witness: Some(Witness {
                 summary: "lanes 16–31 never reach the shuffle".to_owned(),
                 launch: Launch {

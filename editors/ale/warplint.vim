@@ -26,7 +26,7 @@ function! ale_linters#cuda#warplint#Handle(buffer, lines) abort
         \   'end_col': byteidx(l:end_line, l:d.end_column - 1),
         \   'type': l:d.severity is# 'error' ? 'E' : 'W',
         \   'code': l:d.code,
-        \   'text': l:d.message . (l:d.confirmation.status is# 'unverified' ? ' [unverified]' : ''),
+        \   'text': l:d.message . (l:d.confirmation.status is# 'undecided' ? ' [undecided]' : ''),
         \})
     endfor
 

@@ -30,8 +30,8 @@ an exclusive end, as Flycheck's do."
          (flycheck-error-new-at
           .line .column
           (if (equal .severity "error") 'error 'warning)
-          (if (equal .confirmation.status "unverified")
-              (concat .message " [unverified]")
+          (if (equal .confirmation.status "undecided")
+              (concat .message " [undecided]")
             .message)
           :end-line .end_line :end-column .end_column
           :id .code :checker checker :buffer buffer

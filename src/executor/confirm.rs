@@ -1,6 +1,8 @@
 //! Confirmation: plan runs for the functions that hold findings, execute
-//! them, and decide each finding: confirmed (with a witness), refuted, or
-//! unverified (with the reason).
+//! them, and decide each finding: confirmed (a run consistent with what the
+//! code states shows it; with a witness), refuted (only with a proof: every
+//! run the launch admits was executed exactly), or undecided (with the
+//! reason).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -10,7 +12,9 @@ use super::check::{Class, Observation, observe};
 use super::interp::{Machine, RunConfig, Schedule};
 use super::trace::Trace;
 use crate::budgets::Budgets;
-use crate::diagnostic::{Confirmation, Launch, Status, Witness, WitnessEvent, lanes_phrase};
+use crate::diagnostic::{
+    Confirmation, Evidence, Launch, Proof, Witness, WitnessEvent, lanes_phrase,
+};
 use crate::ir::{ExprKind, FnKind, Module};
 pub use crate::rules::Claim;
 use crate::source::SourceFile;
@@ -29,6 +33,11 @@ pub struct ExecOptions {
 
 struct Setup {
     launch: Launch,
+    /// Which of the launch shapes the code admits this setup runs (index
+    /// into the shapes `setups_for` tried).
+    shape: usize,
+    /// The shape is stated (a launch site or the user), not assumed.
+    stated: bool,
     /// Inputs named for the witness.
     inputs: BTreeMap<String, i64>,
     cfg: RunConfig,
@@ -117,6 +126,13 @@ pub fn confirm_findings(
     let mut reached: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
+    // Per claim: roots explored, roots whose runs prove it absent, and the
+    // first reason a root's runs were not a proof.
+    let mut roots_seen: Vec<usize> = vec![0; claims.len()];
+    let mut roots_proven: Vec<Vec<String>> = vec![Vec::new(); claims.len()];
+    let mut not_exact: Vec<Option<String>> = vec![None; claims.len()];
+    // Shapes: a finding shown under some admitted shapes but not others.
+    let mut shape_gap: Vec<Option<String>> = vec![None; claims.len()];
     for outcome in explored {
         cost.runs += outcome.runs;
         cost.steps += outcome.steps;
@@ -128,6 +144,18 @@ pub fn confirm_findings(
             ));
         }
         for (ci, state) in outcome.claims {
+            roots_seen[ci] += 1;
+            match state.proof {
+                Some(p) => roots_proven[ci].push(p),
+                None => {
+                    if not_exact[ci].is_none() {
+                        not_exact[ci] = state.not_exact;
+                    }
+                }
+            }
+            if state.found.is_some() && shape_gap[ci].is_none() {
+                shape_gap[ci] = state.shape_gap;
+            }
             if found[ci].is_none() {
                 found[ci] = state.found;
             }
@@ -148,34 +176,85 @@ pub fn confirm_findings(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            c.as_ref()?;
+            let claim = c.as_ref()?;
+            let mut evidence = if claim.speculative {
+                Evidence::Speculative
+            } else {
+                Evidence::Direct
+            };
             Some(match found[i].take() {
-                Some((obs, setup, w)) => Verdict {
-                    detail: Some(format!("{} ({setup})", obs.detail)),
-                    confirmation: Confirmation { status: Status::Confirmed, reason: None, witness: Some(w) },
+                Some((obs, setup, w)) => match shape_gap[i].take() {
+                    // Shown under one assumed shape, not under another the
+                    // code admits: the bug depends on an assumption.
+                    Some(gap) => Verdict {
+                        detail: None,
+                        confirmation: Confirmation {
+                            witness: Some(w),
+                            ..Confirmation::undecided(
+                                format!("{} ({setup}), {gap}", obs.detail),
+                                Evidence::ShapeDependent,
+                            )
+                        },
+                    },
+                    None => Verdict {
+                        detail: Some(format!("{} ({setup})", obs.detail)),
+                        confirmation: Confirmation::confirmed(w),
+                    },
                 },
+                // A function callable from code the tool cannot see: the
+                // visible callers prove nothing about the others.
+                None if claim.unseen_callers.is_some() => Verdict {
+                    detail: None,
+                    confirmation: Confirmation::undecided(
+                        claim.unseen_callers.clone().unwrap_or_default(),
+                        Evidence::Direct,
+                    ),
+                },
+                None if !starved.contains(&i)
+                    && roots_seen[i] > 0
+                    && roots_proven[i].len() == roots_seen[i] =>
+                {
+                    Verdict {
+                        detail: None,
+                        confirmation: Confirmation::refuted(
+                            Proof::ExhaustiveRuns,
+                            format!(
+                                "every run the code admits was executed exactly ({}; every warp of the block, no chosen input, no guessed branch) and none shows the problem",
+                                roots_proven[i].join("; ")
+                            ),
+                        ),
+                    }
+                }
                 None => {
-                    let speculative = claims[i].as_ref().is_some_and(|c| c.speculative);
-                    let (status, reason) = if !reached[i] && speculative && starved.contains(&i) {
-                        (Status::Refuted, "not explored: the file's executor budget ran out, and candidates are only reported when a run shows the problem".to_owned())
-                    } else if !reached[i] && speculative {
-                        (Status::Refuted, "no run reached this candidate, and candidates are only reported when a run shows the problem".to_owned())
-                    } else if let Some(assumption) = claims[i].as_ref().and_then(|c| c.unseen_callers.as_ref()) {
-                        (Status::Unverified, assumption.clone())
+                    let why_not_proof = not_exact[i]
+                        .clone()
+                        .unwrap_or_else(|| "the runs are not the only ones the code admits".to_owned());
+                    let reason = if starved.contains(&i) && !reached[i] {
+                        format!("no run was built: {file_budget_note}")
                     } else if !reached[i] {
-                        (Status::Unverified, match &incomplete[i] {
-                            Some(why) => format!("{why} before this point was reached"),
-                            None => "the executor never reached this point with the inputs it tried".to_owned(),
-                        })
+                        match &incomplete[i] {
+                            Some(why) => format!("no run reached it: {why} before this point"),
+                            None => format!(
+                                "no run the executor built reached it; not a proof, because {why_not_proof}"
+                            ),
+                        }
                     } else if let Some(why) = &incomplete[i] {
-                        (Status::Unverified, format!("no run showed the problem, but {why}"))
+                        format!("no run showed the problem, and {why}")
                     } else {
-                        (Status::Refuted, format!(
-                            "the executor ran {} warp execution(s) over the inputs and schedules it tried, and none showed the problem",
+                        // Runs reached the site and none showed it: the
+                        // static evidence stands, but is contested.
+                        if evidence == Evidence::Direct {
+                            evidence = Evidence::Contested;
+                        }
+                        format!(
+                            "{} warp execution(s) did not show the problem; not a proof, because {why_not_proof}",
                             runs_done[i]
-                        ))
+                        )
                     };
-                    Verdict { detail: None, confirmation: Confirmation { status, reason: Some(reason), witness: None } }
+                    Verdict {
+                        detail: None,
+                        confirmation: Confirmation::undecided(reason, evidence),
+                    }
                 }
             })
         })
@@ -198,6 +277,20 @@ struct ClaimState {
     reached: bool,
     incomplete: Option<String>,
     runs: usize,
+    /// Set when an exact setup covered every run of this root and did not
+    /// show the problem: what the proof rests on.
+    proof: Option<String>,
+    /// Why no setup of this root was exact.
+    not_exact: Option<String>,
+    /// Shapes (by index) under which the problem showed.
+    shown_in: u8,
+    /// Blocks whose exact runs did not show the problem.
+    exact_blocks: HashSet<u32>,
+    /// Some of those runs read `blockIdx`/`gridDim`.
+    reads_block: bool,
+    /// Set when the problem showed under an assumed shape but not under
+    /// another admitted one: says which.
+    shape_gap: Option<String>,
 }
 
 fn explore_root(
@@ -215,6 +308,12 @@ fn explore_root(
     let started = std::time::Instant::now();
     let mut root_steps = 0u64;
     let setups = setups_for(module, root, opts);
+    let shapes = setups.iter().map(|s| s.shape + 1).max().unwrap_or(1).min(8);
+    let grid_stated = module.functions[root].kind == FnKind::Kernel
+        && module
+            .launches
+            .iter()
+            .any(|l| l.kernel == module.functions[root].name && l.grid_dim.is_some());
     let wants_schedules = idxs
         .iter()
         .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
@@ -224,10 +323,11 @@ fn explore_root(
         // A setup equal to an earlier one that had no branch to guess
         // would run the same way again.
         let key = format!(
-            "{:?}|{:?}|{}",
+            "{:?}|{:?}|{}|{}",
             setup.inputs,
             setup.cfg.block_idx,
-            setup.cfg.seed % 2
+            setup.cfg.seed % 2,
+            setup.cfg.symbolic
         );
         if deterministic_done.contains(&key) {
             continue;
@@ -270,6 +370,8 @@ fn explore_root(
         if per_warp.iter().all(|r| r.trace.assumptions.is_empty()) {
             deterministic_done.insert(key);
         }
+        let all_warps = warps.len() as u32 == warp_count(&setup.cfg);
+        let inexact = inexact_reason(module, root, setup, all_warps, &per_warp);
         let mut extra = cross_warp_barriers(&per_warp);
         extra.extend(schedule_differences(&per_warp, idxs, claims));
         for (i, obs) in extra {
@@ -280,6 +382,7 @@ fn explore_root(
             let Some(st) = state.get_mut(&ci) else {
                 continue;
             };
+            let shown_before = st.shown_in;
             for r in &per_warp {
                 st.runs += 1;
                 if claim
@@ -297,7 +400,7 @@ fn explore_root(
                 if let Some(why) = &r.trace.incomplete {
                     st.incomplete.get_or_insert(why.clone());
                 }
-                if st.found.is_some() {
+                if st.found.is_some() && st.shown_in >> setup.shape & 1 == 1 {
                     continue;
                 }
                 if let Some(o) = r.observations.iter().find(|o| {
@@ -307,13 +410,82 @@ fn explore_root(
                             .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
                 }) {
                     let s = &setups[r.setup_index];
-                    st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
+                    st.shown_in |= 1 << s.shape;
+                    if st.found.is_none() {
+                        st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
+                    }
                 }
             }
+            let shown_here = st.shown_in != shown_before;
+            match (&inexact, claim.schedule_dependent) {
+                (None, false) if !shown_here && st.proof.is_none() => {
+                    // A run that read blockIdx stands for its block only:
+                    // every block of a stated grid must have had one.
+                    let reads_block = per_warp.iter().any(|r| r.trace.reads_block);
+                    st.exact_blocks.insert(setup.cfg.block_idx[0]);
+                    st.reads_block |= reads_block;
+                    let grid = setup.cfg.grid_dim;
+                    let covered = !st.reads_block
+                        || (grid_stated
+                            && grid[1] == 1
+                            && grid[2] == 1
+                            && st.exact_blocks.len() as u32 == grid[0]);
+                    if covered {
+                        let [x, y, z] = setup.launch.block_dim;
+                        st.proof = Some(format!(
+                            "blockDim = ({x}, {y}, {z}) from the {}{}",
+                            setup.launch.source,
+                            if st.reads_block {
+                                format!(", each of the grid's {} block(s)", grid[0])
+                            } else {
+                                String::new()
+                            }
+                        ));
+                    } else {
+                        st.not_exact.get_or_insert_with(|| {
+                            "the runs read blockIdx, and not every block of a stated grid was run"
+                                .to_owned()
+                        });
+                    }
+                }
+                (None, true) => {
+                    st.not_exact.get_or_insert_with(|| {
+                        "`__activemask()` depends on a schedule the executor only samples"
+                            .to_owned()
+                    });
+                }
+                (Some(why), _) => {
+                    st.not_exact.get_or_insert_with(|| why.clone());
+                }
+                _ => {}
+            }
         }
-        let all_found = state.values().all(|c| c.found.is_some());
+        let all_shapes = (1u16 << shapes) - 1;
+        let all_found = state
+            .values()
+            .all(|c| c.found.is_some() && u16::from(c.shown_in) == all_shapes);
         if all_found {
             break;
+        }
+    }
+    if shapes > 1 {
+        for st in state.values_mut() {
+            if st.found.is_none() {
+                continue;
+            }
+            if let Some(missing) = (0..shapes).find(|k| st.shown_in >> k & 1 == 0) {
+                let shape = setups
+                    .iter()
+                    .find(|s| s.shape == missing)
+                    .map(|s| s.launch.block_dim)
+                    .unwrap_or([0; 3]);
+                st.shape_gap = Some(format!(
+                    "but not with blockDim = ({}, {}, {}), which the code also admits: no launch site states the shape",
+                    shape[0], shape[1], shape[2]
+                ));
+                // A bug the other shape does not show is no proof either.
+                st.proof = None;
+            }
         }
     }
     RootOutcome {
@@ -375,24 +547,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     } else {
         None
     };
-    let (block_dim, source) = match (
-        site.and_then(|s| s.block_dim),
-        f.launch_bounds,
-        opts.block_dim,
-    ) {
-        (Some(b), _, _) => (
-            b,
-            format!("launch at line {}", site.map(|s| s.line).unwrap_or(0)),
-        ),
-        (None, Some(lb), _) if (1..=1024).contains(&lb) => {
-            ([lb, 1, 1], "__launch_bounds__".to_owned())
-        }
-        (None, _, Some(b)) => (
-            b,
-            "configured block-dim (--block-dim or warplint.toml)".to_owned(),
-        ),
-        _ => ([128, 1, 1], ASSUMED.to_owned()),
-    };
+    let (shapes, source, stated) = admitted_shapes(module, root, site, opts);
     let mut fixed: HashMap<String, i64> = HashMap::new();
     if let Some(s) = site {
         for (name, v) in f.template_values.iter().zip(&s.template_args) {
@@ -407,6 +562,20 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 fixed.insert(p.name.clone(), *v);
             }
         }
+    }
+    // Parameters the launch passes its own block extent: set per shape.
+    let block_params: Vec<(String, usize)> = site
+        .map(|s| {
+            f.params
+                .iter()
+                .zip(&s.block_dim_args)
+                .filter(|(p, d)| p.is_integral && d.is_some())
+                .map(|(p, d)| (p.name.clone(), d.unwrap_or(0) as usize))
+                .collect()
+        })
+        .unwrap_or_default();
+    for (name, _) in &block_params {
+        fixed.insert(name.clone(), 0);
     }
     let free: Vec<&str> = f
         .params
@@ -445,10 +614,18 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     } else {
         vec![0, gx - 1, 1, gx - 2]
     };
-    let count = count.max(blocks.len());
-    (0..count)
-        .map(|r| {
+    let count = count.max(blocks.len()) + if stated { blocks.len() } else { 0 };
+    let chosen_inputs: std::collections::HashSet<String> =
+        free.iter().map(|n| (*n).to_owned()).collect();
+    let mut out = Vec::new();
+    for (shape, &block_dim) in shapes.iter().enumerate() {
+        // Other admitted shapes get a few setups each.
+        let n = if shape == 0 { count } else { count.min(4) };
+        for r in 0..n {
             let mut inputs = fixed.clone();
+            for (name, d) in &block_params {
+                inputs.insert(name.clone(), i64::from(block_dim[*d]));
+            }
             for (k, name) in free.iter().enumerate() {
                 let own = compared_constants(f, name, &module.constants);
                 let pool: Vec<i64> = CANDIDATES.iter().copied().chain(own).collect();
@@ -456,11 +633,13 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
             }
             let shown: BTreeMap<String, i64> =
                 inputs.iter().map(|(k, v)| (k.clone(), *v)).collect();
-            Setup {
+            out.push(Setup {
                 launch: Launch {
                     block_dim,
                     source: source.clone(),
                 },
+                shape,
+                stated,
                 inputs: shown,
                 cfg: RunConfig {
                     block_dim,
@@ -471,10 +650,129 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                     schedule: Schedule::Converged,
                     seed: r as u32,
                     budgets: opts.budgets,
+                    chosen_inputs: chosen_inputs.clone(),
+                    // With a stated shape, the first setup of each block
+                    // keeps memory symbolic: the one that can be exact.
+                    symbolic: stated && shape == 0 && r < blocks.len(),
                 },
+            });
+        }
+    }
+    out
+}
+
+/// The block shapes to run: the launch site's, else `__launch_bounds__`'s
+/// size, else the configured one, else assumed. A kernel that reads
+/// `threadIdx.y`/`.z` has a 2-D block whose x extent nothing states, so
+/// several are tried (a finding that shows in only some is undecided).
+/// Returns the shapes, where they come from, and whether they are stated
+/// exactly (a launch site or the user), which a proof needs.
+fn admitted_shapes(
+    module: &Module,
+    root: usize,
+    site: Option<&crate::ir::LaunchSite>,
+    opts: &ExecOptions,
+) -> (Vec<[u32; 3]>, String, bool) {
+    let f = &module.functions[root];
+    if let Some(s) = site
+        && let Some(b) = s.block_dim
+    {
+        return (vec![b], format!("launch at line {}", s.line), true);
+    }
+    let bounds = f.launch_bounds.filter(|lb| (1..=1024).contains(lb));
+    if bounds.is_none()
+        && let Some(b) = opts.block_dim
+    {
+        return (
+            vec![b],
+            "configured block-dim (--block-dim or warplint.toml)".to_owned(),
+            true,
+        );
+    }
+    let total = bounds.unwrap_or(0);
+    if reads_thread_y(module, root) {
+        let threads = if total >= 64 { total } else { 256 };
+        let shapes = [16u32, 32, 8]
+            .iter()
+            .map(|&x| [x, (threads / x).clamp(2, 64), 1])
+            .collect();
+        let source = match bounds {
+            Some(_) => {
+                "__launch_bounds__ (a 2-D block: the kernel reads threadIdx.y; x extent assumed)"
             }
-        })
-        .collect()
+            None => ASSUMED_2D,
+        };
+        return (shapes, source.to_owned(), false);
+    }
+    match bounds {
+        Some(lb) => (vec![[lb, 1, 1]], "__launch_bounds__".to_owned(), false),
+        None => (vec![[128, 1, 1]], ASSUMED.to_owned(), false),
+    }
+}
+
+/// Whether the root or a function it calls reads `threadIdx.y` or `.z`.
+fn reads_thread_y(module: &Module, root: usize) -> bool {
+    use crate::ir::{Builtin, Dim};
+    let mut seen = HashSet::from([root]);
+    let mut stack = vec![root];
+    while let Some(g) = stack.pop() {
+        for e in &module.functions[g].exprs {
+            match &e.kind {
+                ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z)) => return true,
+                ExprKind::Call(c) => {
+                    if let Some(h) = module.callee(c)
+                        && seen.insert(h)
+                    {
+                        stack.push(h);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Warps in a block of `cfg`'s shape.
+fn warp_count(cfg: &RunConfig) -> u32 {
+    cfg.block_dim.iter().product::<u32>().div_ceil(32).max(1)
+}
+
+/// Why the runs of one setup are not the only runs the code admits, or
+/// `None` when they are (then not showing a problem is a proof).
+fn inexact_reason(
+    module: &Module,
+    root: usize,
+    setup: &Setup,
+    all_warps: bool,
+    runs: &[RunResult],
+) -> Option<String> {
+    if module.functions[root].kind != FnKind::Kernel {
+        return Some("the function was run without a caller, on unknown arguments".to_owned());
+    }
+    if !setup.stated {
+        return Some(format!(
+            "no launch site states the block shape (it was {})",
+            setup.launch.source
+        ));
+    }
+    if !all_warps {
+        return Some("only some warps of the block were run".to_owned());
+    }
+    for r in runs {
+        if let Some((line, _, text)) = r.trace.assumptions.first() {
+            return Some(format!(
+                "the branch on `{text}` (line {line}) depends on values the executor does not know"
+            ));
+        }
+        if let Some(c) = r.trace.chosen.first() {
+            return Some(format!("the runs depend on a chosen value: {c}"));
+        }
+        if let Some(why) = &r.trace.incomplete {
+            return Some(why.clone());
+        }
+    }
+    None
 }
 
 /// Constants an input is compared with, and their neighbours: `n < 64`
@@ -529,12 +827,20 @@ fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u3
 /// The launch source when nothing in the file gives the block shape.
 pub const ASSUMED: &str = "assumed: no launch site, taken as a multiple of 32";
 
+/// The same for a kernel that reads `threadIdx.y`: its block is 2-D.
+pub const ASSUMED_2D: &str =
+    "assumed: no launch site; the kernel reads threadIdx.y, so a 2-D block of unknown x extent";
+
 fn setup_text(s: &Setup, warp: u32) -> String {
     let block = s.cfg.block_idx[0];
     let [x, y, z] = s.launch.block_dim;
     let mut parts = vec![if s.launch.source == ASSUMED {
         format!(
             "blockDim = ({x}, {y}, {z}) assumed (no launch site; any multiple of 32 behaves alike)"
+        )
+    } else if s.launch.source == ASSUMED_2D {
+        format!(
+            "blockDim = ({x}, {y}, {z}) assumed (no launch site; the kernel reads threadIdx.y, so the block is 2-D and its x extent is an assumption)"
         )
     } else {
         format!("blockDim = ({x}, {y}, {z}) from the {}", s.launch.source)
@@ -548,7 +854,10 @@ fn setup_text(s: &Setup, warp: u32) -> String {
 }
 
 fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
-    let summary = format!("{}: {}", setup_text(s, r.warp), o.detail);
+    let mut summary = format!("{}: {}", setup_text(s, r.warp), o.detail);
+    if !r.trace.chosen.is_empty() {
+        summary.push_str(&format!("; chosen: {}", r.trace.chosen.join(", ")));
+    }
     // Say which branch outcomes the run had to choose: the witness holds
     // only if those lanes can really go that way.
     let mut events: Vec<WitnessEvent> = r
@@ -556,10 +865,12 @@ fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
         .assumptions
         .iter()
         .take(4)
-        .map(|(line, lanes)| WitnessEvent {
+        .map(|(line, lanes, text)| WitnessEvent {
             lanes: *lanes,
             line: *line,
-            what: "assumed to take this branch (its condition is not known)".to_owned(),
+            what: format!(
+                "lanes where `{text}` holds: they take the branch (its value is not known, so the run splits the warp here)"
+            ),
         })
         .collect();
     events.extend(o.events.iter().cloned());

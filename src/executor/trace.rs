@@ -95,8 +95,17 @@ pub struct Trace {
     pub global: BTreeMap<(Space, i64), Val>,
     /// Per-lane return value of the root function.
     pub returned: Vec<Val>,
-    /// Branches whose outcome the executor had to choose: (line, lanes taken).
-    pub assumptions: Vec<(usize, u32)>,
+    /// Branches whose outcome the executor had to choose: (line, lanes
+    /// taken, the condition as written).
+    pub assumptions: Vec<(usize, u32, String)>,
+    /// Values the run chose rather than read from the code: an input picked
+    /// from the candidates, memory nobody wrote, an unknown uniform value
+    /// chosen to split the warp. A run with none of them (and no
+    /// assumption) is exact: it is the only run of its launch.
+    pub chosen: Vec<String>,
+    /// The run read `blockIdx` or `gridDim` (symbolic setups only): it
+    /// stands for its own block, not the grid.
+    pub reads_block: bool,
     /// Call sites executed (for "was this finding's site reached?").
     pub reached: rustc_hash::FxHashSet<Site>,
     /// Set when a budget ran out or a construct was not modelled.

@@ -246,6 +246,9 @@ pub struct LaunchSite {
     pub grid_dim: Option<[u32; 3]>,
     /// Integer kernel arguments where constant.
     pub args: Vec<Option<i64>>,
+    /// Arguments that pass the launch's own block extent (`n` in
+    /// `k<<<g, n>>>(…, n)`, `b.y` in `k<<<g, b>>>(…, b.y)`): the dimension.
+    pub block_dim_args: Vec<Option<u8>>,
     pub line: usize,
 }
 

@@ -100,7 +100,13 @@ fn verdict(d: &Diagnostic) -> String {
         }
         (status, _) => {
             let reason = c.reason.as_deref().unwrap_or("");
-            let _ = writeln!(s, "  {status}: {reason}");
+            // How strong the evidence, or which proof: part of the verdict.
+            let kind = match (c.evidence, c.proof) {
+                (Some(e), _) => format!(" ({})", format!("{e:?}").to_lowercase()),
+                (None, Some(p)) => format!(" (proof: {p})"),
+                _ => String::new(),
+            };
+            let _ = writeln!(s, "  {status}{kind}: {reason}");
         }
     }
     s

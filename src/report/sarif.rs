@@ -284,6 +284,8 @@ mod tests {
             confirmation: Confirmation {
                 status: Status::Confirmed,
                 reason: None,
+                evidence: None,
+                proof: None,
                 witness: Some(Witness {
                     summary: "lanes 16–31 never reach the shuffle".to_owned(),
                     launch: Launch {

@@ -198,7 +198,7 @@ pub fn rule_page_url(base: &str, code: &str, name: &str) -> Option<Uri> {
 pub struct DiagnosticData {
     /// The document version the ranges below were computed against.
     pub version: i32,
-    /// `confirmed`, `refuted` or `unverified`.
+    /// `confirmed`, `refuted` or `undecided`.
     pub status: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixData>,
@@ -418,6 +418,8 @@ mod tests {
             confirmation: Confirmation {
                 status: Status::Confirmed,
                 reason: None,
+                evidence: None,
+                proof: None,
                 witness: Some(Witness {
                     summary: "lanes 0–15 wait forever".into(),
                     launch: Launch::default(),
@@ -467,12 +469,13 @@ mod tests {
         assert_eq!(data.version, 9);
         assert_eq!(data.status, "confirmed");
 
-        let mut unverified = d.clone();
-        unverified.confirmation = Confirmation::unverified("budget exhausted");
-        unverified.help = None;
+        let mut undecided = d.clone();
+        undecided.confirmation =
+            Confirmation::undecided("budget exhausted", crate::diagnostic::Evidence::Direct);
+        undecided.help = None;
         assert_eq!(
-            to_lsp(&unverified, Some(&source), &v).message,
-            "full mask [unverified: budget exhausted]"
+            to_lsp(&undecided, Some(&source), &v).message,
+            "full mask [undecided: budget exhausted]"
         );
         assert_eq!(
             l.code_description.unwrap().href.as_str(),

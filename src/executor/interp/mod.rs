@@ -47,6 +47,13 @@ pub struct RunConfig {
     /// Picks outcomes of branches the executor cannot decide.
     pub seed: u32,
     pub budgets: Budgets,
+    /// Inputs the plan picked (not fixed by a launch site or a default):
+    /// a run that reads one is not exact.
+    pub chosen_inputs: std::collections::HashSet<String>,
+    /// Memory nobody wrote reads as an unknown per-lane value instead of
+    /// seeded contents, and `blockIdx` reads are recorded instead of
+    /// counted as chosen: the setup that can prove a finding absent.
+    pub symbolic: bool,
 }
 
 struct SharedArray {
@@ -121,12 +128,21 @@ pub struct Machine<'m> {
     shared_scalars: HashMap<String, u16>,
     /// Legacy (maskless) calls executed: (site chain, active, alive lanes).
     pub legacy: Vec<(Vec<Site>, u32, u32, usize)>,
+    /// Names of the root's inputs whose values the plan chose.
+    root_inputs: Vec<String>,
 }
 
 const FULL: u32 = 0xffff_ffff;
 
 /// Iterations a loop with an unknown condition is assumed to run.
 const UNKNOWN_LOOP_TRIPS: u32 = 2;
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
+}
 
 fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..32usize).filter(move |l| mask >> l & 1 == 1)
@@ -166,6 +182,7 @@ impl<'m> Machine<'m> {
             current_fn: 0,
             shared_scalars: HashMap::default(),
             legacy: Vec::new(),
+            root_inputs: Vec::new(),
         }
     }
 
@@ -210,6 +227,15 @@ impl<'m> Machine<'m> {
                 act.vars.insert(t.clone(), [Val::Int(v); 32]);
             }
         }
+        // Chosen inputs are tracked through their names: a run that reads
+        // one (see `eval`'s `Var`) is not the only run of its launch.
+        self.root_inputs = f
+            .params
+            .iter()
+            .map(|p| p.name.clone())
+            .chain(f.template_values.iter().cloned())
+            .filter(|n| self.cfg.chosen_inputs.contains(n))
+            .collect();
         let returned = self.run_body(&mut act, mask);
         let root_exit = mask & !self.exited;
         if root_exit != 0 {
@@ -366,7 +392,8 @@ impl<'m> Machine<'m> {
                                 .fold(0u32, |a, l| a | 1 << l);
                             if unknown != 0 {
                                 let line = self.line(f.expr(*c).span);
-                                self.trace.assumptions.push((line, 0));
+                                let text = self.cond_text(f.expr(*c).span);
+                                self.trace.assumptions.push((line, 0, text));
                             }
                             known
                         } else {
@@ -709,9 +736,36 @@ impl<'m> Machine<'m> {
         }
         if guessed != 0 {
             let line = self.line(span);
-            self.trace.assumptions.push((line, t & guessed));
+            let text = self.cond_text(span);
+            self.trace.assumptions.push((line, t & guessed, text));
         }
         t
+    }
+
+    /// A branch condition as written, on one line and short.
+    fn cond_text(&self, span: ByteSpan) -> String {
+        let text: String = self
+            .source
+            .text
+            .get(span.0..span.1)
+            .unwrap_or("?")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.len() > 48 {
+            format!("{}…", &text[..text.floor_char_boundary(45)])
+        } else {
+            text
+        }
+    }
+
+    fn note_chosen(&mut self, what: impl FnOnce() -> String) {
+        if self.trace.chosen.len() < 8 {
+            let w = what();
+            if !self.trace.chosen.contains(&w) {
+                self.trace.chosen.push(w);
+            }
+        }
     }
 
     // ---- expressions -------------------------------------------------
@@ -753,6 +807,13 @@ impl<'m> Machine<'m> {
                     }
                 } else if let Some(v) = act.vars.get(name) {
                     out = *v;
+                    if self.depth == 0 && self.root_inputs.iter().any(|n| n == name) {
+                        let v = out[lanes_of(m).next().unwrap_or(0)];
+                        self.note_chosen(|| match v {
+                            Val::Int(i) => format!("{name} = {i} (chosen)"),
+                            _ => format!("{name} (chosen)"),
+                        });
+                    }
                 } else if let Some(&c) = self.module.constants.get(name) {
                     out = [Val::Int(c); 32];
                 } else if let Some(&c) = self.cfg.inputs.get(name) {
@@ -762,6 +823,14 @@ impl<'m> Machine<'m> {
                 }
             }
             ExprKind::Builtin(b) => {
+                // Other blocks of the grid may take other paths.
+                if matches!(b, Builtin::BlockIdx(_) | Builtin::GridDim(_)) {
+                    if self.cfg.symbolic {
+                        self.trace.reads_block = true;
+                    } else {
+                        self.note_chosen(|| "blockIdx/gridDim of one block of the grid".to_owned());
+                    }
+                }
                 for l in lanes_of(m) {
                     out[l] = self.builtin(*b, l as u32);
                 }
@@ -803,8 +872,11 @@ impl<'m> Machine<'m> {
                     }
                 }
                 _ => {
-                    let av = self.eval(act, *a, m);
-                    let bv = self.eval(act, *b, m);
+                    let mut av = self.eval(act, *a, m);
+                    let mut bv = self.eval(act, *b, m);
+                    if is_comparison(*op) {
+                        self.split_uniform_unknown(act, *op, (*a, &mut av), (*b, &mut bv), m);
+                    }
                     for l in lanes_of(m) {
                         out[l] = binary(*op, av[l], bv[l]);
                     }
@@ -887,7 +959,14 @@ impl<'m> Machine<'m> {
                         }
                         // Something we do not model: as varying as the base
                         // and the index.
-                        (b, _) => unknown_of(&[b, iv[l]]),
+                        (b, _) => {
+                            if matches!(b, Val::Ptr(_)) {
+                                self.note_chosen(|| {
+                                    "an address the executor could not compute".to_owned()
+                                });
+                            }
+                            unknown_of(&[b, iv[l]])
+                        }
                     };
                 }
             }
@@ -902,6 +981,83 @@ impl<'m> Machine<'m> {
             ExprKind::Lambda(_) | ExprKind::Unknown => out = [Val::UNKNOWN_UNIFORM; 32],
         }
         out
+    }
+
+    /// `v > thr` where `thr` is a uniform unknown and `v` differs between
+    /// the lanes: pick `thr` among the lanes' values so that the warp splits
+    /// (any other value splits it the same way or not at all), keep the
+    /// choice for later reads of the same variable, and note it.
+    fn split_uniform_unknown(
+        &mut self,
+        act: &mut Activation<'m>,
+        op: BinOp,
+        a: (ExprId, &mut Lanes),
+        b: (ExprId, &mut Lanes),
+        m: u32,
+    ) {
+        let uniform_unknown =
+            |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Unknown { varying: false }));
+        let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
+        let ((ue, uv), (_, kv), unknown_left) = if uniform_unknown(a.1) && known(b.1) {
+            (a, b, true)
+        } else if uniform_unknown(b.1) && known(a.1) {
+            (b, a, false)
+        } else {
+            return;
+        };
+        let mut distinct: Vec<Val> = Vec::new();
+        for l in lanes_of(m) {
+            if !distinct.contains(&kv[l]) && distinct.len() < 32 {
+                distinct.push(kv[l]);
+            }
+        }
+        if distinct.len() < 2 {
+            return;
+        }
+        let key = |v: &Val| match v {
+            Val::Int(i) => *i as f64,
+            Val::Float(f) => *f,
+            _ => 0.0,
+        };
+        distinct.sort_by(|x, y| key(x).total_cmp(&key(y)));
+        let n = distinct.len();
+        let candidates = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
+        let splits = |c: Val| {
+            let mut t = 0u32;
+            for l in lanes_of(m) {
+                let r = if unknown_left {
+                    binary(op, c, kv[l])
+                } else {
+                    binary(op, kv[l], c)
+                };
+                if r.truth() == Some(true) {
+                    t |= 1 << l;
+                }
+            }
+            t != 0 && t != m
+        };
+        let Some(c) = candidates.into_iter().find(|&c| splits(c)) else {
+            return;
+        };
+        for l in lanes_of(m) {
+            uv[l] = c;
+        }
+        let f = act.f;
+        let shown = match c {
+            Val::Int(i) => i.to_string(),
+            Val::Float(x) => x.to_string(),
+            _ => "?".to_owned(),
+        };
+        let name = match &f.expr(ue).kind {
+            ExprKind::Var(name) => {
+                if let Some(vals) = act.vars.get_mut(name) {
+                    *vals = [c; 32];
+                }
+                name.clone()
+            }
+            _ => self.cond_text(f.expr(ue).span),
+        };
+        self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
     }
 
     fn eval_addr(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {
@@ -971,19 +1127,20 @@ impl<'m> Machine<'m> {
 
     fn load(&mut self, p: Ptr, lane: u32, span: ByteSpan, e: ExprId) -> Val {
         self.record_access(p, lane, false, span, e);
-        match p.space {
-            Space::Shared(id) => self.shared[id as usize]
-                .data
-                .get(&p.offset)
-                .copied()
-                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
-            Space::Global(_) => self
-                .trace
-                .global
-                .get(&(p.space, p.offset))
-                .copied()
-                .unwrap_or_else(|| memory_contents(p.space, p.offset, self.cfg.seed)),
-        }
+        let written = match p.space {
+            Space::Shared(id) => self.shared[id as usize].data.get(&p.offset).copied(),
+            Space::Global(_) => self.trace.global.get(&(p.space, p.offset)).copied(),
+        };
+        written.unwrap_or_else(|| {
+            if self.cfg.symbolic {
+                // Any contents: a branch on them is an assumption.
+                return Val::UNKNOWN_VARYING;
+            }
+            // Memory nobody wrote in this run: its contents are an input
+            // the plan picks (seeded), so the run is one of many.
+            self.note_chosen(|| "contents of memory the run did not write (seeded)".to_owned());
+            memory_contents(p.space, p.offset, self.cfg.seed)
+        })
     }
 
     fn record_access(&mut self, p: Ptr, lane: u32, write: bool, span: ByteSpan, e: ExprId) {
@@ -1034,9 +1191,14 @@ impl<'m> Machine<'m> {
                 let bv = self.eval(act, *base, m);
                 let iv = self.eval(act, *idx, m);
                 for l in lanes_of(m) {
-                    if let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) {
-                        let q = self.index_ptr(p, i);
-                        self.write(q, l as u32, value[l], lexpr.span, lhs);
+                    match (bv[l], iv[l].as_int()) {
+                        (Val::Ptr(p), Some(i)) => {
+                            let q = self.index_ptr(p, i);
+                            self.write(q, l as u32, value[l], lexpr.span, lhs);
+                        }
+                        (Val::Ptr(_), None) => self
+                            .note_chosen(|| "an address the executor could not compute".to_owned()),
+                        _ => {}
                     }
                 }
             }
@@ -1081,6 +1243,14 @@ impl<'m> Machine<'m> {
         if let Some(prim) =
             Primitive::from_call(&call.name, call.scope.as_deref(), call.receiver.is_some())
         {
+            // A mask the run does not know cannot be judged.
+            if prim.is_masked()
+                && args
+                    .first()
+                    .is_some_and(|a| lanes_of(m).any(|l| a[l].as_int().is_none()))
+            {
+                self.note_chosen(|| "a mask the executor could not compute".to_owned());
+            }
             self.chain.push(site);
             let out = self.collective(prim, &args, m, f.expr(e).span);
             self.chain.pop();

@@ -38,19 +38,37 @@ pub(super) fn launch_site(
     let grid_dim = config
         .first()
         .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
-    let args = call
+    let arg_nodes: Vec<Node> = call
         .child_by_field_name("arguments")
         .map(|a| {
             let mut c = a.walk();
-            a.named_children(&mut c).map(resolve).collect()
+            a.named_children(&mut c).collect()
         })
         .unwrap_or_default();
+    let args = arg_nodes.iter().map(|n| resolve(*n)).collect();
+    let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
+    let block_text = config.get(1).map(|b| squeeze(*b));
+    let block_dim_args = arg_nodes
+        .iter()
+        .map(|n| {
+            let b = block_text.as_deref()?;
+            let a = squeeze(*n);
+            match a.strip_prefix(b) {
+                Some("") => Some(0),
+                Some(".x") => Some(0),
+                Some(".y") => Some(1),
+                Some(".z") => Some(2),
+                _ => None,
+            }
+        })
+        .collect();
     Some(LaunchSite {
         kernel,
         template_args,
         block_dim,
         grid_dim,
         args,
+        block_dim_args,
         line: call.start_position().row + 1,
     })
 }

@@ -1,0 +1,192 @@
+//! The three verdicts mean what they say: every refuted finding carries a
+//! proof, every undecided one a reason and its evidence level, every
+//! confirmed one a witness; and no finding that testdata marks flips to
+//! refuted.
+
+use std::path::PathBuf;
+
+use warplint::diagnostic::{Evidence, MinConfidence, Proof, Status};
+use warplint::engine::{Options, check_source};
+
+fn everything() -> Options {
+    Options {
+        show_refuted: true,
+        min_confidence: MinConfidence::All,
+        ..Options::default()
+    }
+}
+
+fn testdata_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("cu" | "cuh")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// (line, code) of every `// expect:` marker (and `// expect-next-line:`).
+fn marked(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for (marker, target) in [("// expect-next-line:", i + 2), ("// expect:", i + 1)] {
+            if let Some(pos) = line.find(marker) {
+                for code in line[pos + marker.len()..].split(',') {
+                    if let Some(code) = code.split_whitespace().next() {
+                        out.push((target, code.to_owned()));
+                    }
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_verdict_carries_what_it_claims_on_testdata() {
+    let mut problems = Vec::new();
+    for path in testdata_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let rel = path.display().to_string();
+        let marked = marked(&text);
+        let outcome = check_source(&rel, &bytes, &everything());
+        for d in &outcome.diagnostics {
+            let c = &d.confirmation;
+            let at = format!("{rel}:{} {}", d.span.line, d.code);
+            match c.status {
+                Status::Refuted => {
+                    if c.proof.is_none() || c.reason.as_deref().is_none_or(str::is_empty) {
+                        problems.push(format!("{at}: refuted without a proof"));
+                    }
+                    if marked.contains(&(d.span.line, d.code.to_owned())) {
+                        problems.push(format!("{at}: a marked finding is refuted"));
+                    }
+                }
+                Status::Undecided => {
+                    if c.evidence.is_none() || c.reason.as_deref().is_none_or(str::is_empty) {
+                        problems.push(format!("{at}: undecided without evidence or reason"));
+                    }
+                    if c.proof.is_some() {
+                        problems.push(format!("{at}: undecided with a proof"));
+                    }
+                }
+                Status::Confirmed => {
+                    if c.witness.is_none() && c.reason.is_none() {
+                        problems.push(format!("{at}: confirmed without a witness"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+const EXACT: &str = r#"
+__global__ void first_warp_broadcast(int *out)
+{
+    int v = threadIdx.x;
+    // Every thread of the 40-thread block passes: a proof, not a guess.
+    if (threadIdx.x < 40)
+        v = __shfl_sync(0xffffffff, v, 0);
+    out[threadIdx.x] = v;
+}
+
+int main()
+{
+    int *out = 0;
+    first_warp_broadcast<<<1, 40>>>(out);
+    return 0;
+}
+"#;
+
+#[test]
+fn exhaustive_runs_are_a_proof() {
+    let d = check_source("exact.cu", EXACT.as_bytes(), &everything()).diagnostics;
+    let refuted: Vec<_> = d
+        .iter()
+        .filter(|d| d.confirmation.status == Status::Refuted)
+        .collect();
+    assert!(!refuted.is_empty(), "{d:#?}");
+    for r in refuted {
+        assert_eq!(r.confirmation.proof, Some(Proof::ExhaustiveRuns));
+        assert!(
+            r.confirmation
+                .reason
+                .as_ref()
+                .unwrap()
+                .contains("launch at line")
+        );
+    }
+    // Hidden by default.
+    let shown = check_source("exact.cu", EXACT.as_bytes(), &Options::default()).diagnostics;
+    assert!(shown.is_empty(), "{shown:#?}");
+}
+
+const GUESSED: &str = r#"
+__global__ void below_n(const int *in, int *out, int n)
+{
+    int v = in[threadIdx.x];
+    if (threadIdx.x < 32 * n)
+        v = __shfl_sync(0xffffffff, v, 0);
+    out[threadIdx.x] = v;
+}
+"#;
+
+#[test]
+fn runs_over_chosen_inputs_are_no_proof() {
+    let d = check_source("guessed.cu", GUESSED.as_bytes(), &everything()).diagnostics;
+    for x in &d {
+        assert_ne!(x.confirmation.status, Status::Refuted, "{x:#?}");
+        if x.confirmation.status == Status::Undecided {
+            assert!(
+                matches!(
+                    x.confirmation.evidence,
+                    Some(Evidence::Direct | Evidence::Contested)
+                ),
+                "{x:#?}"
+            );
+            assert!(
+                x.confirmation
+                    .reason
+                    .as_ref()
+                    .unwrap()
+                    .contains("not a proof"),
+                "{x:#?}"
+            );
+        }
+    }
+}
+
+const SHAPE: &str = r#"
+__global__ void first_row8(const int *in, int *out)
+{
+    int v = in[threadIdx.y * 8 + threadIdx.x];
+    if (threadIdx.y == 0) {
+        v += __shfl_down_sync(0xffu, v, 1, 8);
+        out[threadIdx.x] = v;
+    }
+}
+"#;
+
+#[test]
+fn a_finding_that_depends_on_an_assumed_shape_is_undecided() {
+    let all = check_source("shape.cu", SHAPE.as_bytes(), &everything()).diagnostics;
+    for x in &all {
+        assert_ne!(x.confirmation.status, Status::Confirmed, "{x:#?}");
+    }
+    let shown = check_source("shape.cu", SHAPE.as_bytes(), &Options::default()).diagnostics;
+    assert!(shown.is_empty(), "{shown:#?}");
+}
