@@ -74,7 +74,8 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             if is_const_decl(n, text) && n.child_by_field_name("default_value").is_some() {
                 const_decls.push(n);
             }
-            Walk::Skip
+            // Error recovery can put whole definitions inside one.
+            Walk::Descend
         }
         "comment" | "string_literal" | "preproc_def" | "preproc_function_def" => Walk::Skip,
         _ => Walk::Descend,

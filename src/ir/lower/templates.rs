@@ -231,6 +231,26 @@ mod tests {
     use super::eval_text;
 
     #[test]
+    fn instances_follow_call_sites_and_stop_at_the_budget() {
+        use crate::frontend::{PreprocEnv, parse};
+        use crate::source::SourceFile;
+        let src = "template <int W> __device__ int g(int v) { return __shfl_xor_sync(0xffffffffu, v, 1, W); }\n\
+                   template <int N> __device__ int up(int v) { return up<N + 1>(__shfl_down_sync(0xffffffffu, v, N)); }\n\
+                   __global__ void k(int *p) { p[0] = g<6>(p[1]) + g<6>(p[2]) + g<8>(p[3]) + up<1>(p[4]); }\n";
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
+        let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names.iter().filter(|n| n.starts_with("g<")).count(), 2, "{names:?}");
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with("up<")).count(),
+            super::MAX_PER_TEMPLATE
+        );
+        let six = m.function("g<6>").unwrap();
+        assert!(six.template_values.is_empty());
+        assert!(six.exprs.iter().any(|e| matches!(e.kind, crate::ir::ExprKind::Int(6))));
+    }
+
+    #[test]
     fn folds_template_argument_text() {
         let look = |s: &str| (s == "N").then_some(6);
         assert_eq!(eval_text("6", &look, 0), Some(6));
