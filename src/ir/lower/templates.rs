@@ -240,14 +240,22 @@ mod tests {
         let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
         let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
         let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names.iter().filter(|n| n.starts_with("g<")).count(), 2, "{names:?}");
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with("g<")).count(),
+            2,
+            "{names:?}"
+        );
         assert_eq!(
             names.iter().filter(|n| n.starts_with("up<")).count(),
             super::MAX_PER_TEMPLATE
         );
         let six = m.function("g<6>").unwrap();
         assert!(six.template_values.is_empty());
-        assert!(six.exprs.iter().any(|e| matches!(e.kind, crate::ir::ExprKind::Int(6))));
+        assert!(
+            six.exprs
+                .iter()
+                .any(|e| matches!(e.kind, crate::ir::ExprKind::Int(6)))
+        );
     }
 
     #[test]
