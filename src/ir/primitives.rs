@@ -13,7 +13,8 @@ pub enum Primitive {
     Reduce(ReduceOp),
     /// `__syncwarp(mask = 0xffffffff)`.
     Syncwarp,
-    /// `__syncthreads()` and `_count`/`_and`/`_or`, `cg::sync(block)`.
+    /// `__syncthreads()` and `_count`/`_and`/`_or` (and a block's
+    /// `sync()`, lowered to it).
     Syncthreads(SyncthreadsMode),
     /// `__activemask()`.
     Activemask,
@@ -56,20 +57,12 @@ pub enum SyncthreadsMode {
 impl Primitive {
     /// Classify a free-function call by name (`scope` is the `ns::` part).
     pub fn from_call(name: &str, scope: Option<&str>, has_receiver: bool) -> Option<Primitive> {
-        if has_receiver {
-            // `block.sync()` on a thread block; tiles' `.sync()` are warp
-            // scoped and use their own masks, which we do not model.
+        // Group members (`tile.sync()`) and `cg::` functions are resolved
+        // by the lowering, which knows each group's kind: a block's sync
+        // becomes `__syncthreads()`, a tile's `__syncwarp(tile mask)`; what
+        // stays a scoped or member call is not a primitive.
+        if has_receiver || scope.is_some_and(|s| !s.is_empty()) {
             return None;
-        }
-        if let Some(s) = scope
-            && !s.is_empty()
-        {
-            return match (s, name) {
-                ("cg" | "cooperative_groups", "sync") => {
-                    Some(Primitive::Syncthreads(SyncthreadsMode::Plain))
-                }
-                _ => None,
-            };
         }
         Some(match name {
             "__shfl_sync" => Primitive::Shfl(ShflMode::Idx),

@@ -8,6 +8,7 @@ use super::*;
 /// macro may refer to one defined later).
 pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<String, i64> {
     let text = file.source.text.as_str();
+    let no_constants = HashMap::new();
     let mut b = FnBuilder {
         file,
         env: &PreprocEnv::default(),
@@ -15,6 +16,8 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         // Constants never expand other macros: they fold through `consts`.
         macro_depth: MAX_MACRO_DEPTH,
         lambdas: Vec::new(),
+        constants: &no_constants,
+        groups: HashMap::new(),
     };
     let mut items: Vec<(String, ExprId)> = Vec::new();
     for m in &file.macros.defs {
@@ -55,6 +58,19 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
                 items.push((node_text(name, text).to_owned(), id));
                 let one = b.expr(ExprKind::Int(1), (0, 0));
                 next = Some(b.expr(ExprKind::Binary(BinOp::Add, id, one), (0, 0)));
+            }
+            continue;
+        }
+        if n.kind() == "field_declaration" {
+            // `static constexpr int HALF = 16;` inside a class.
+            if let (Some(name), Some(v)) = (
+                n.child_by_field_name("declarator"),
+                n.child_by_field_name("default_value"),
+            ) && name.kind() == "field_identifier"
+                && v.kind() != "initializer_list"
+            {
+                let id = b.lower_expr(v, text, 0, None);
+                items.push((node_text(name, text).to_owned(), id));
             }
             continue;
         }

@@ -12,8 +12,12 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+mod classes;
 mod constants;
+mod coop;
+mod fields;
 mod launch;
+mod templates;
 
 use super::*;
 use crate::frontend::macros::Macro;
@@ -35,6 +39,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut defs: Vec<(Node, Vec<String>)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
+    let mut classes: classes::Classes = HashMap::new();
     preorder(root, |n| match n.kind() {
         "function_definition" => {
             if !env.is_dead(n, text) {
@@ -59,15 +64,31 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             const_decls.push(n);
             Walk::Skip
         }
+        "class_specifier" | "struct_specifier" => {
+            if let Some((name, info)) = classes::collect_class(n, text) {
+                classes.entry(name).or_insert(info);
+            }
+            Walk::Descend
+        }
+        // `static constexpr int HALF = 16;` in a class: a file constant.
+        "field_declaration" => {
+            if is_const_decl(n, text) && n.child_by_field_name("default_value").is_some() {
+                const_decls.push(n);
+            }
+            // Error recovery can put whole definitions inside one.
+            Walk::Descend
+        }
         "comment" | "string_literal" | "preproc_def" | "preproc_function_def" => Walk::Skip,
         _ => Walk::Descend,
     });
 
-    module.constants = fold_constants(file, &const_decls);
+    let constants = fold_constants(file, &const_decls);
     let mut cx = Lowerer {
         file,
         env,
         text,
+        constants: &constants,
+        classes: &classes,
         module_fns: Vec::new(),
     };
     for (def, tparams) in defs {
@@ -75,7 +96,13 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             cx.module_fns.push(f);
         }
     }
-    module.functions = cx.module_fns;
+    let mut functions = cx.module_fns;
+    for f in &mut functions {
+        fields::model_shared_struct_fields(f);
+    }
+    templates::instantiate(&mut functions, &constants);
+    module.functions = functions;
+    module.constants = constants;
     module.index_functions();
     for l in launches {
         if let Some(site) = launch_site(l, text, &module.constants) {
@@ -126,14 +153,16 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
 }
 
 fn template_values_for(def: Node, text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some(parent) = def.parent() else {
-        return out;
-    };
-    if parent.kind() != "template_declaration" {
-        return out;
+    match def.parent() {
+        Some(parent) if parent.kind() == "template_declaration" => template_params(parent, text),
+        _ => Vec::new(),
     }
-    let Some(params) = parent.child_by_field_name("parameters") else {
+}
+
+/// The non-type parameters of a `template_declaration` (`template <int N>`).
+fn template_params(decl: Node, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(params) = decl.child_by_field_name("parameters") else {
         return out;
     };
     let mut c = params.walk();
@@ -192,6 +221,8 @@ struct Lowerer<'a> {
     file: &'a ParsedFile,
     env: &'a PreprocEnv,
     text: &'a str,
+    constants: &'a HashMap<String, i64>,
+    classes: &'a classes::Classes<'a>,
     module_fns: Vec<Function>,
 }
 
@@ -217,6 +248,10 @@ struct FnBuilder<'a> {
     /// with the use site.
     macro_depth: usize,
     lambdas: Vec<Function>,
+    /// File constants, for template and tile sizes.
+    constants: &'a HashMap<String, i64>,
+    /// Cooperative-group objects in scope, by name.
+    groups: HashMap<String, coop::Group>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -248,9 +283,17 @@ impl<'a> Lowerer<'a> {
             f,
             macro_depth: 0,
             lambdas: Vec::new(),
+            constants: self.constants,
+            groups: HashMap::new(),
         };
         if let Some(params) = decl.child_by_field_name("parameters") {
             b.lower_params(params, text);
+        }
+        if let Some(class) = classes::class_of(def, text)
+            && class != b.f.name
+            && let Some(info) = self.classes.get(&class)
+        {
+            b.member_prelude(info, text);
         }
         b.lower_stmts(body, text, Dest::Body, None);
         self.module_fns.append(&mut b.lambdas);
@@ -407,6 +450,7 @@ impl FnBuilder<'_> {
             let Some((name, is_pointer, dims)) = declarator_name(d, text) else {
                 continue;
             };
+            self.note_group(&name, p, None, text);
             let default = p
                 .child_by_field_name("default_value")
                 .map(|v| self.lower_expr(v, text, 0, None));
@@ -510,6 +554,21 @@ impl FnBuilder<'_> {
             "expression_statement" => {
                 let Some(e) = n.named_child(0) else { return };
                 if e.kind() == "call_expression" && self.expand_statement_macro(e, text, dest) {
+                    return;
+                }
+                if let Some((name, init)) = self.misparsed_tile_decl(e, text, site) {
+                    let id = self.stmt(
+                        StmtKind::Decl {
+                            name,
+                            init,
+                            dims: Vec::new(),
+                            shared: false,
+                            is_pointer: false,
+                            is_float: false,
+                        },
+                        span,
+                    );
+                    self.push_to(dest, id);
                     return;
                 }
                 let id_e = self.lower_expr(e, text, 0, site);
@@ -690,6 +749,10 @@ impl FnBuilder<'_> {
             let Some((name, is_pointer, dim_nodes)) = declarator_name(d, text) else {
                 continue;
             };
+            let value = (d.kind() == "init_declarator")
+                .then(|| d.child_by_field_name("value"))
+                .flatten();
+            self.note_group(&name, n, value, text);
             let init = if d.kind() == "init_declarator" {
                 d.child_by_field_name("value").map(|v| {
                     if matches!(v.kind(), "initializer_list" | "argument_list") {
@@ -898,6 +961,10 @@ impl FnBuilder<'_> {
                     _ => None,
                 };
                 let base = arg.map(|a| node_text(a, text)).unwrap_or("");
+                if arg.is_some_and(|a| a.kind() == "this") {
+                    // `this->x` is the member's field `x`.
+                    return self.expr(ExprKind::Var(field.to_owned()), span);
+                }
                 match (base, dim) {
                     ("threadIdx", Some(d)) => ExprKind::Builtin(Builtin::ThreadIdx(d)),
                     ("blockIdx", Some(d)) => ExprKind::Builtin(Builtin::BlockIdx(d)),
@@ -1061,6 +1128,9 @@ impl FnBuilder<'_> {
             f,
             macro_depth: 0,
             lambdas: Vec::new(),
+            constants: self.constants,
+            // Captured groups keep their meaning inside the lambda.
+            groups: self.groups.clone(),
         };
         if let Some(params) = n
             .child_by_field_name("declarator")
@@ -1078,6 +1148,9 @@ impl FnBuilder<'_> {
     }
 
     fn lower_call(&mut self, n: Node, text: &str, depth: usize, site: Option<ByteSpan>) -> ExprId {
+        if let Some(id) = self.lower_group_call(n, text, depth, site) {
+            return id;
+        }
         let span = self.span(n, site);
         let mut name = String::new();
         let mut scope = None;
@@ -1087,7 +1160,10 @@ impl FnBuilder<'_> {
             let mut target = f;
             if f.kind() == "field_expression" {
                 let obj = f.child_by_field_name("argument");
-                receiver = Some(self.lower_opt(obj, text, depth + 1, site, span));
+                // `this->f(…)` is the member call `f(…)`.
+                if obj.is_none_or(|o| o.kind() != "this") {
+                    receiver = Some(self.lower_opt(obj, text, depth + 1, site, span));
+                }
                 target = f.child_by_field_name("field").unwrap_or(f);
             }
             let mut guard = 0;

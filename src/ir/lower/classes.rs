@@ -1,0 +1,341 @@
+//! Classes as CUDA libraries write them: member functions see the fields
+//! their constructors set.
+//!
+//! A member function (defined in its class or out of it, `A<T>::f`) is
+//! lowered with a prelude that gives each field the value the class's
+//! constructor (or the field's default member initializer) gives it:
+//!
+//! - set from an expression of no constructor parameter (`lane(threadIdx.x
+//!   % 32)`, `warp(blockIdx.x)`, `lane_id(LaneId())`): a local of that value,
+//!   so a field set from the lane id varies between lanes and one set from
+//!   `blockIdx` is uniform, as the dataflow computes for any local;
+//! - set from a constructor parameter: a parameter of the member function,
+//!   judged like any helper's parameter (by its type and name);
+//! - a reference or pointer to a `…Storage` struct (CUB's, CUTLASS's and
+//!   Kokkos's per-block scratch, which callers always place in shared
+//!   memory): a `__shared__` object, whose fields `fields.rs` models.
+//!
+//! `this->x` is the field `x`; `this->f(…)` is the member call `f(…)`.
+//! Class template parameters are template values of every member.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{
+    declarator_name, find_function_declarator, last_segment, type_is_float, type_is_integral,
+};
+use crate::frontend::{Walk, ancestors, node_text, preorder};
+use crate::ir::{Param, StmtKind};
+
+/// What a class tells its member functions.
+#[derive(Debug, Default)]
+pub(super) struct ClassInfo<'t> {
+    pub template_values: Vec<String>,
+    pub fields: Vec<Field<'t>>,
+}
+
+#[derive(Debug)]
+pub(super) struct Field<'t> {
+    pub name: String,
+    /// The field's declaration (for spans).
+    pub decl: Node<'t>,
+    pub init: FieldInit<'t>,
+}
+
+#[derive(Debug)]
+pub(super) enum FieldInit<'t> {
+    /// Nothing the text says.
+    None,
+    /// An expression of no constructor parameter.
+    Expr(Node<'t>),
+    /// From a constructor parameter (its declaration).
+    Param(Node<'t>),
+    /// A view of per-block scratch storage (shared memory).
+    Storage,
+}
+
+/// The class name of a class or struct specifier (`A` of `A<T>`).
+pub(super) fn class_name(spec: Node, text: &str) -> Option<String> {
+    let n = spec.child_by_field_name("name")?;
+    Some(last_segment(node_text(n, text)).to_owned())
+}
+
+/// Collect a class's fields, template values and constructor initializers.
+pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, ClassInfo<'t>)> {
+    let name = class_name(spec, text)?;
+    let body = spec.child_by_field_name("body")?;
+    let mut info = ClassInfo::default();
+    // `template <…> struct A {…};`: the declaration is the parent or the
+    // grandparent.
+    let mut p = spec.parent();
+    for _ in 0..2 {
+        let Some(n) = p else { break };
+        if n.kind() == "template_declaration" {
+            info.template_values = super::template_params(n, text);
+            break;
+        }
+        p = n.parent();
+    }
+    let mut c = body.walk();
+    let members: Vec<Node<'t>> = body.named_children(&mut c).collect();
+    for m in &members {
+        if m.kind() != "field_declaration" || is_static(*m, text) {
+            continue;
+        }
+        let ty = m
+            .child_by_field_name("type")
+            .map(|t| node_text(t, text))
+            .unwrap_or("");
+        let mut dc = m.walk();
+        let decls: Vec<Node<'t>> = m.children_by_field_name("declarator", &mut dc).collect();
+        for d in decls {
+            let Some((fname, is_pointer, _)) = declarator_name(d, text) else {
+                continue;
+            };
+            let is_ref = d.kind() == "reference_declarator" || is_pointer;
+            let init = if is_ref && ty.contains("Storage") {
+                FieldInit::Storage
+            } else {
+                match m.child_by_field_name("default_value") {
+                    Some(v) => FieldInit::Expr(v),
+                    None => FieldInit::None,
+                }
+            };
+            info.fields.push(Field {
+                name: fname,
+                decl: *m,
+                init,
+            });
+        }
+    }
+    // Constructors: initializer lists and `field = …;` in their bodies.
+    for m in &members {
+        let def = match m.kind() {
+            "function_definition" => *m,
+            "template_declaration" => continue,
+            _ => continue,
+        };
+        let Some(fd) = def
+            .child_by_field_name("declarator")
+            .and_then(find_function_declarator)
+        else {
+            continue;
+        };
+        let is_ctor = fd
+            .child_by_field_name("declarator")
+            .is_some_and(|d| last_segment(node_text(d, text)) == name);
+        if !is_ctor {
+            continue;
+        }
+        let params = ctor_params(fd, text);
+        let mut inits: Vec<(String, Node<'t>)> = Vec::new();
+        let mut dc = def.walk();
+        for k in def.children(&mut dc) {
+            if k.kind() != "field_initializer_list" {
+                continue;
+            }
+            let mut ic = k.walk();
+            for fi in k.named_children(&mut ic) {
+                if fi.kind() != "field_initializer" {
+                    continue;
+                }
+                let fname = fi.named_child(0).map(|x| node_text(x, text).to_owned());
+                let value = fi
+                    .named_child(1)
+                    .filter(|a| a.named_child_count() == 1)
+                    .and_then(|a| a.named_child(0));
+                if let (Some(fname), Some(v)) = (fname, value) {
+                    inits.push((fname, v));
+                }
+            }
+        }
+        if let Some(b) = def.child_by_field_name("body") {
+            let mut bc = b.walk();
+            for s in b.named_children(&mut bc) {
+                let Some(a) = s
+                    .named_child(0)
+                    .filter(|_| s.kind() == "expression_statement")
+                    .filter(|a| a.kind() == "assignment_expression")
+                else {
+                    continue;
+                };
+                if a.child_by_field_name("operator")
+                    .map(|o| node_text(o, text))
+                    != Some("=")
+                {
+                    continue;
+                }
+                let (Some(l), Some(r)) = (
+                    a.child_by_field_name("left"),
+                    a.child_by_field_name("right"),
+                ) else {
+                    continue;
+                };
+                let fname = match l.kind() {
+                    "identifier" => node_text(l, text),
+                    "field_expression"
+                        if l.child_by_field_name("argument")
+                            .is_some_and(|x| x.kind() == "this") =>
+                    {
+                        l.child_by_field_name("field")
+                            .map(|x| node_text(x, text))
+                            .unwrap_or("")
+                    }
+                    _ => continue,
+                };
+                inits.push((fname.to_owned(), r));
+            }
+        }
+        for (fname, v) in inits {
+            let Some(field) = info.fields.iter_mut().find(|f| f.name == fname) else {
+                continue;
+            };
+            if !matches!(field.init, FieldInit::None) {
+                continue; // the first constructor that says wins
+            }
+            field.init = match mentioned_param(v, &params, text) {
+                Some(p) => FieldInit::Param(p),
+                None => FieldInit::Expr(v),
+            };
+        }
+    }
+    Some((name, info))
+}
+
+fn is_static(n: Node, text: &str) -> bool {
+    let mut c = n.walk();
+    n.children(&mut c)
+        .any(|k| k.kind() == "storage_class_specifier" && node_text(k, text) == "static")
+}
+
+/// A constructor's parameters: (name, declaration).
+fn ctor_params<'t>(fd: Node<'t>, text: &str) -> Vec<(String, Node<'t>)> {
+    let mut out = Vec::new();
+    let Some(params) = fd.child_by_field_name("parameters") else {
+        return out;
+    };
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        if let Some((name, _, _)) = p
+            .child_by_field_name("declarator")
+            .and_then(|d| declarator_name(d, text))
+        {
+            out.push((name, p));
+        }
+    }
+    out
+}
+
+/// The first constructor parameter `v` mentions.
+fn mentioned_param<'t>(v: Node, params: &[(String, Node<'t>)], text: &str) -> Option<Node<'t>> {
+    let mut found = None;
+    preorder(v, |n| {
+        if found.is_some() {
+            return Walk::Skip;
+        }
+        if n.kind() == "identifier"
+            && let Some((_, p)) = params.iter().find(|(name, _)| name == node_text(n, text))
+        {
+            found = Some(*p);
+        }
+        Walk::Descend
+    });
+    found
+}
+
+/// The class a function definition belongs to: `A` of `A<T>::f`, or the
+/// class whose body holds it.
+pub(super) fn class_of(def: Node, text: &str) -> Option<String> {
+    let fd = def
+        .child_by_field_name("declarator")
+        .and_then(find_function_declarator)?;
+    let name = fd.child_by_field_name("declarator")?;
+    if name.kind() == "qualified_identifier" {
+        let full = node_text(name, text);
+        let scope = strip_template_args(full).rsplit_once("::")?.0.to_owned();
+        return Some(last_segment(&scope).to_owned());
+    }
+    let chain = ancestors(def);
+    let body = chain.iter().find(|a| {
+        matches!(
+            a.kind(),
+            "field_declaration_list" | "compound_statement" | "translation_unit"
+        )
+    })?;
+    if body.kind() != "field_declaration_list" {
+        return None;
+    }
+    class_name(body.parent()?, text)
+}
+
+/// `A<T, B<2>>::f` → `A::f`.
+fn strip_template_args(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut depth = 0usize;
+    for ch in s.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(ch),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The types and names that make a parameter declaration a `Param`.
+pub(super) fn param_flags(p: Node, text: &str) -> (bool, bool) {
+    (type_is_float(p, text), type_is_integral(p, text))
+}
+
+pub(super) type Classes<'t> = HashMap<String, ClassInfo<'t>>;
+
+impl super::FnBuilder<'_> {
+    /// Give a member function its class's fields (see the module comment)
+    /// and its class's template values.
+    pub(super) fn member_prelude(&mut self, info: &ClassInfo, text: &str) {
+        for t in &info.template_values {
+            if !self.f.template_values.contains(t) {
+                self.f.template_values.push(t.clone());
+            }
+        }
+        for field in &info.fields {
+            if self.f.params.iter().any(|p| p.name == field.name) {
+                continue;
+            }
+            let span = super::span_of(field.decl);
+            let decl = |init, shared| StmtKind::Decl {
+                name: field.name.clone(),
+                init,
+                dims: Vec::new(),
+                shared,
+                is_pointer: false,
+                is_float: type_is_float(field.decl, text),
+            };
+            match field.init {
+                FieldInit::None => {}
+                FieldInit::Storage => {
+                    let id = self.stmt(decl(None, true), span);
+                    self.push_to(super::Dest::Body, id);
+                }
+                FieldInit::Expr(v) => {
+                    let e = self.lower_expr(v, text, 0, None);
+                    let id = self.stmt(decl(Some(e), false), span);
+                    self.push_to(super::Dest::Body, id);
+                }
+                FieldInit::Param(p) => {
+                    let (is_float, is_integral) = param_flags(p, text);
+                    self.f.params.push(Param {
+                        name: field.name.clone(),
+                        default: None,
+                        is_pointer: false,
+                        is_float,
+                        is_integral,
+                        span,
+                    });
+                }
+            }
+        }
+    }
+}

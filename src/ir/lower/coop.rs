@@ -1,0 +1,507 @@
+//! Cooperative groups, lowered to the primitives they stand for.
+//!
+//! A group object's kind is known from its declaration (`cg::thread_block`,
+//! `cg::thread_block_tile<16>`, `auto t = cg::tiled_partition<16>(block)`,
+//! a parameter of such a type). Calls on it become the warp or block
+//! primitive with the group's mask, so the rules and the executor need
+//! nothing of their own for groups:
+//!
+//! - a block's `sync()` / `cg::sync(block)` is `__syncthreads()`;
+//! - a tile of N ≤ 32 threads (N a power of two) has the mask
+//!   `((1 << N) - 1) << (lane / N * N)`: its `sync()` is `__syncwarp(mask)`,
+//!   `shfl*` the `_sync` shuffles with that mask and width N, votes and
+//!   matches their `_sync` forms, `cg::reduce`/`cg::*_scan` a collective
+//!   over the tile; `thread_rank()` is `lane % N`, `size()` is N;
+//! - groups whose lanes are not known from the text (`coalesced_threads()`,
+//!   `labeled_partition`, `binary_partition`, tiles of a size the text does
+//!   not fix, `thread_group`) keep their calls opaque: their `sync()` is
+//!   never taken for a block barrier, and they never get a full mask.
+//!
+//! Every synthetic mask carries the span of the group's name, so a finding
+//! says which tile it is about.
+
+use tree_sitter::Node;
+
+use super::{FnBuilder, parse_int_literal};
+use crate::frontend::node_text;
+use crate::ir::*;
+
+/// What a group object is, as far as the text says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Group {
+    /// `this_thread_block()`.
+    Block,
+    /// A tile of this many consecutive threads (a power of two ≤ 32).
+    Tile(u32),
+    /// A group whose lanes the text does not fix.
+    Opaque,
+}
+
+/// The group a declared type names, if any.
+pub(super) fn group_of_type(
+    ty: &str,
+    constants: &std::collections::HashMap<String, i64>,
+) -> Option<Group> {
+    let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some(pos) = t.find("thread_block_tile<") {
+        let rest = &t[pos + "thread_block_tile<".len()..];
+        let arg = rest.split([',', '>']).next().unwrap_or("");
+        return Some(tile_of(int_text(arg, constants)));
+    }
+    let last = t.rsplit("::").next().unwrap_or(&t);
+    let last = last
+        .trim_start_matches("const")
+        .trim_end_matches(['&', '*']);
+    match last {
+        "thread_block" => Some(Group::Block),
+        "thread_group" | "coalesced_group" | "grid_group" | "multi_grid_group"
+        | "cluster_group" => Some(Group::Opaque),
+        _ => None,
+    }
+}
+
+fn int_text(s: &str, constants: &std::collections::HashMap<String, i64>) -> Option<i64> {
+    let s = s.trim();
+    parse_int_literal(s).or_else(|| constants.get(s).copied())
+}
+
+fn tile_of(n: Option<i64>) -> Group {
+    match n {
+        Some(n @ (1 | 2 | 4 | 8 | 16 | 32)) => Group::Tile(n as u32),
+        _ => Group::Opaque,
+    }
+}
+
+/// Does the lowering model `method` on `group`?
+fn handles(group: Group, method: &str) -> bool {
+    match group {
+        Group::Block => matches!(method, "sync" | "thread_rank" | "size" | "num_threads"),
+        Group::Tile(_) => matches!(
+            method,
+            "sync"
+                | "thread_rank"
+                | "meta_group_rank"
+                | "size"
+                | "num_threads"
+                | "shfl"
+                | "shfl_up"
+                | "shfl_down"
+                | "shfl_xor"
+                | "ballot"
+                | "any"
+                | "all"
+                | "match_any"
+                | "match_all"
+                | "reduce"
+                | "inclusive_scan"
+                | "exclusive_scan"
+        ),
+        Group::Opaque => false,
+    }
+}
+
+/// `cg::`-like scopes (and none, for `using namespace cooperative_groups`).
+fn cg_scope(scope: Option<&str>) -> bool {
+    match scope {
+        None => true,
+        Some(s) => {
+            let s = s.trim_start_matches("::");
+            s == "cg" || s.ends_with("cooperative_groups") || s.ends_with("cg")
+        }
+    }
+}
+
+impl FnBuilder<'_> {
+    /// The group an initializer creates (`cg::this_thread_block()`,
+    /// `cg::tiled_partition<16>(b)`, `cg::tiled_partition(b, 16)`,
+    /// `cg::coalesced_threads()`, …), or the group a name already holds.
+    pub(super) fn group_of_init(&self, v: Node, text: &str) -> Option<Group> {
+        let v = match v.kind() {
+            "parenthesized_expression" => v.named_child(0)?,
+            _ => v,
+        };
+        if v.kind() == "identifier" {
+            return self.groups.get(node_text(v, text)).copied();
+        }
+        if v.kind() != "call_expression" {
+            return None;
+        }
+        let func = v.child_by_field_name("function")?;
+        let full = node_text(func, text);
+        let (scope, last) = match full.split('<').next().unwrap_or(full).rsplit_once("::") {
+            Some((s, l)) => (Some(s.trim()), l.trim()),
+            None => (None, full.split('<').next().unwrap_or(full).trim()),
+        };
+        if !cg_scope(scope) {
+            return None;
+        }
+        let args: Vec<Node> = {
+            let mut out = Vec::new();
+            if let Some(a) = v.child_by_field_name("arguments") {
+                let mut c = a.walk();
+                out.extend(a.named_children(&mut c).filter(|k| k.kind() != "comment"));
+            }
+            out
+        };
+        match last {
+            "this_thread_block" => Some(Group::Block),
+            "tiled_partition" => {
+                let n = match full.find('<') {
+                    Some(p) => {
+                        let inner = full[p + 1..].trim_end_matches('>');
+                        int_text(inner, self.constants)
+                    }
+                    None => args
+                        .get(1)
+                        .and_then(|a| int_text(node_text(*a, text), self.constants)),
+                };
+                Some(tile_of(n))
+            }
+            "coalesced_threads" | "labeled_partition" | "binary_partition" | "this_grid"
+            | "this_multi_grid" | "this_cluster" => Some(Group::Opaque),
+            _ => None,
+        }
+    }
+
+    /// Lower a call on a group object, or a `cg::` free function over one,
+    /// to the primitive it stands for. `None`: not a group call.
+    pub(super) fn lower_group_call(
+        &mut self,
+        n: Node,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+    ) -> Option<ExprId> {
+        if self.groups.is_empty() {
+            return None;
+        }
+        let func = n.child_by_field_name("function")?;
+        let span = self.span(n, site);
+        let mut args: Vec<Node> = Vec::new();
+        if let Some(a) = n.child_by_field_name("arguments") {
+            let mut c = a.walk();
+            args.extend(a.named_children(&mut c).filter(|k| k.kind() != "comment"));
+        }
+        // `g.method(args)` or `cg::fn(g, args)`.
+        let (group_node, method, rest): (Node, String, Vec<Node>) = match func.kind() {
+            "field_expression" => {
+                let obj = func.child_by_field_name("argument")?;
+                let field = func.child_by_field_name("field")?;
+                let m = node_text(field, text);
+                let m = m.split('<').next().unwrap_or(m).trim().to_owned();
+                (obj, m, args)
+            }
+            "qualified_identifier" | "identifier" | "template_function" => {
+                let full = node_text(func, text);
+                let base = full.split('<').next().unwrap_or(full);
+                let (scope, last) = match base.rsplit_once("::") {
+                    Some((s, l)) => (Some(s.trim()), l.trim()),
+                    None => (None, base.trim()),
+                };
+                if !cg_scope(scope)
+                    || !matches!(
+                        last,
+                        "sync" | "reduce" | "inclusive_scan" | "exclusive_scan"
+                    )
+                {
+                    return None;
+                }
+                let first = *args.first()?;
+                (first, last.to_owned(), args[1..].to_vec())
+            }
+            _ => return None,
+        };
+        if group_node.kind() != "identifier" {
+            return None;
+        }
+        let group = *self.groups.get(node_text(group_node, text))?;
+        if !handles(group, &method) {
+            return None;
+        }
+        let gspan = self.span(group_node, site);
+        let d = depth + 1;
+        let mut lowered: Vec<ExprId> = Vec::new();
+        for a in &rest {
+            lowered.push(self.lower_expr(*a, text, d, site));
+        }
+        match group {
+            Group::Block => self.block_call(&method, span),
+            Group::Tile(size) => self.tile_call(size, &method, &lowered, span, gspan),
+            // Opaque groups: an opaque call (never a block barrier).
+            Group::Opaque => None,
+        }
+    }
+
+    fn block_call(&mut self, method: &str, span: ByteSpan) -> Option<ExprId> {
+        Some(match method {
+            "sync" => self.prim_call("__syncthreads", Vec::new(), span),
+            "thread_rank" => self.linear_tid(span),
+            "size" | "num_threads" => {
+                let x = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::X)), span);
+                let y = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Y)), span);
+                let z = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Z)), span);
+                let xy = self.expr(ExprKind::Binary(BinOp::Mul, x, y), span);
+                self.expr(ExprKind::Binary(BinOp::Mul, xy, z), span)
+            }
+            _ => return None,
+        })
+    }
+
+    fn tile_call(
+        &mut self,
+        size: u32,
+        method: &str,
+        args: &[ExprId],
+        span: ByteSpan,
+        gspan: ByteSpan,
+    ) -> Option<ExprId> {
+        let n = size as i64;
+        let arg = |i: usize| args.get(i).copied();
+        Some(match method {
+            "sync" => {
+                let m = self.tile_mask(size, gspan);
+                self.prim_call("__syncwarp", vec![m], span)
+            }
+            "thread_rank" => {
+                let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+                let k = self.expr(ExprKind::Int(n), span);
+                self.expr(ExprKind::Binary(BinOp::Rem, lane, k), span)
+            }
+            "meta_group_rank" => {
+                let t = self.linear_tid(span);
+                let k = self.expr(ExprKind::Int(n), span);
+                self.expr(ExprKind::Binary(BinOp::Div, t, k), span)
+            }
+            "size" | "num_threads" => self.expr(ExprKind::Int(n), span),
+            "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" => {
+                let name = match method {
+                    "shfl" => "__shfl_sync",
+                    "shfl_up" => "__shfl_up_sync",
+                    "shfl_down" => "__shfl_down_sync",
+                    _ => "__shfl_xor_sync",
+                };
+                let m = self.tile_mask(size, gspan);
+                let w = self.expr(ExprKind::Int(n), gspan);
+                let v = arg(0)?;
+                let s = arg(1)?;
+                self.prim_call(name, vec![m, v, s, w], span)
+            }
+            "ballot" | "any" | "all" => {
+                let name = match method {
+                    "ballot" => "__ballot_sync",
+                    "any" => "__any_sync",
+                    _ => "__all_sync",
+                };
+                let m = self.tile_mask(size, gspan);
+                let p = arg(0)?;
+                let call = self.prim_call(name, vec![m, p], span);
+                if method == "ballot" && size < 32 {
+                    // A tile's ballot numbers the tile's lanes from 0.
+                    let base = self.tile_base(size, span);
+                    self.expr(ExprKind::Binary(BinOp::Shr, call, base), span)
+                } else {
+                    call
+                }
+            }
+            "match_any" | "match_all" => {
+                let name = if method == "match_any" {
+                    "__match_any_sync"
+                } else {
+                    "__match_all_sync"
+                };
+                let m = self.tile_mask(size, gspan);
+                let v = arg(0)?;
+                self.prim_call(name, vec![m, v], span)
+            }
+            // `cg::reduce(tile, v, op)`: every lane of the tile takes part.
+            "reduce" => {
+                let m = self.tile_mask(size, gspan);
+                let v = arg(0)?;
+                self.prim_call("__reduce_add_sync", vec![m, v], span)
+            }
+            // A scan reads lower lanes of the tile: a shuffle up within it.
+            "inclusive_scan" | "exclusive_scan" => {
+                let m = self.tile_mask(size, gspan);
+                let v = arg(0)?;
+                let one = self.expr(ExprKind::Int(1), span);
+                let w = self.expr(ExprKind::Int(n), gspan);
+                self.prim_call("__shfl_up_sync", vec![m, v, one, w], span)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `((1 << N) - 1) << (lane / N * N)`, spanned at the group's name.
+    fn tile_mask(&mut self, size: u32, gspan: ByteSpan) -> ExprId {
+        if size >= 32 {
+            return self.expr(ExprKind::Int(0xffff_ffff), gspan);
+        }
+        let ones = self.expr(ExprKind::Int((1i64 << size) - 1), gspan);
+        let base = self.tile_base(size, gspan);
+        self.expr(ExprKind::Binary(BinOp::Shl, ones, base), gspan)
+    }
+
+    /// `lane / N * N`: the tile's first lane.
+    fn tile_base(&mut self, size: u32, span: ByteSpan) -> ExprId {
+        let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+        let k = self.expr(ExprKind::Int(size as i64), span);
+        let q = self.expr(ExprKind::Binary(BinOp::Div, lane, k), span);
+        let k2 = self.expr(ExprKind::Int(size as i64), span);
+        self.expr(ExprKind::Binary(BinOp::Mul, q, k2), span)
+    }
+
+    /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
+    fn linear_tid(&mut self, span: ByteSpan) -> ExprId {
+        let tx = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::X)), span);
+        let ty = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y)), span);
+        let tz = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Z)), span);
+        let bx = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::X)), span);
+        let by = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Y)), span);
+        let byz = self.expr(ExprKind::Binary(BinOp::Mul, by, tz), span);
+        let row = self.expr(ExprKind::Binary(BinOp::Add, ty, byz), span);
+        let off = self.expr(ExprKind::Binary(BinOp::Mul, bx, row), span);
+        self.expr(ExprKind::Binary(BinOp::Add, tx, off), span)
+    }
+
+    fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
+        self.expr(
+            ExprKind::Call(Call {
+                name: name.to_owned(),
+                scope: None,
+                receiver: None,
+                args,
+                template_args: Vec::new(),
+                via_macro: None,
+            }),
+            span,
+        )
+    }
+
+    /// `cg::thread_block_tile<8> t = …;` after another declaration is read
+    /// by tree-sitter as `(cg::thread_block_tile < 8) > (t = …)`. Lower it
+    /// as the declaration it is: its name and initializer.
+    pub(super) fn misparsed_tile_decl(
+        &mut self,
+        e: Node,
+        text: &str,
+        site: Option<ByteSpan>,
+    ) -> Option<(String, Option<ExprId>)> {
+        if e.kind() != "binary_expression" {
+            return None;
+        }
+        let op = |n: Node| {
+            n.child_by_field_name("operator")
+                .map(|o| node_text(o, text))
+        };
+        if op(e) != Some(">") {
+            return None;
+        }
+        let lt = e.child_by_field_name("left")?;
+        let assign = e.child_by_field_name("right")?;
+        if lt.kind() != "binary_expression"
+            || op(lt) != Some("<")
+            || assign.kind() != "assignment_expression"
+        {
+            return None;
+        }
+        let ty = node_text(lt.child_by_field_name("left")?, text);
+        if !ty.ends_with("thread_block_tile") {
+            return None;
+        }
+        let size = node_text(lt.child_by_field_name("right")?, text);
+        let name_node = assign.child_by_field_name("left")?;
+        if name_node.kind() != "identifier" {
+            return None;
+        }
+        let name = node_text(name_node, text).to_owned();
+        let group = tile_of(int_text(size, self.constants));
+        self.groups.insert(name.clone(), group);
+        let init = assign
+            .child_by_field_name("right")
+            .map(|v| self.lower_expr(v, text, 0, site));
+        Some((name, init))
+    }
+
+    /// Remember the group a declaration or parameter holds.
+    pub(super) fn note_group(&mut self, name: &str, decl: Node, init: Option<Node>, text: &str) {
+        let ty = decl
+            .child_by_field_name("type")
+            .map(|t| node_text(t, text))
+            .unwrap_or("");
+        let g = group_of_type(ty, self.constants)
+            .or_else(|| init.and_then(|v| self.group_of_init(v, text)));
+        match g {
+            Some(g) => {
+                self.groups.insert(name.to_owned(), g);
+            }
+            None => {
+                // A name reused for something else is no longer a group.
+                self.groups.remove(name);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{PreprocEnv, parse};
+    use crate::ir::*;
+    use crate::source::SourceFile;
+
+    fn lower(src: &str) -> Module {
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        crate::ir::lower_file(&parsed, &PreprocEnv::default())
+    }
+
+    fn calls(f: &Function) -> Vec<String> {
+        f.exprs
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ExprKind::Call(c) => Some(c.name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tile_and_block_calls_become_primitives() {
+        let m = lower(
+            "namespace cg = cooperative_groups;\n\
+             __global__ void k(int *out) {\n\
+             cg::thread_block block = cg::this_thread_block();\n\
+             cg::thread_block_tile<8> tile = cg::tiled_partition(block, 8);\n\
+             auto warp = cg::tiled_partition<32>(block);\n\
+             int v = out[block.thread_rank()];\n\
+             if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = tile.shfl_down(v, 1);\n\
+             tile.sync(); cg::sync(warp); block.sync(); cg::sync(block);\n\
+             }\n",
+        );
+        let k = m.function("k").unwrap();
+        let names = calls(k);
+        assert!(names.contains(&"__shfl_down_sync".to_owned()));
+        assert_eq!(names.iter().filter(|n| *n == "__syncwarp").count(), 2);
+        assert_eq!(names.iter().filter(|n| *n == "__syncthreads").count(), 2);
+        assert!(!names.iter().any(|n| n == "sync" || n == "thread_rank"));
+    }
+
+    #[test]
+    fn unsized_groups_stay_opaque() {
+        let m = lower(
+            "__device__ void f(cg::thread_group g, int *p) {\n\
+             auto c = cg::coalesced_threads();\n\
+             if (p[threadIdx.x]) { g.sync(); cg::sync(c); c.sync(); }\n\
+             }\n",
+        );
+        let f = m.function("f").unwrap();
+        for e in &f.exprs {
+            if let ExprKind::Call(c) = &e.kind {
+                assert!(
+                    Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+                        .is_none(),
+                    "{} became a primitive",
+                    c.name
+                );
+            }
+        }
+    }
+}

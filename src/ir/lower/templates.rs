@@ -1,0 +1,271 @@
+//! Function templates instantiated with the constant arguments their call
+//! sites give (`group_sum<6>(v)`, `step<N - 1>(v)` inside an instance).
+//!
+//! An instance is a copy of the template with each bound template value
+//! replaced by its integer; the integer, and every call whose arguments it
+//! reaches, carry the call site's span, so a finding about the value is
+//! reported at the instantiation. The call is renamed to the
+//! instance (`group_sum<6>`), so the dataflow and the executor follow it.
+//! Only templates whose values reach a call's arguments or template
+//! arguments are instantiated: elsewhere an instance would repeat the
+//! template's own findings. Bounded: [`MAX_PER_TEMPLATE`] instances of one
+//! template, [`MAX_PER_MODULE`] in all, so recursive steps stop.
+
+use std::collections::HashMap;
+
+use crate::ir::*;
+
+pub const MAX_PER_TEMPLATE: usize = 8;
+pub const MAX_PER_MODULE: usize = 64;
+
+pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
+    let mut templates: HashMap<String, usize> = HashMap::new();
+    for (i, f) in fns.iter().enumerate() {
+        if f.kind != FnKind::Lambda && !f.template_values.is_empty() && values_reach_calls(f) {
+            templates.entry(f.name.clone()).or_insert(i);
+        }
+    }
+    if templates.is_empty() {
+        return;
+    }
+    let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::new(); fns.len()];
+    let mut instances: HashMap<(usize, Vec<i64>), String> = HashMap::new();
+    let mut per_template: HashMap<usize, usize> = HashMap::new();
+    let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
+    while let Some(fi) = queue.pop() {
+        let calls: Vec<(ExprId, usize, Vec<i64>, ByteSpan)> = fns[fi]
+            .exprs
+            .iter()
+            .enumerate()
+            .filter_map(|(id, e)| {
+                let ExprKind::Call(c) = &e.kind else {
+                    return None;
+                };
+                if c.template_args.is_empty() || c.receiver.is_some() {
+                    return None;
+                }
+                let &t = templates.get(&c.name)?;
+                let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
+                // Type arguments do not fold; the integral ones, in order,
+                // bind the template's values.
+                let vals: Vec<i64> = c
+                    .template_args
+                    .iter()
+                    .filter_map(|a| eval_text(a, &lookup, 0))
+                    .collect();
+                (vals.len() == fns[t].template_values.len()).then_some((
+                    id as ExprId,
+                    t,
+                    vals,
+                    e.span,
+                ))
+            })
+            .collect();
+        for (id, t, vals, span) in calls {
+            let key = (t, vals.clone());
+            let name = match instances.get(&key) {
+                Some(n) => n.clone(),
+                None => {
+                    let count = per_template.entry(t).or_default();
+                    if *count >= MAX_PER_TEMPLATE || instances.len() >= MAX_PER_MODULE {
+                        continue;
+                    }
+                    *count += 1;
+                    let (inst, b) = make_instance(&fns[t], &vals, span);
+                    let name = inst.name.clone();
+                    fns.push(inst);
+                    bindings.push(b);
+                    queue.push(fns.len() - 1);
+                    instances.insert(key, name.clone());
+                    name
+                }
+            };
+            if let ExprKind::Call(c) = &mut fns[fi].exprs[id as usize].kind {
+                c.name = name;
+            }
+        }
+    }
+}
+
+fn make_instance(t: &Function, vals: &[i64], site: ByteSpan) -> (Function, HashMap<String, i64>) {
+    let mut f = t.clone();
+    let b: HashMap<String, i64> = t
+        .template_values
+        .iter()
+        .cloned()
+        .zip(vals.iter().copied())
+        .collect();
+    f.name = format!(
+        "{}<{}>",
+        t.name,
+        vals.iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let bound: Vec<String> = b.keys().cloned().collect();
+    // Calls whose arguments the instantiation decides are reported there.
+    let at_site: Vec<usize> = (0..f.exprs.len())
+        .filter(|&i| match &f.exprs[i].kind {
+            ExprKind::Call(c) => c.args.iter().any(|&a| mentions_values(&f, a, &bound)),
+            _ => false,
+        })
+        .collect();
+    for i in at_site {
+        f.exprs[i].span = site;
+    }
+    for e in &mut f.exprs {
+        if let ExprKind::Var(v) = &e.kind
+            && let Some(&x) = b.get(v)
+        {
+            e.kind = ExprKind::Int(x);
+            e.span = site;
+        }
+    }
+    f.template_values.retain(|v| !b.contains_key(v));
+    (f, b)
+}
+
+/// Does a template value appear in a call's arguments or template
+/// arguments (a shuffle's width, a recursive step)?
+fn values_reach_calls(f: &Function) -> bool {
+    let tv = &f.template_values;
+    f.exprs.iter().any(|e| match &e.kind {
+        ExprKind::Call(c) => {
+            c.template_args
+                .iter()
+                .any(|a| tv.iter().any(|v| mentions_word(a, v)))
+                || c.args.iter().any(|&a| mentions_values(f, a, tv))
+        }
+        _ => false,
+    })
+}
+
+/// Does expression `e` read one of `names`? (Explicit stack, bounded.)
+fn mentions_values(f: &Function, e: ExprId, names: &[String]) -> bool {
+    let mut stack = vec![e];
+    let mut seen = 0;
+    while let Some(id) = stack.pop() {
+        seen += 1;
+        if seen > 4096 {
+            return false;
+        }
+        match &f.expr(id).kind {
+            ExprKind::Var(v) if names.contains(v) => return true,
+            ExprKind::Unary(_, a) | ExprKind::Member(a, _) => stack.push(*a),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
+                stack.extend([*a, *b])
+            }
+            ExprKind::Ternary(a, b, c) => stack.extend([*a, *b, *c]),
+            ExprKind::Call(c) => stack.extend(c.args.iter().copied()),
+            _ => {}
+        }
+    }
+    false
+}
+
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
+/// Fold a template argument's text: an integer, a bound name, or one binary
+/// operation of those (`N - 1`, `W / 2`, `(N >> 1)`).
+fn eval_text(s: &str, lookup: &dyn Fn(&str) -> Option<i64>, depth: usize) -> Option<i64> {
+    let s = s.trim();
+    if depth > 8 || s.is_empty() {
+        return None;
+    }
+    if let Some(inner) = s.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+        return eval_text(inner, lookup, depth + 1);
+    }
+    if let Some(v) = super::parse_int_literal(s) {
+        return Some(v);
+    }
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return lookup(s);
+    }
+    for ops in [&["+", "-"][..], &["*", "/", "%"], &["<<", ">>"]] {
+        // The last top-level operator of this precedence (left-assoc).
+        let bytes = s.as_bytes();
+        let mut depth_p = 0i32;
+        let mut best: Option<(usize, &str)> = None;
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'(' => depth_p += 1,
+                b')' => depth_p -= 1,
+                _ if depth_p == 0 && i > 0 => {
+                    for op in ops {
+                        if s[i..].starts_with(op)
+                            && !(op.len() == 1 && matches!(bytes.get(i + 1), Some(b'<' | b'>')))
+                            && !(op.len() == 1 && matches!(bytes[i - 1], b'<' | b'>'))
+                        {
+                            best = Some((i, op));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if let Some((i, op)) = best {
+            let a = eval_text(&s[..i], lookup, depth + 1)?;
+            let b = eval_text(&s[i + op.len()..], lookup, depth + 1)?;
+            return match op {
+                "+" => a.checked_add(b),
+                "-" => a.checked_sub(b),
+                "*" => a.checked_mul(b),
+                "/" => a.checked_div(b),
+                "%" => a.checked_rem(b),
+                "<<" => (0..63).contains(&b).then(|| a.wrapping_shl(b as u32)),
+                _ => (0..63).contains(&b).then(|| a >> b),
+            };
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eval_text;
+
+    #[test]
+    fn instances_follow_call_sites_and_stop_at_the_budget() {
+        use crate::frontend::{PreprocEnv, parse};
+        use crate::source::SourceFile;
+        let src = "template <int W> __device__ int g(int v) { return __shfl_xor_sync(0xffffffffu, v, 1, W); }\n\
+                   template <int N> __device__ int up(int v) { return up<N + 1>(__shfl_down_sync(0xffffffffu, v, N)); }\n\
+                   __global__ void k(int *p) { p[0] = g<6>(p[1]) + g<6>(p[2]) + g<8>(p[3]) + up<1>(p[4]); }\n";
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
+        let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with("g<")).count(),
+            2,
+            "{names:?}"
+        );
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with("up<")).count(),
+            super::MAX_PER_TEMPLATE
+        );
+        let six = m.function("g<6>").unwrap();
+        assert!(six.template_values.is_empty());
+        assert!(
+            six.exprs
+                .iter()
+                .any(|e| matches!(e.kind, crate::ir::ExprKind::Int(6)))
+        );
+    }
+
+    #[test]
+    fn folds_template_argument_text() {
+        let look = |s: &str| (s == "N").then_some(6);
+        assert_eq!(eval_text("6", &look, 0), Some(6));
+        assert_eq!(eval_text("N - 1", &look, 0), Some(5));
+        assert_eq!(eval_text("(N >> 1)", &look, 0), Some(3));
+        assert_eq!(eval_text("2 * N + 1", &look, 0), Some(13));
+        assert_eq!(eval_text("float", &look, 0), None);
+        assert_eq!(eval_text("M", &look, 0), None);
+    }
+}
