@@ -15,6 +15,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         // Constants never expand other macros: they fold through `consts`.
         macro_depth: MAX_MACRO_DEPTH,
         lambdas: Vec::new(),
+        expansion_budget: super::expansion_budget(),
     };
     let mut items: Vec<(String, ExprId)> = Vec::new();
     for m in &file.macros.defs {
