@@ -92,7 +92,10 @@ fn generated_inputs_can_be_written_out() {
     let dir = std::path::PathBuf::from(dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut inputs = vec![
-        ("long_function_5000.cu".to_owned(), generate::long_function(5000)),
+        (
+            "long_function_5000.cu".to_owned(),
+            generate::long_function(5000),
+        ),
         ("if_chain_500.cu".to_owned(), generate::deep_if_chain(500)),
     ];
     for op in 0..7u8 {
