@@ -252,6 +252,19 @@ struct FnBuilder<'a> {
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
     groups: HashMap<String, coop::Group>,
+    /// Bytes of macro expansion this function (and its lambdas) may still
+    /// parse and lower: nested macros fan out, and each expansion is
+    /// re-parsed, so this keeps lowering linear. Past it, a use is left
+    /// unexpanded and recorded as unsupported (the executor says so).
+    expansion_budget: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+/// Bytes of macro expansions lowered per function (see
+/// `FnBuilder::expansion_budget`).
+pub const MAX_EXPANSION_BYTES: usize = 256 * 1024;
+
+fn expansion_budget() -> std::rc::Rc<std::cell::Cell<usize>> {
+    std::rc::Rc::new(std::cell::Cell::new(MAX_EXPANSION_BYTES))
 }
 
 impl<'a> Lowerer<'a> {
@@ -285,6 +298,7 @@ impl<'a> Lowerer<'a> {
             lambdas: Vec::new(),
             constants: self.constants,
             groups: HashMap::new(),
+            expansion_budget: expansion_budget(),
         };
         if let Some(params) = decl.child_by_field_name("parameters") {
             b.lower_params(params, text);
@@ -838,6 +852,9 @@ impl FnBuilder<'_> {
             return false;
         };
         let wrapped = format!("void __warplint_expansion__() {{\n{expansion}\n;}}\n");
+        if !self.charge_expansion(wrapped.len(), span_of(call)) {
+            return false;
+        }
         let Some(tree) = parse_text(&wrapped) else {
             return false;
         };
@@ -873,6 +890,9 @@ impl FnBuilder<'_> {
         name: &str,
     ) -> Option<ExprId> {
         let wrapped = format!("void __warplint_expansion__() {{\n__warplint_e__ = ({body});\n}}\n");
+        if !self.charge_expansion(wrapped.len(), site) {
+            return None;
+        }
         let tree = parse_text(&wrapped)?;
         if tree.root_node().has_error() {
             return None;
@@ -890,6 +910,21 @@ impl FnBuilder<'_> {
         self.tag_macro_calls(first_expr, name);
         self.macro_depth -= 1;
         Some(id)
+    }
+
+    /// Take `bytes` from the expansion budget; when it is spent, record the
+    /// use site as unsupported and say no.
+    fn charge_expansion(&mut self, bytes: usize, site: ByteSpan) -> bool {
+        let left = self.expansion_budget.get();
+        if bytes > left {
+            self.expansion_budget.set(0);
+            if self.f.unsupported.last() != Some(&site) {
+                self.f.unsupported.push(site);
+            }
+            return false;
+        }
+        self.expansion_budget.set(left - bytes);
+        true
     }
 
     /// Mark calls created since `first_expr` as coming from macro `name`.
@@ -1131,6 +1166,7 @@ impl FnBuilder<'_> {
             constants: self.constants,
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
+            expansion_budget: self.expansion_budget.clone(),
         };
         if let Some(params) = n
             .child_by_field_name("declarator")
