@@ -209,7 +209,7 @@ fn analyse(
         module: &module,
         facts: &facts,
     };
-    let findings = rules::run(&opts.rules, &cx);
+    let mut findings = rules::run(&opts.rules, &cx);
     clock.lap(Stage::Rules);
     let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
     let exec = ExecOptions {
@@ -217,6 +217,8 @@ fn analyse(
         budgets: opts.budgets,
     };
     let (verdicts, cost) = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    // The mask each fix writes comes from the same analysis (see `fix`).
+    crate::fix::infer::attach(&cx, &mut findings, &verdicts);
     clock.lap(Stage::Executor);
     outcome.functions = module.functions.len();
     outcome.executor_runs = cost.runs;
