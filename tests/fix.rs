@@ -294,3 +294,52 @@ fn statistics_show_files_show_settings_and_output_format() {
     assert_eq!(a.stdout, b.stdout);
     assert!(a.stdout.starts_with(b"{"));
 }
+
+/// `testdata/hardware/fixed_results.toml` records what the fixed hardware
+/// cases did on a GPU. It must describe the fixes warplint writes today
+/// (same cases, same fixed text by hash), and every recorded run must show
+/// no symptom.
+#[test]
+fn hardware_record_of_fixed_cases_matches_todays_fixes() {
+    use sha2::{Digest, Sha256};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let record: toml::Table =
+        std::fs::read_to_string(root.join("testdata/hardware/fixed_results.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+    let mut recorded: BTreeMap<String, String> = BTreeMap::new();
+    for case in record["case"].as_array().unwrap() {
+        let file = case["file"].as_str().unwrap().to_owned();
+        for (key, want) in [
+            ("compile", "ok"),
+            ("native", "ok"),
+            ("synccheck", "clean"),
+            ("racecheck", "clean"),
+            ("memcheck", "clean"),
+        ] {
+            assert_eq!(case[key].as_str(), Some(want), "{file}: {key}");
+        }
+        recorded.insert(file, case["fixed_sha256"].as_str().unwrap().to_owned());
+    }
+    let opts = Options::default();
+    let mut today: BTreeMap<String, String> = BTreeMap::new();
+    for path in cuda_files(&root.join("testdata/hardware")) {
+        let rel = path.strip_prefix(root).unwrap().display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let outcome = check_source(&rel, text.as_bytes(), &opts);
+        let Some(fixed) = warplint::fix::fix_text(&rel, &text, &outcome, &opts, true) else {
+            continue;
+        };
+        if fixed.changed() {
+            let hash = Sha256::digest(fixed.fixed.as_bytes());
+            let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+            today.insert(rel, hex);
+        }
+    }
+    assert!(recorded.len() >= 5, "too few fixed cases recorded");
+    assert_eq!(
+        today, recorded,
+        "the fixes differ from those run on the GPU: run the fixed cases on a GPU again"
+    );
+}
