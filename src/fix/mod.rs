@@ -1,4 +1,4 @@
-//! Fixes: [`infer`] computes each finding's edit inside the per-file
+//! Fixes: `rules::fixes` computes each finding's edit inside the per-file
 //! pipeline (after the executor); this module, a stage after the engine,
 //! composes a file's fixes, lints the fixed text again, and writes it.
 //!
@@ -9,7 +9,6 @@
 //! pass), so one wrong fix does not hold back the others; past
 //! [`MAX_SINGLE_TRIES`] the file's fixes are dropped with a note.
 
-pub mod infer;
 pub mod run;
 pub mod settings;
 pub mod suppressions;

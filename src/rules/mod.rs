@@ -2,6 +2,7 @@
 //! `rules/` at the repository root, and proposes [`Finding`]s. A finding is
 //! a claim; the executor (stage 6) decides whether users see it.
 
+pub mod fixes;
 mod warp;
 mod wl001_legacy_warp_primitive;
 mod wl002_full_mask_in_divergent_code;

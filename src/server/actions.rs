@@ -349,7 +349,7 @@ mod tests {
     }
 
     /// The editor's quick fix and `warplint check --fix` write the same
-    /// text: both take the diagnostic's edits from `fix::infer`.
+    /// text: both take the diagnostic's edits from `rules::fixes`.
     #[test]
     fn code_action_text_equals_the_cli_fix() {
         let text = "__global__ void k(int *out, int n) {\n    int lane = threadIdx.x & 31;\n    int v = out[lane];\n    if (lane < 16) {\n        v += __shfl_xor(v, 1);\n    }\n    out[lane] = v;\n}\n";

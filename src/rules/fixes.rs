@@ -1,7 +1,7 @@
 //! Fix inference: for each finding of WL001–WL004, the edit that puts the
 //! right mask (or barrier) in place, computed from what the dataflow knows
-//! about which lanes reach the call. Runs after the executor, inside
-//! `engine::check_source`, so the CLI's `--fix`, `--diff` and the language
+//! about which lanes reach the call. The engine runs it after the executor
+//! (inside `engine::check_source`), so the CLI's `--fix`, `--diff` and the language
 //! server's code actions all see the same edits.
 //!
 //! The mask is inferred, never assumed: a call every lane of the warp
@@ -14,35 +14,27 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::{Finding, RuleContext, legacy_replacement};
 use crate::dataflow::{Context, GuardKind, Level, any_subexpr};
-use crate::diagnostic::{Applicability, Edit, Fix, Status};
-use crate::executor::confirm::Verdict;
+use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::frontend::{Walk, ancestors, node_text, preorder};
 use crate::ir::{ExprKind, Function, Module, Primitive, StmtKind};
-use crate::rules::{Finding, RuleContext, legacy_replacement};
 
 /// Set `fix` on every finding that has one (replacing what the rule
-/// proposed on its own). `verdicts` are the executor's, in finding order.
-pub fn attach(cx: &RuleContext, findings: &mut [Finding], verdicts: &[Option<Verdict>]) {
+/// proposed on its own). `confirmed[i]`: the executor confirmed finding `i`.
+pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
     let text = cx.file.source.text.as_str();
     let mut planned: Vec<Option<Planned>> = Vec::with_capacity(findings.len());
     // Statements whose race the executor showed (candidates it refuted
     // are not reported, so not fixed).
     let races: HashSet<(usize, usize)> = findings
         .iter()
-        .zip(verdicts)
-        .filter(|(f, v)| {
-            f.rule.code == "WL004"
-                && v.as_ref()
-                    .is_some_and(|v| v.confirmation.status == Status::Confirmed)
-        })
+        .zip(confirmed)
+        .filter(|(f, c)| f.rule.code == "WL004" && **c)
         .map(|(f, _)| (f.start, f.end))
         .collect();
     for (i, f) in findings.iter().enumerate() {
-        let confirmed = verdicts
-            .get(i)
-            .and_then(|v| v.as_ref())
-            .is_some_and(|v| v.confirmation.status == Status::Confirmed);
+        let confirmed = confirmed.get(i).copied().unwrap_or(false);
         planned.push(plan(cx, f, confirmed, &races));
     }
     // Ballots are named once per function: `mask` when a function needs
