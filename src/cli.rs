@@ -68,9 +68,34 @@ enum RulesFormat {
 struct CheckArgs {
     /// Files or directories to check (default: `.`); `-` reads standard input.
     paths: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format (`--output-format` is the same flag).
+    #[arg(long, alias = "output-format", value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Apply safe fixes to the files, then report what is left.
+    #[arg(long)]
+    fix: bool,
+    /// With `--fix` or `--diff`: apply unsafe fixes too (they change
+    /// behaviour unless an assumption holds; review them).
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the fixes as a unified diff and change nothing (exit 1 when
+    /// there is something to change).
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
+    /// Print how many findings each rule has, instead of the findings.
+    #[arg(long)]
+    statistics: bool,
+    /// Print the resolved settings for the first file that would be checked,
+    /// and exit.
+    #[arg(long)]
+    show_settings: bool,
+    /// Print the files that would be checked, and exit.
+    #[arg(long)]
+    show_files: bool,
+    /// Add a `// warplint: ignore[CODE] REASON` comment for every current
+    /// finding, then report what is left.
+    #[arg(long, value_name = "REASON", conflicts_with_all = ["fix", "diff"])]
+    add_suppressions: Option<String>,
     /// Only run these rules (comma-separated codes or names, or ALL).
     #[arg(long, value_delimiter = ',')]
     select: Option<Vec<String>>,
@@ -311,6 +336,27 @@ fn check(args: CheckArgs) -> u8 {
     if stdin_requested && args.paths.len() > 1 {
         return usage_error("`-` (standard input) cannot be combined with other paths");
     }
+    if stdin_requested && (args.fix || args.add_suppressions.is_some()) {
+        return usage_error("standard input cannot be rewritten; use --diff");
+    }
+    if args.unsafe_fixes && !args.fix && !args.diff {
+        return usage_error("--unsafe-fixes needs --fix or --diff");
+    }
+    if args
+        .add_suppressions
+        .as_ref()
+        .is_some_and(|r| r.trim().is_empty())
+    {
+        return usage_error("--add-suppressions needs a reason");
+    }
+    if args.show_files || args.show_settings {
+        let paths = if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths.clone()
+        };
+        return crate::fix::settings::show(&paths, &resolver, args.show_settings);
+    }
     let mut run = if stdin_requested {
         let mut bytes = Vec::new();
         if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
@@ -375,6 +421,35 @@ fn check(args: CheckArgs) -> u8 {
     }
     if args.verbose {
         print_verbose(&run);
+    }
+    if args.fix || args.diff || args.add_suppressions.is_some() {
+        let rewrite = crate::fix::run::Rewrite {
+            write: !args.diff,
+            unsafe_fixes: args.unsafe_fixes,
+            suppress_reason: args.add_suppressions.clone(),
+        };
+        let summary = crate::fix::run::rewrite(&mut run, &resolver, &rewrite);
+        if args.diff {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            let _ = out.write_all(summary.diff.as_bytes());
+            let _ = out.flush();
+            return if !run.io_errors.is_empty() || summary.io_errors > 0 {
+                EXIT_ERROR
+            } else if summary.changed_files > 0 {
+                EXIT_FINDINGS
+            } else {
+                EXIT_CLEAN
+            };
+        }
+        if summary.io_errors > 0 {
+            return EXIT_ERROR;
+        }
+    }
+    if args.statistics {
+        let text = crate::fix::run::statistics(&run, args.format == Format::Json);
+        print!("{text}");
+        return exit_code(&run, args.exit_zero);
     }
 
     let color = match args.color {

@@ -133,7 +133,7 @@ fn analyse(
         module: &module,
         facts: &facts,
     };
-    let findings = rules::run(&opts.rules, &cx);
+    let mut findings = rules::run(&opts.rules, &cx);
     clock.lap(Stage::Rules);
     let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
     let exec = ExecOptions {
@@ -141,6 +141,15 @@ fn analyse(
         budgets: opts.budgets,
     };
     let (verdicts, cost) = executor::confirm_findings(&module, &parsed.source, &claims, &exec);
+    // The mask each fix writes comes from the same analysis (`rules::fixes`).
+    let confirmed: Vec<bool> = verdicts
+        .iter()
+        .map(|v| {
+            v.as_ref()
+                .is_some_and(|v| v.confirmation.status == Status::Confirmed)
+        })
+        .collect();
+    rules::fixes::attach(&cx, &mut findings, &confirmed);
     clock.lap(Stage::Executor);
     outcome.functions = module.functions.len();
     outcome.executor_runs = cost.runs;

@@ -16,6 +16,7 @@ pub mod discover;
 pub mod docs;
 pub mod engine;
 pub mod executor;
+pub mod fix;
 pub mod frontend;
 #[doc(hidden)]
 pub mod fuzzing;

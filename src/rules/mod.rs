@@ -4,6 +4,7 @@
 
 pub mod claim;
 mod suppression_codes;
+pub mod fixes;
 mod warp;
 mod wl001_legacy_warp_primitive;
 mod wl002_full_mask_in_divergent_code;

@@ -21,7 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     name: "full-mask-in-divergent-code",
     severity: Severity::Error,
     summary: "Warp primitive whose mask names lanes that cannot reach it",
-    has_fix: false,
+    has_fix: true,
     page: include_str!("../../rules/WL002-full-mask-in-divergent-code.md"),
 };
 

@@ -19,7 +19,7 @@ pub static META: RuleMeta = RuleMeta {
     name: "activemask-as-mask",
     severity: Severity::Error,
     summary: "__activemask() used as the set of lanes that should take part",
-    has_fix: false,
+    has_fix: true,
     page: include_str!("../../rules/WL003-activemask-as-mask.md"),
 };
 

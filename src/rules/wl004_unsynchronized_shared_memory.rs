@@ -19,7 +19,7 @@ pub static META: RuleMeta = RuleMeta {
     name: "unsynchronized-shared-memory",
     severity: Severity::Error,
     summary: "Lanes of a warp race on shared memory with no barrier between them",
-    has_fix: false,
+    has_fix: true,
     page: include_str!("../../rules/WL004-unsynchronized-shared-memory.md"),
 };
 

@@ -347,4 +347,37 @@ mod tests {
         assert!(suppression_edit(&doc(&uri, mac, &index, 1), 0, "WL001").is_some());
         assert!(suppression_edit(&doc(&uri, mac, &index, 1), 9, "WL001").is_none());
     }
+
+    /// The editor's quick fix and `warplint check --fix` write the same
+    /// text: both take the diagnostic's edits from `rules::fixes`.
+    #[test]
+    fn code_action_text_equals_the_cli_fix() {
+        let text = "__global__ void k(int *out, int n) {\n    int lane = threadIdx.x & 31;\n    int v = out[lane];\n    if (lane < 16) {\n        v += __shfl_xor(v, 1);\n    }\n    out[lane] = v;\n}\n";
+        let uri: Uri = "file:///k.cu".parse().unwrap();
+        let index = LineIndex::new(text);
+        let diags = published(text, 1, Encoding::Utf16);
+        let actions = code_actions(&request(diags, None), &doc(&uri, text, &index, 1));
+        assert!(
+            titles(&actions)[0].starts_with("Fix WL001: use `__shfl_xor_sync(mask, …)`"),
+            "{:?}",
+            titles(&actions)
+        );
+        let from_editor = apply(text, &actions[0], Encoding::Utf16);
+        let opts = crate::engine::Options::default();
+        let outcome = crate::engine::check_source("k.cu", text.as_bytes(), &opts);
+        let from_cli = crate::fix::fix_text("k.cu", text, &outcome, &opts, false).unwrap();
+        assert_eq!(from_editor, from_cli.fixed);
+        assert!(
+            from_cli
+                .fixed
+                .contains("    unsigned mask = __ballot_sync(0xffffffff, lane < 16);\n    if (lane < 16) {\n        v += __shfl_xor_sync(mask, v, 1);"),
+            "{}",
+            from_cli.fixed
+        );
+        assert!(
+            from_cli.after.diagnostics.is_empty(),
+            "{:?}",
+            from_cli.after.diagnostics
+        );
+    }
 }
