@@ -383,7 +383,7 @@ fn measure_corpus(
 
     // 3. Every file alone, one thread, in a watched child process.
     let per_file = time_each_file(dir, candidates.len(), args.file_limit);
-    let mut times: Vec<(String, Duration)> = per_file.done.clone();
+    let mut times: Vec<(PathBuf, Duration)> = per_file.done.clone();
     times.sort_by_key(|(_, d)| std::cmp::Reverse(*d));
     let slowest = times
         .first()
