@@ -121,7 +121,12 @@ impl SuffixIndex {
                     continue;
                 }
                 let path = normalize(path);
-                if !seen.insert(path.clone()) {
+                // The same file reached from two roots (`.` and an absolute
+                // root) is one file, not an ambiguity.
+                let identity = std::path::absolute(&path)
+                    .map(|p| normalize(&p))
+                    .unwrap_or_else(|_| path.clone());
+                if !seen.insert(identity) {
                     continue;
                 }
                 index.files += 1;
