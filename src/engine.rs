@@ -663,11 +663,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
         },
         None => run(),
     };
-    let rules = jobs
-        .first()
-        .map(|(_, o)| o.borrow().rules.clone())
-        .unwrap_or_default();
-    merge_header_findings(&mut files, &rules);
+    merge_header_findings(&mut files);
     let headers_lowered = session
         .headers_lowered
         .load(std::sync::atomic::Ordering::Relaxed);
@@ -699,7 +695,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
 /// depend on the thread count). It joins the header's own outcome when the
 /// header was checked too (a finding it found itself is not repeated), or
 /// a new outcome for the header, after the checked files.
-fn merge_header_findings(files: &mut Vec<FileOutcome>, rules: &RuleSet) {
+fn merge_header_findings(files: &mut Vec<FileOutcome>) {
     let mut by_path: BTreeMap<String, (Arc<SourceFile>, Vec<Diagnostic>)> = BTreeMap::new();
     let mut seen: HashSet<(String, &'static str, usize, usize)> = HashSet::new();
     for f in files.iter_mut() {
@@ -714,7 +710,6 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>, rules: &RuleSet) {
             }
         }
     }
-    let _ = rules;
     for (path, (source, diags)) in by_path {
         let at = match files.iter().position(|f| f.path == path) {
             Some(i) => i,

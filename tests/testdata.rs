@@ -160,7 +160,7 @@ fn tree_output_does_not_depend_on_threads() {
             let resolver = std::sync::Arc::new(
                 Resolver::new(ConfigSource::Discover, Overrides::default(), base).unwrap(),
             );
-            let r = check_paths_with(&[t.clone()], &resolver).unwrap();
+            let r = check_paths_with(std::slice::from_ref(t), &resolver).unwrap();
             r.diagnostics()
                 .map(|d| format!("{} {} {:?} {}", d.path, d.code, d.span, d.message))
                 .chain(

@@ -75,15 +75,22 @@ pub struct Lowered {
     pub macros: Vec<Arc<Macro>>,
 }
 
+/// A value computed once, by whichever worker asks first.
+type Once<T> = Arc<OnceLock<T>>;
+/// (header, configuration key) → the header lowered for it.
+type LoweredCache = HashMap<(PathBuf, u64), Once<Option<Arc<Lowered>>>>;
+/// (includer's directory, name, quoted, search key) → the file found.
+type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
+
 /// The run-wide state shared by every worker: caches and the suffix index.
 #[derive(Debug)]
 pub struct Session {
     roots: Vec<PathBuf>,
-    scans: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<Scan>>>>>,
-    lowered: Mutex<HashMap<(PathBuf, u64), Arc<OnceLock<Option<Arc<Lowered>>>>>>,
-    resolved: Mutex<HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>>,
+    scans: Mutex<HashMap<PathBuf, Once<Arc<Scan>>>>,
+    lowered: Mutex<LoweredCache>,
+    resolved: Mutex<ResolvedCache>,
     suffix: OnceLock<SuffixIndex>,
-    dbs: Mutex<HashMap<PathBuf, Arc<OnceLock<Option<Arc<CompileDb>>>>>>,
+    dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
     /// Headers parsed and lowered (each once per configuration).
     pub headers_lowered: std::sync::atomic::AtomicUsize,
 }
