@@ -114,6 +114,14 @@ struct CheckArgs {
     /// Also say which files were skipped and which regions did not parse.
     #[arg(short, long)]
     verbose: bool,
+    /// Include directory for `#include` resolution (repeatable); searched
+    /// before the config's `include-dirs` and a compile database's `-I`.
+    #[arg(short = 'I', value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// `compile_commands.json` to take `-I`/`-isystem`/`-D` flags from
+    /// (default: one at the checked root or in its `build/`).
+    #[arg(long, value_name = "PATH")]
+    compile_commands: Option<PathBuf>,
     /// Name to report for input read from `-`.
     #[arg(long, value_name = "PATH")]
     stdin_filename: Option<String>,
@@ -311,6 +319,11 @@ fn check(args: CheckArgs) -> u8 {
         threads: args.threads.map(usize::from),
         show_refuted: args.show_refuted,
         ignore_suppressions: args.no_suppressions,
+        includes: crate::tu::IncludeOptions {
+            dirs: args.include_dirs.clone(),
+            compile_commands: args.compile_commands.clone(),
+            disabled: false,
+        },
         ..Options::default()
     };
     let source = match (&args.config, args.isolated) {
@@ -713,6 +726,16 @@ fn print_verbose(run: &RunResult) {
             "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
             time.as_secs_f64() * 1000.0
         );
+    }
+    eprintln!(
+        "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found",
+        stats.includes_resolved,
+        stats.headers_lowered,
+        stats.includes_cut,
+        stats.missing_includes.len()
+    );
+    for (name, files) in &stats.missing_includes {
+        eprintln!("warplint: include not found: {name} (in {files} file(s))");
     }
 }
 

@@ -254,6 +254,8 @@ pub struct Config {
     pub defines: Vec<String>,
     pub budgets: BudgetSettings,
     pub force_exclude: Option<bool>,
+    /// `include-dirs`, made relative to the config's directory.
+    pub include_dirs: Vec<PathBuf>,
     exclude: Option<Patterns>,
     /// `per-file-ignores`: patterns, and the codes of each pattern.
     per_file: Option<(Patterns, Vec<Vec<String>>)>,
@@ -293,6 +295,7 @@ impl Config {
             defines: Vec::new(),
             budgets: BudgetSettings::default(),
             force_exclude: None,
+            include_dirs: Vec::new(),
             exclude: None,
             per_file: None,
         };
@@ -433,6 +436,12 @@ impl Config {
                     ));
                 }
             },
+            "include-dirs" => {
+                self.include_dirs = strings(value)?
+                    .into_iter()
+                    .map(|d| crate::tu::resolve::normalize(&self.root.join(d.get_ref())))
+                    .collect();
+            }
             "exclude" => {
                 let pats = strings(value)?;
                 self.exclude = Some(Patterns::build(&pats)?);
@@ -543,6 +552,7 @@ pub const KEYS: &[&str] = &[
     "per-file-ignores",
     "exclude",
     "force-exclude",
+    "include-dirs",
     "extensions",
     "block-dim",
     "min-confidence",
@@ -827,6 +837,8 @@ impl Resolver {
             }
             opts.env.defines.extend(c.defines.iter().cloned());
             c.budgets.apply(&mut opts.budgets);
+            // `-I` first, as a compiler searches them.
+            opts.includes.dirs.extend(c.include_dirs.iter().cloned());
         }
         if let Some(e) = &o.extensions {
             opts.discover.extensions = e.clone();

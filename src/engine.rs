@@ -10,6 +10,7 @@
 //!   discovery order and diagnostics are sorted, whatever the thread count.
 
 use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -28,19 +29,45 @@ use crate::rules::{self, Finding, RuleContext};
 use crate::source::SourceFile;
 use crate::suppress;
 use crate::timing::{Clock, Stage, StageTimes};
+use crate::tu;
 
 pub use crate::budgets::Budgets;
 pub use crate::options::Options;
-pub use crate::outcome::{FileOutcome, NotAnalysedSummary, ParseErrorSummary, RunResult, Stats};
+pub use crate::outcome::{
+    FileOutcome, HeaderDiagnostic, NotAnalysedSummary, ParseErrorSummary, RunResult, Stats,
+};
 
 /// Check one in-memory buffer (stdin, the language server, tests).
+/// When `path` names a file on disk, its includes are resolved from there
+/// (a translation unit of its own, with a fresh header cache).
 pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
-    check_bytes(path, Cow::Borrowed(bytes), opts)
+    let session = session_for_buffer(path);
+    check_bytes(path, Cow::Borrowed(bytes), opts, session.as_ref())
+}
+
+/// A translation-unit session for a lone buffer whose path is on disk.
+fn session_for_buffer(path: &str) -> Option<tu::Session> {
+    let p = std::path::Path::new(path);
+    p.is_file().then(|| tu::Session::new(&[p.to_path_buf()]))
+}
+
+fn unit_options(opts: &Options) -> tu::UnitOptions<'_> {
+    tu::UnitOptions {
+        includes: &opts.includes,
+        env: &opts.env,
+        max_file_bytes: opts.budgets.max_file_bytes,
+        max_parse_operations: opts.budgets.max_parse_operations,
+    }
 }
 
 /// [`check_source`] for a buffer we own: valid UTF-8 is analysed in place,
 /// without a copy (a 50 MB file costs 50 MB, not 100).
-fn check_bytes(path: &str, bytes: Cow<'_, [u8]>, opts: &Options) -> FileOutcome {
+fn check_bytes(
+    path: &str,
+    bytes: Cow<'_, [u8]>,
+    opts: &Options,
+    session: Option<&tu::Session>,
+) -> FileOutcome {
     let mut clock = Clock::start();
     let mut outcome = FileOutcome {
         path: path.to_owned(),
@@ -53,10 +80,23 @@ fn check_bytes(path: &str, bytes: Cow<'_, [u8]>, opts: &Options) -> FileOutcome 
         // A file with no warp code can still hold suppression comments, and
         // those must be audited (an unused one is reported).
         let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(&bytes);
-        let relevant = prefilter::has_warp_code(&bytes);
+        // A file without warp code of its own is still analysed when a
+        // header it includes has some: it may call a wrapper defined there.
+        let relevant = prefilter::has_warp_code(&bytes)
+            || session.is_some_and(|s| {
+                prefilter::may_define_device_code(&bytes)
+                    && s.unit_has_warp_code(std::path::Path::new(path), &bytes, &unit_options(opts))
+            });
         clock.lap(Stage::Prefilter);
         if relevant || audit_comments {
-            analyse(bytes, opts, audit_comments, &mut outcome, &mut clock);
+            analyse(
+                bytes,
+                opts,
+                audit_comments,
+                session,
+                &mut outcome,
+                &mut clock,
+            );
         } else {
             outcome.skipped_by_prefilter = true;
         }
@@ -75,10 +115,12 @@ pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> File
         ..FileOutcome::default()
     };
     let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(bytes);
+    let session = session_for_buffer(path);
     analyse(
         Cow::Borrowed(bytes),
         opts,
         audit_comments,
+        session.as_ref(),
         &mut outcome,
         &mut clock,
     );
@@ -91,6 +133,7 @@ fn analyse(
     bytes: Cow<'_, [u8]>,
     opts: &Options,
     audit_comments: bool,
+    session: Option<&tu::Session>,
     outcome: &mut FileOutcome,
     clock: &mut Clock,
 ) {
@@ -115,15 +158,27 @@ fn analyse(
     outcome.parse_error_regions = parsed.error_regions.clone();
     outcome.function_definitions = parsed.functions.total;
     outcome.functions_with_parse_errors = parsed.functions.with_parse_errors;
-    let mut module = ir::lower_file(&parsed, &opts.env);
-    // Constants from quoted includes next to a file on disk; the file's own
-    // definitions win.
-    let on_disk = std::path::Path::new(&path);
-    if on_disk.is_file() {
-        for (k, v) in ir::includes::included_constants(&parsed, on_disk, &opts.env) {
-            module.constants.entry(k).or_insert(v);
-        }
+    let mut parsed = parsed;
+    // The translation unit: headers parsed and lowered once per run, their
+    // macros visible to this file's lowering, their functions linked in.
+    let unit = session
+        .map(|s| {
+            s.unit(
+                std::path::Path::new(&path),
+                &parsed.source.text,
+                &unit_options(opts),
+            )
+        })
+        .unwrap_or_default();
+    outcome.includes_resolved = unit.resolved;
+    outcome.missing_includes = unit.missing.clone();
+    outcome.includes_cut = unit.cut;
+    if !unit.headers.is_empty() || !unit.defines.is_empty() {
+        parsed.macros.inherit(unit.macros());
     }
+    clock.lap(Stage::Unit);
+    let mut module = ir::lower_file(&parsed, &opts.env);
+    unit.link(&mut module);
     clock.lap(Stage::Ir);
     let facts = dataflow::analyze(&module);
     clock.lap(Stage::Dataflow);
@@ -154,11 +209,25 @@ fn analyse(
     outcome.functions = module.functions.len();
     outcome.executor_runs = cost.runs;
     outcome.executor_worst = cost.worst;
-    let mut diagnostics: Vec<Diagnostic> = findings
-        .into_iter()
-        .zip(verdicts)
-        .filter_map(|(f, v)| to_diagnostic(&parsed.source, f, v, opts))
-        .collect();
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    let mut in_headers: Vec<HeaderDiagnostic> = Vec::new();
+    for (f, v) in findings.into_iter().zip(verdicts) {
+        let function = f.claim.as_ref().map(|c| c.function);
+        match function.and_then(|fi| module.header_of(fi).map(|h| (fi, h))) {
+            Some((fi, header)) => {
+                if let Some(mut d) = to_diagnostic(header, f, v, opts) {
+                    d.labels
+                        .extend(calling_site_label(&module, &parsed.source, fi));
+                    in_headers.push(HeaderDiagnostic {
+                        source: Arc::clone(header),
+                        diagnostic: d,
+                    });
+                }
+            }
+            None => diagnostics.extend(to_diagnostic(&parsed.source, f, v, opts)),
+        }
+    }
+    outcome.header_diagnostics = suppress_in_headers(in_headers, opts);
     if audit_comments {
         let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
         diagnostics = applied.diagnostics;
@@ -259,8 +328,18 @@ fn static_verdict(f: &Finding) -> Verdict {
     }
 }
 
-/// Read and check one discovered file.
+/// Read and check one discovered file (a translation unit of its own).
 pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> {
+    let session = tu::Session::new(std::slice::from_ref(&candidate.path));
+    check_file_in(candidate, opts, &session)
+}
+
+/// [`check_file`] with the run's shared header cache.
+fn check_file_in(
+    candidate: &Candidate,
+    opts: &Options,
+    session: &tu::Session,
+) -> Option<FileOutcome> {
     let display = display_path(&candidate.path);
     let mut clock = Clock::start();
     let read = read_file(&candidate.path, opts.budgets.max_file_bytes);
@@ -286,7 +365,7 @@ pub fn check_file(candidate: &Candidate, opts: &Options) -> Option<FileOutcome> 
     if candidate.sniff && !prefilter::looks_like_cuda(&bytes) {
         return None;
     }
-    let mut outcome = check_bytes(&display, Cow::Owned(bytes), opts);
+    let mut outcome = check_bytes(&display, Cow::Owned(bytes), opts, Some(session));
     outcome.timings.merge(&clock.finish());
     Some(outcome)
 }
@@ -328,7 +407,9 @@ pub fn check_paths(roots: &[PathBuf], opts: &Options) -> RunResult {
     let mut clock = Clock::start();
     let (candidates, walk_errors) = discover::discover(roots, &opts.discover);
     clock.lap(Stage::Discover);
-    let mut run = check_candidates(&candidates, walk_errors, opts);
+    let session = tu::Session::new(roots);
+    let jobs: Vec<(Candidate, &Options)> = candidates.iter().map(|c| (c.clone(), opts)).collect();
+    let mut run = run_jobs(&jobs, opts.threads, walk_errors, &session);
     run.timings.merge(&clock.finish());
     run
 }
@@ -342,7 +423,8 @@ pub fn check_candidates(
     opts: &Options,
 ) -> RunResult {
     let jobs: Vec<(Candidate, &Options)> = candidates.iter().map(|c| (c.clone(), opts)).collect();
-    run_jobs(&jobs, opts.threads, walk_errors)
+    let roots: Vec<PathBuf> = candidates.iter().map(|c| c.path.clone()).collect();
+    run_jobs(&jobs, opts.threads, walk_errors, &tu::Session::new(&roots))
 }
 
 /// Discover and check `roots`, each file with the options its config gives
@@ -367,7 +449,8 @@ pub fn check_paths_with(
         return Err(errors);
     }
     clock.lap(Stage::Discover);
-    let mut run = run_jobs(&jobs, resolver.base().threads, walk_errors);
+    let session = tu::Session::new(roots);
+    let mut run = run_jobs(&jobs, resolver.base().threads, walk_errors, &session);
     run.timings.merge(&clock.finish());
     Ok(run)
 }
@@ -376,19 +459,24 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     jobs: &[(Candidate, O)],
     threads: Option<usize>,
     walk_errors: Vec<discover::WalkError>,
+    session: &tu::Session,
 ) -> RunResult {
     let run = || -> Vec<FileOutcome> {
         jobs.par_iter()
-            .filter_map(|(c, opts)| check_file(c, opts.borrow()))
+            .filter_map(|(c, opts)| check_file_in(c, opts.borrow(), session))
             .collect()
     };
-    let files = match threads {
+    let mut files = match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
         },
         None => run(),
     };
+    merge_header_findings(&mut files);
+    let headers_lowered = session
+        .headers_lowered
+        .load(std::sync::atomic::Ordering::Relaxed);
     let mut io_errors: Vec<(String, String)> = walk_errors
         .into_iter()
         .map(|e| (e.path, e.message))
@@ -408,7 +496,147 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
         io_errors,
         baseline: None,
         timings,
+        headers_lowered,
     }
+}
+
+/// Report each finding inside a header once: the first file in discovery
+/// order that saw it gives its calling-site label (so the output does not
+/// depend on the thread count). It joins the header's own outcome when the
+/// header was checked too (a finding it found itself is not repeated), or
+/// a new outcome for the header, after the checked files.
+fn merge_header_findings(files: &mut Vec<FileOutcome>) {
+    let mut by_path: BTreeMap<String, (Arc<SourceFile>, Vec<Diagnostic>)> = BTreeMap::new();
+    let mut seen: HashSet<(String, &'static str, usize, usize)> = HashSet::new();
+    for f in files.iter_mut() {
+        for h in std::mem::take(&mut f.header_diagnostics) {
+            let d = h.diagnostic;
+            if seen.insert((d.path.clone(), d.code, d.span.start, d.span.end)) {
+                by_path
+                    .entry(d.path.clone())
+                    .or_insert_with(|| (h.source, Vec::new()))
+                    .1
+                    .push(d);
+            }
+        }
+    }
+    for (path, (source, diags)) in by_path {
+        let at = match files.iter().position(|f| f.path == path) {
+            Some(i) => i,
+            None => {
+                files.push(FileOutcome {
+                    path: path.clone(),
+                    bytes: source.text.len(),
+                    ..FileOutcome::default()
+                });
+                files.len() - 1
+            }
+        };
+        let outcome = &mut files[at];
+        let before = outcome.diagnostics.len();
+        for d in diags {
+            let dup = outcome.diagnostics[..before].iter().any(|o| {
+                o.code == d.code && o.span.start == d.span.start && o.span.end == d.span.end
+            });
+            if !dup {
+                outcome.diagnostics.push(d);
+            }
+        }
+        if outcome.diagnostics.len() == before {
+            continue;
+        }
+        outcome
+            .diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let text = SourceFile::from_string(source.path.clone(), source.text.clone(), source.lossy);
+        if let Some(parsed) = frontend::parse(text) {
+            baseline::assign_fingerprints(&parsed, &mut outcome.diagnostics);
+        }
+        if outcome.source.is_none() {
+            outcome.source = Some(source);
+        }
+    }
+}
+
+/// Suppression comments in a header apply to findings reported there. Only
+/// the filtering is kept: whether a header's comments are used is judged
+/// when the header itself is checked.
+fn suppress_in_headers(found: Vec<HeaderDiagnostic>, opts: &Options) -> Vec<HeaderDiagnostic> {
+    if opts.ignore_suppressions || found.is_empty() {
+        return found;
+    }
+    let mut by_header: Vec<(Arc<SourceFile>, Vec<Diagnostic>)> = Vec::new();
+    for h in found {
+        match by_header
+            .iter_mut()
+            .find(|(s, _)| Arc::ptr_eq(s, &h.source))
+        {
+            Some((_, v)) => v.push(h.diagnostic),
+            None => by_header.push((h.source, vec![h.diagnostic])),
+        }
+    }
+    let mut out = Vec::new();
+    for (source, diags) in by_header {
+        let diags = if suppress::mentions_directive(source.text.as_bytes()) {
+            suppress::apply(&source, diags, &opts.rules).diagnostics
+        } else {
+            diags
+        };
+        out.extend(
+            diags
+                .into_iter()
+                .filter(|d| !rules::is_engine_rule(d.code))
+                .map(|diagnostic| HeaderDiagnostic {
+                    source: Arc::clone(&source),
+                    diagnostic,
+                }),
+        );
+    }
+    out
+}
+
+/// A label on a header function's name saying which call in the checked
+/// file brought it in: the first call (in function and expression order)
+/// from the file's own code whose chain of calls reaches `function`.
+fn calling_site_label(module: &ir::Module, file: &SourceFile, function: usize) -> Option<Label> {
+    let n = module.functions.len();
+    let mut callers: Vec<Vec<(usize, (usize, usize))>> = vec![Vec::new(); n];
+    for (fi, f) in module.functions.iter().enumerate() {
+        for e in &f.exprs {
+            if let ir::ExprKind::Call(c) = &e.kind
+                && let Some(g) = dataflow::callee(module, c)
+                && g < n
+                && g != fi
+            {
+                callers[g].push((fi, e.span));
+            }
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut queue = std::collections::VecDeque::from([function]);
+    seen[function] = true;
+    while let Some(g) = queue.pop_front() {
+        for &(caller, span) in &callers[g] {
+            if module.functions[caller].file == 0 {
+                let (line, _) = file.line_col(span.0);
+                let f = &module.functions[function];
+                return Some(Label {
+                    span: module
+                        .header_of(function)
+                        .map(|h| h.span(f.name_span.0, f.name_span.1))?,
+                    message: format!(
+                        "seen as called from `{}` at {}:{line}",
+                        module.functions[caller].name, file.path
+                    ),
+                });
+            }
+            if !seen[caller] {
+                seen[caller] = true;
+                queue.push_back(caller);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -30,3 +30,4 @@ pub mod server;
 pub mod source;
 pub mod suppress;
 pub mod timing;
+pub mod tu;

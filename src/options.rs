@@ -6,6 +6,7 @@ use crate::diagnostic::MinConfidence;
 use crate::discover::DiscoverOptions;
 use crate::frontend::PreprocEnv;
 use crate::rules::RuleSet;
+use crate::tu;
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -25,4 +26,6 @@ pub struct Options {
     pub budgets: Budgets,
     /// Audit as if there were no suppression comments (`--no-suppressions`).
     pub ignore_suppressions: bool,
+    /// Where `#include`s are looked for (translation units).
+    pub includes: tu::IncludeOptions,
 }

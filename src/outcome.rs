@@ -39,6 +39,22 @@ pub struct FileOutcome {
     pub executor_runs: usize,
     /// The function the executor spent most on: name, steps, time.
     pub executor_worst: Option<(String, u64, std::time::Duration)>,
+    /// Findings inside included headers, seen in this file's context; the
+    /// run reports each once, at the header (`engine::merge_header_findings`).
+    pub header_diagnostics: Vec<HeaderDiagnostic>,
+    /// `#include`s of the translation unit resolved to a file.
+    pub includes_resolved: usize,
+    /// Included names that resolved to no file.
+    pub missing_includes: Vec<String>,
+    /// Includes not followed because a budget ran out.
+    pub includes_cut: usize,
+}
+
+/// A diagnostic located in a header a checked file includes.
+#[derive(Debug, Clone)]
+pub struct HeaderDiagnostic {
+    pub source: Arc<SourceFile>,
+    pub diagnostic: Diagnostic,
 }
 
 /// The result of a whole run.
@@ -51,6 +67,8 @@ pub struct RunResult {
     pub timings: StageTimes,
     /// Set when `--baseline` filtered the run.
     pub baseline: Option<BaselineSummary>,
+    /// Headers parsed and lowered for translation units.
+    pub headers_lowered: usize,
 }
 
 impl RunResult {
@@ -86,6 +104,11 @@ impl RunResult {
                 });
             }
             s.suppressed += f.suppressed;
+            s.includes_resolved += f.includes_resolved;
+            s.includes_cut += f.includes_cut;
+            for m in &f.missing_includes {
+                *s.missing_includes.entry(m.clone()).or_default() += 1;
+            }
             if !f.parse_error_regions.is_empty() {
                 s.files_with_parse_errors += 1;
                 s.parse_error_regions += f.parse_error_regions.len();
@@ -97,6 +120,7 @@ impl RunResult {
             }
         }
         s.io_errors = self.io_errors.len();
+        s.headers_lowered = self.headers_lowered;
         s.baseline = self.baseline.clone();
         for d in self.diagnostics() {
             s.diagnostics += 1;
@@ -141,6 +165,15 @@ pub struct Stats {
     pub io_errors: usize,
     /// Diagnostics hidden by suppression comments.
     pub suppressed: usize,
+    /// `#include`s resolved to a file, over every translation unit.
+    pub includes_resolved: usize,
+    /// Includes not followed because a budget ran out.
+    pub includes_cut: usize,
+    /// Headers parsed and lowered (each once per configuration).
+    pub headers_lowered: usize,
+    /// Included names no file was found for → how many checked files
+    /// include them.
+    pub missing_includes: std::collections::BTreeMap<String, usize>,
     /// What `--baseline` hid, and its stale entries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineSummary>,

@@ -66,6 +66,23 @@ static WARP: LazyLock<AhoCorasick> =
 static CUDA: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(CUDA_MARKERS).expect("static patterns"));
 
+/// Could this text define device code the IR lowers (a kernel, a device
+/// function or lambda)? Lowering only takes functions whose declaration
+/// says `__global__`/`__device__` (or a macro containing `KERNEL`/`DEVICE`)
+/// or whose body uses device-only names, which [`has_warp_code`] already
+/// catches; so a file without these bytes has no function that could call
+/// a header's warp code. Case-insensitive substring test: only ever says
+/// yes too often.
+pub fn may_define_device_code(bytes: &[u8]) -> bool {
+    static DEVICE: LazyLock<AhoCorasick> = LazyLock::new(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(["device", "kernel", "__global__"])
+            .expect("static patterns")
+    });
+    DEVICE.is_match(bytes)
+}
+
 /// True when the file may hold warp-relevant *code* and must be parsed: some
 /// identifier outside comments satisfies [`is_warp_identifier`]. String
 /// literals count as code (inline PTX and macro tricks live there), and so

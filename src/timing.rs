@@ -45,6 +45,7 @@ stages! {
     Prefilter => "prefilter",
     Decode => "decode",
     Parse => "parse",
+    Unit => "unit",
     Ir => "ir",
     Dataflow => "dataflow",
     Rules => "rules",

@@ -72,3 +72,84 @@ fn cccl_headers_give_the_same_diagnostics_unfiltered() {
         files.len()
     );
 }
+
+/// Files of a multi-file tree, checked with the tree on disk (each a
+/// translation unit with its headers): the prefilter must not skip a file
+/// whose warp code is all in the headers it includes.
+fn assert_tree_same_with_and_without_prefilter(root: &Path) -> (usize, usize) {
+    let opts = Options::default();
+    let (mut findings, mut skipped) = (0, 0);
+    for path in files_under(root, &["cu", "cuh", "h"]) {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display().to_string();
+        let filtered = engine::check_source(&name, &bytes, &opts);
+        let full = engine::check_source_unfiltered(&name, &bytes, &opts);
+        let headers = |o: &engine::FileOutcome| {
+            o.header_diagnostics
+                .iter()
+                .map(|h| h.diagnostic.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            filtered.diagnostics, full.diagnostics,
+            "the prefilter changed the result for {name}"
+        );
+        assert_eq!(
+            headers(&filtered),
+            headers(&full),
+            "the prefilter changed the header findings seen from {name}"
+        );
+        findings += filtered.diagnostics.len() + filtered.header_diagnostics.len();
+        skipped += usize::from(filtered.skipped_by_prefilter);
+    }
+    (findings, skipped)
+}
+
+#[test]
+fn multi_file_trees_give_the_same_diagnostics_unfiltered() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    // A repository: `<wrap/shift.cuh>` resolves by path suffix among its
+    // files, as it does for a file checked alone with no include dirs.
+    write(".git/HEAD", "ref: refs/heads/main\n");
+    // The only warp identifier of the tree is in a header; the kernel that
+    // calls its wrapper in divergent code has none of its own.
+    write(
+        "include/wrap/shift.cuh",
+        "#pragma once\n__device__ inline float shift_down(float v, int d, unsigned m = 0xffffffffu) {\n    return __shfl_down_sync(m, v, d);\n}\n",
+    );
+    write(
+        "src/tail.cu",
+        "#include <wrap/shift.cuh>\n__global__ void tail(float *x, int n) {\n    int i = threadIdx.x;\n    if (i < n) {\n        x[i] = shift_down(x[i], 1);\n    }\n}\n",
+    );
+    // A header without any warp identifier, seen from its caller: its
+    // wrapper calls the other header's primitive.
+    write(
+        "include/wrap/pair.cuh",
+        "#pragma once\n#include \"shift.cuh\"\n__device__ inline float pair_sum(float v) { return v + shift_down(v, 1); }\n",
+    );
+    write(
+        "src/pairs.cu",
+        "#include \"../include/wrap/pair.cuh\"\n__global__ void pairs(float *x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] = pair_sum(x[i]);\n}\n",
+    );
+    // Files with no device code and no warp code at all stay skipped.
+    write(
+        "src/host.cpp",
+        "#include <wrap/shift.cuh>\nint main() { return 0; }\n",
+    );
+    write(
+        "src/unrelated.cu",
+        "#include <vector>\nint twice(int a) { return 2 * a; }\n",
+    );
+    let (findings, skipped) = assert_tree_same_with_and_without_prefilter(root);
+    assert!(
+        findings >= 2,
+        "the tree's two divergent calls must be found ({findings} findings)"
+    );
+    assert!(skipped >= 1, "files without device code should be skipped");
+}

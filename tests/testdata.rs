@@ -9,14 +9,28 @@
 //!
 //! `testdata/pending/` is skipped: it holds known false positives that are
 //! not fixed yet (see its README).
+//!
+//! Multi-file fixtures (translation units): a directory holding a `.multi`
+//! marker or a `warplint.toml` is linted as one tree, as the CLI would
+//! (`check_paths_with`, config discovery on), and the expectations of every
+//! `.cu`/`.cuh`/`.h` file in it are checked where diagnostics land; a
+//! finding inside a header is expected at the header's line.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use warplint::engine::{Options, check_source};
+use warplint::config::{ConfigSource, Overrides, Resolver};
+use warplint::engine::{Options, check_paths_with, check_source};
 
-fn testdata_files() -> Vec<PathBuf> {
+/// Is `dir` a multi-file fixture, linted as a tree?
+fn is_tree(dir: &Path) -> bool {
+    dir.join(".multi").is_file() || dir.join("warplint.toml").is_file()
+}
+
+/// Single-file cases (`.cu`/`.cuh` outside trees) and the tree fixtures.
+fn testdata_layout() -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut files = Vec::new();
+    let mut trees = Vec::new();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let pending = root.join("pending");
     let mut stack = vec![root];
@@ -24,7 +38,12 @@ fn testdata_files() -> Vec<PathBuf> {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                if path != pending {
+                if path == pending {
+                    continue;
+                }
+                if is_tree(&path) {
+                    trees.push(path);
+                } else {
                     stack.push(path);
                 }
             } else if matches!(
@@ -36,7 +55,130 @@ fn testdata_files() -> Vec<PathBuf> {
         }
     }
     files.sort();
+    trees.sort();
+    (files, trees)
+}
+
+fn testdata_files() -> Vec<PathBuf> {
+    testdata_layout().0
+}
+
+/// The source files of a tree fixture that may hold expectations.
+fn tree_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("cu" | "cuh" | "h")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
     files
+}
+
+/// Lint a tree fixture and compare (path, line, code) with its comments.
+fn check_tree(root: &Path, threads: usize) -> Result<(), String> {
+    let base = Options {
+        threads: Some(threads),
+        ..Options::default()
+    };
+    let resolver = std::sync::Arc::new(
+        Resolver::new(ConfigSource::Discover, Overrides::default(), base).unwrap(),
+    );
+    let run = check_paths_with(&[root.to_path_buf()], &resolver).map_err(|e| format!("{e:?}"))?;
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rel = |p: &Path| p.strip_prefix(manifest).unwrap_or(p).display().to_string();
+    let mut expected: BTreeMap<(String, usize, String), usize> = BTreeMap::new();
+    for f in tree_files(root) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for ((line, code), n) in expectations(&text) {
+            *expected.entry((rel(&f), line, code)).or_default() += n;
+        }
+    }
+    let mut actual: BTreeMap<(String, usize, String), usize> = BTreeMap::new();
+    for d in run.diagnostics() {
+        let key = (rel(Path::new(&d.path)), d.span.line, d.code.to_owned());
+        *actual.entry(key).or_default() += 1;
+    }
+    if expected == actual {
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    for (k, &n) in &expected {
+        let got = actual.get(k).copied().unwrap_or(0);
+        if got < n {
+            problems.push(format!("{}:{}: missing {} x{}", k.0, k.1, k.2, n - got));
+        }
+    }
+    for (k, &n) in &actual {
+        let want = expected.get(k).copied().unwrap_or(0);
+        if n > want {
+            let msgs: Vec<_> = run
+                .diagnostics()
+                .filter(|d| d.span.line == k.1 && d.code == k.2 && rel(Path::new(&d.path)) == k.0)
+                .map(|d| d.message.as_str())
+                .collect();
+            problems.push(format!(
+                "{}:{}: unexpected {} x{}: {}",
+                k.0,
+                k.1,
+                k.2,
+                n - want,
+                msgs.join(" | ")
+            ));
+        }
+    }
+    Err(problems.join("\n"))
+}
+
+#[test]
+fn multi_file_trees_hold_expectations() {
+    let (_, trees) = testdata_layout();
+    assert!(trees.len() >= 3, "testdata/ holds too few tree fixtures");
+    let failures: Vec<String> = trees
+        .iter()
+        .filter_map(|t| check_tree(t, 2).err())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} tree fixtures failed:\n{}",
+        failures.len(),
+        trees.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn tree_output_does_not_depend_on_threads() {
+    let (_, trees) = testdata_layout();
+    for t in &trees {
+        let run = |threads: usize| {
+            let base = Options {
+                threads: Some(threads),
+                ..Options::default()
+            };
+            let resolver = std::sync::Arc::new(
+                Resolver::new(ConfigSource::Discover, Overrides::default(), base).unwrap(),
+            );
+            let r = check_paths_with(std::slice::from_ref(t), &resolver).unwrap();
+            r.diagnostics()
+                .map(|d| format!("{} {} {:?} {}", d.path, d.code, d.span, d.message))
+                .chain(
+                    r.diagnostics()
+                        .flat_map(|d| d.labels.iter().map(|l| l.message.clone())),
+                )
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(1), run(8), "{}", t.display());
+    }
 }
 
 /// (line, code) → how many diagnostics are expected there.

@@ -6,6 +6,7 @@
 //! object-like macros.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
@@ -29,6 +30,10 @@ pub struct Macro {
 pub struct MacroTable {
     pub defs: Vec<Macro>,
     by_name: HashMap<String, usize>,
+    /// Macros defined by the headers this file includes (translation
+    /// units): consulted after the file's own. Their offsets point into
+    /// their headers, so they are never listed in `defs`.
+    inherited: Option<Arc<HashMap<String, Arc<Macro>>>>,
 }
 
 impl MacroTable {
@@ -61,9 +66,18 @@ impl MacroTable {
         table
     }
 
-    /// The last definition of `name` in the file.
+    /// The last definition of `name` in the file, else the one its
+    /// included headers give.
     pub fn get(&self, name: &str) -> Option<&Macro> {
-        self.by_name.get(name).map(|&i| &self.defs[i])
+        match self.by_name.get(name) {
+            Some(&i) => Some(&self.defs[i]),
+            None => self.inherited.as_ref()?.get(name).map(|m| m.as_ref()),
+        }
+    }
+
+    /// Make the macros of included headers visible to [`MacroTable::get`].
+    pub fn inherit(&mut self, macros: Arc<HashMap<String, Arc<Macro>>>) {
+        self.inherited = (!macros.is_empty()).then_some(macros);
     }
 
     pub fn is_empty(&self) -> bool {

@@ -60,6 +60,9 @@ pub struct Function {
     /// Constructs the lowering did not understand (as spans); the executor
     /// treats them as opaque and says so when a verdict depends on them.
     pub unsupported: Vec<ByteSpan>,
+    /// Which file the spans point into: 0 is the module's own file, `n`
+    /// is `Module::headers[n - 1]` (a function from an included header).
+    pub file: u32,
 }
 
 impl Function {
@@ -265,6 +268,9 @@ pub struct Module {
     pub globals: std::collections::HashSet<String>,
     /// Function indices by name (overloads share a name), lambdas excluded.
     pub by_name: std::collections::HashMap<String, Vec<usize>>,
+    /// The headers whose functions were added to this module (translation
+    /// units, `crate::tu`): `Function::file` `n` points into `headers[n - 1]`.
+    pub headers: Vec<std::sync::Arc<crate::source::SourceFile>>,
 }
 
 impl Module {
@@ -273,6 +279,12 @@ impl Module {
             .get(name)
             .and_then(|v| v.first())
             .map(|&i| &self.functions[i])
+    }
+
+    /// The header a function comes from, or `None` for the module's own file.
+    pub fn header_of(&self, function: usize) -> Option<&std::sync::Arc<crate::source::SourceFile>> {
+        let file = self.functions.get(function)?.file as usize;
+        file.checked_sub(1).and_then(|i| self.headers.get(i))
     }
 
     /// Rebuild the name index after `functions` changed.

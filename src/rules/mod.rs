@@ -44,6 +44,18 @@ pub struct RuleContext<'a> {
     pub facts: &'a Facts,
 }
 
+impl RuleContext<'_> {
+    /// The text a function's spans point into: its header's when it was
+    /// linked in from an included header (translation units), else the
+    /// file's own.
+    pub fn source_of(&self, function: usize) -> &crate::source::SourceFile {
+        match self.module.header_of(function) {
+            Some(h) => h,
+            None => &self.file.source,
+        }
+    }
+}
+
 /// A proposed diagnostic, in byte offsets; the engine turns it into a
 /// [`crate::diagnostic::Diagnostic`] once the executor has judged it.
 #[derive(Debug, Clone)]

@@ -158,13 +158,19 @@ pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
         .collect()
 }
 
-/// The first primitive (matching `pred`) inside function `g`, for a label.
+/// The first primitive (matching `pred`) inside function `g`, for a label
+/// of a finding in function `caller`. A label is a span of the caller's
+/// file, so a `g` from another file (an included header) gets none.
 pub fn first_primitive(
     module: &Module,
+    caller: usize,
     g: usize,
     pred: &dyn Fn(Primitive) -> bool,
 ) -> Option<(usize, usize, String)> {
     let f = &module.functions[g];
+    if f.file != module.functions[caller].file {
+        return None;
+    }
     f.exprs.iter().find_map(|e| match &e.kind {
         ExprKind::Call(c) => {
             Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())

@@ -36,8 +36,8 @@ impl Rule for FullMaskInDivergentCode {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
-        let src = &cx.file.source;
         for site in call_sites(cx.module, cx.facts) {
+            let src = cx.source_of(site.function);
             let partial = partial_warp_threads(cx.module, site.function);
             if !site.context.warp_divergent() && partial.is_none() {
                 continue;
@@ -70,7 +70,9 @@ impl Rule for FullMaskInDivergentCode {
                     if !cx.facts.uses_warp_primitives[g] || g == site.function {
                         continue;
                     }
-                    labels.extend(first_primitive(cx.module, g, &|p| p.is_masked()));
+                    labels.extend(first_primitive(cx.module, site.function, g, &|p| {
+                        p.is_masked()
+                    }));
                     format!(
                         "{} runs warp primitives that name every lane, but only lanes {} reach it",
                         code(&site.call.name, 40),

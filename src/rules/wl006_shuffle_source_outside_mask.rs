@@ -28,8 +28,8 @@ impl Rule for ShuffleSourceOutsideMask {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
-        let src = &cx.file.source;
         for site in call_sites(cx.module, cx.facts) {
+            let src = cx.source_of(site.function);
             let Some(p) = site.prim.filter(|p| p.is_masked()) else {
                 continue;
             };

@@ -25,8 +25,8 @@ impl Rule for DivergentSyncthreads {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
-        let src = &cx.file.source;
         for site in call_sites(cx.module, cx.facts) {
+            let src = cx.source_of(site.function);
             if !site.context.block_divergent() {
                 continue;
             }
@@ -42,7 +42,7 @@ impl Rule for DivergentSyncthreads {
                     if !cx.facts.uses_block_barrier[g] || g == site.function {
                         continue;
                     }
-                    labels.extend(first_primitive(cx.module, g, &|p| {
+                    labels.extend(first_primitive(cx.module, site.function, g, &|p| {
                         matches!(p, Primitive::Syncthreads(_))
                     }));
                     format!("{} waits at `__syncthreads()`,", code(&site.call.name, 40))

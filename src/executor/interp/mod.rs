@@ -190,8 +190,13 @@ impl<'m> Machine<'m> {
         self.present
     }
 
+    /// The line of `span` in the current function's file (a function linked
+    /// in from a header has its spans in that header).
     fn line(&self, span: ByteSpan) -> usize {
-        self.source.line_col(span.0).0
+        match self.module.header_of(self.current_fn) {
+            Some(h) => h.line_col(span.0).0,
+            None => self.source.line_col(span.0).0,
+        }
     }
 
     fn tick(&mut self) -> bool {

@@ -1273,6 +1273,7 @@ fn empty_function() -> Function {
         span: (0, 0),
         name_span: (0, 0),
         unsupported: Vec::new(),
+        file: 0,
     }
 }
 

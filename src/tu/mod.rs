@@ -1,0 +1,629 @@
+//! Stage 3½: translation units. Between the frontend and the IR: which
+//! headers a file includes (resolved next to it, through include
+//! directories, a `compile_commands.json`, or by path suffix among the
+//! project's own files), each header parsed and lowered once per run per
+//! configuration and shared between the files that include it.
+//!
+//! What a unit gives the file being checked:
+//! - the macros of its headers, in include order ([`Unit::macros`]), seen by
+//!   the file's lowering (function-like macros expand at use sites);
+//! - the integral constants of its headers;
+//! - the device functions of its headers that the file calls, transitively
+//!   ([`Unit::link`]), added to the file's `ir::Module` with
+//!   `Function::file` naming their header, so that rules and the executor
+//!   see wrappers (default masks included) and helpers at each call site.
+//!
+//! The per-header step is one function, [`Session::lowered`]: read → its
+//! includes in order → its macros → parse → lower. It is the place where the
+//! `preproc` stage's configured view plugs in.
+//!
+//! Bounds (counted, never timed): headers per unit, include depth, header
+//! size (the file size limit and the parse budget), functions linked per
+//! unit. Missing headers are normal: the unit is analysed with what is
+//! known and the names are counted in the run's statistics.
+
+pub mod compile_db;
+pub mod resolve;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::frontend::{self, PreprocEnv, macros::Macro};
+use crate::ir::{self, ExprKind, Function, Module};
+use crate::source::SourceFile;
+
+use compile_db::{CompileDb, Flags};
+use resolve::{Directive, SuffixIndex, normalize};
+
+/// Headers one unit takes in, at most (the rest are counted as cut).
+pub const MAX_HEADERS_PER_UNIT: usize = 2048;
+/// Include chains deeper than this are not followed further.
+pub const MAX_INCLUDE_DEPTH: usize = 256;
+/// Header functions linked into one unit, at most.
+pub const MAX_LINKED_FUNCTIONS: usize = 4096;
+
+/// Where includes are looked for (config `include-dirs`, `-I`,
+/// `--compile-commands`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IncludeOptions {
+    /// Include directories, searched in order after the including file's
+    /// own directory (quoted includes) and before a compile database's.
+    pub dirs: Vec<PathBuf>,
+    /// `--compile-commands PATH`; otherwise `compile_commands.json` is
+    /// looked for at each checked root and in its `build/`.
+    pub compile_commands: Option<PathBuf>,
+    /// Translation units off: only the file itself is seen.
+    pub disabled: bool,
+}
+
+/// What one header is before configuration: its text and directives.
+#[derive(Debug)]
+struct Scan {
+    source: Option<Arc<SourceFile>>,
+    directives: Vec<Directive>,
+    has_warp_code: bool,
+}
+
+/// A header parsed and lowered for one configuration.
+#[derive(Debug)]
+pub struct Lowered {
+    pub source: Arc<SourceFile>,
+    pub module: Module,
+    /// Its `#define`s, in order (later ones win).
+    pub macros: Vec<Arc<Macro>>,
+}
+
+/// A value computed once, by whichever worker asks first.
+type Once<T> = Arc<OnceLock<T>>;
+/// (header, configuration key) → the header lowered for it.
+type LoweredCache = HashMap<(PathBuf, u64), Once<Option<Arc<Lowered>>>>;
+/// (includer's directory, name, quoted, search key) → the file found.
+type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
+
+/// The run-wide state shared by every worker: caches and the suffix index.
+#[derive(Debug)]
+pub struct Session {
+    roots: Vec<PathBuf>,
+    scans: Mutex<HashMap<PathBuf, Once<Arc<Scan>>>>,
+    lowered: Mutex<LoweredCache>,
+    resolved: Mutex<ResolvedCache>,
+    suffix: OnceLock<SuffixIndex>,
+    dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
+    /// Headers parsed and lowered (each once per configuration).
+    pub headers_lowered: std::sync::atomic::AtomicUsize,
+}
+
+/// One file's translation unit: its headers in include order.
+#[derive(Debug, Default)]
+pub struct Unit {
+    pub headers: Vec<Arc<Lowered>>,
+    /// Names that resolved to no file (system headers, other projects).
+    pub missing: Vec<String>,
+    /// Includes resolved to a file.
+    pub resolved: usize,
+    /// Includes not followed because a budget ran out (depth, count, size).
+    pub cut: usize,
+    /// `-D` definitions of the compile database entry.
+    pub defines: Vec<(String, String)>,
+}
+
+/// The configuration a file is seen under: its search path and defines.
+#[derive(Debug, Clone, Default)]
+struct Search {
+    dirs: Vec<PathBuf>,
+    defines: Vec<(String, String)>,
+    /// No compile database and no configured directories: fall back to
+    /// the suffix index.
+    by_suffix: bool,
+}
+
+impl Search {
+    fn key(&self, env: &PreprocEnv, parse_budget: u64) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.dirs.hash(&mut h);
+        self.defines.hash(&mut h);
+        self.by_suffix.hash(&mut h);
+        env.min_arch.hash(&mut h);
+        env.cuda_version.hash(&mut h);
+        env.defines.hash(&mut h);
+        parse_budget.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// The options the unit stage reads (a subset of `engine::Options`).
+pub struct UnitOptions<'a> {
+    pub includes: &'a IncludeOptions,
+    pub env: &'a PreprocEnv,
+    pub max_file_bytes: u64,
+    pub max_parse_operations: u64,
+}
+
+impl Session {
+    /// A session for a run over `roots` (the paths given on the command
+    /// line): their directories and enclosing git repositories are what
+    /// the suffix index covers.
+    pub fn new(roots: &[PathBuf]) -> Session {
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for r in roots {
+            let dir = if r.is_dir() {
+                r.clone()
+            } else {
+                r.parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| PathBuf::from("."))
+            };
+            let dir = normalize(&dir);
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+        Session {
+            roots: dirs,
+            scans: Mutex::default(),
+            lowered: Mutex::default(),
+            resolved: Mutex::default(),
+            suffix: OnceLock::new(),
+            dbs: Mutex::default(),
+            headers_lowered: Default::default(),
+        }
+    }
+
+    /// Does the translation unit of `path` (text `bytes`) hold warp code
+    /// anywhere: in the file or in a header it includes, transitively? The
+    /// prefilter's question for a whole unit.
+    pub fn unit_has_warp_code(&self, path: &Path, bytes: &[u8], opts: &UnitOptions) -> bool {
+        if opts.includes.disabled {
+            return false;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let search = self.search_for(path, opts);
+        let mut found = false;
+        self.walk(path, &text, &search, opts, &mut |scan| {
+            found |= scan.has_warp_code;
+            !found
+        });
+        found
+    }
+
+    /// The translation unit of `path`, whose text is `text`.
+    pub fn unit(&self, path: &Path, text: &str, opts: &UnitOptions) -> Unit {
+        let mut unit = Unit::default();
+        if opts.includes.disabled {
+            return unit;
+        }
+        let search = self.search_for(path, opts);
+        let key = search.key(opts.env, opts.max_parse_operations);
+        let mut order: Vec<PathBuf> = Vec::new();
+        let (missing, resolved, cut) = self.walk_paths(path, text, &search, opts, &mut order);
+        for header in order {
+            if let Some(l) = self.lowered(&header, key, opts) {
+                unit.headers.push(l);
+            }
+        }
+        unit.missing = missing;
+        unit.resolved = resolved;
+        unit.cut = cut;
+        unit.defines = search.defines;
+        unit
+    }
+
+    /// Visit the scans of the unit's headers (depth first, in include
+    /// order) until `visit` returns false.
+    fn walk(
+        &self,
+        path: &Path,
+        text: &str,
+        search: &Search,
+        opts: &UnitOptions,
+        visit: &mut dyn FnMut(&Scan) -> bool,
+    ) {
+        let mut order = Vec::new();
+        let mut stop = false;
+        self.walk_inner(path, text, search, opts, &mut order, &mut |s| {
+            if !stop && !visit(s) {
+                stop = true;
+            }
+            !stop
+        });
+    }
+
+    fn walk_paths(
+        &self,
+        path: &Path,
+        text: &str,
+        search: &Search,
+        opts: &UnitOptions,
+        order: &mut Vec<PathBuf>,
+    ) -> (Vec<String>, usize, usize) {
+        self.walk_inner(path, text, search, opts, order, &mut |_| true)
+    }
+
+    /// The include walk: an explicit stack (no recursion), each header
+    /// entered once per unit (include guards), depth and count bounded.
+    /// `order` receives the headers in the order their contents end, which
+    /// is the order a preprocessor finishes them: a header's own includes
+    /// come before it.
+    fn walk_inner(
+        &self,
+        path: &Path,
+        text: &str,
+        search: &Search,
+        opts: &UnitOptions,
+        order: &mut Vec<PathBuf>,
+        visit: &mut dyn FnMut(&Scan) -> bool,
+    ) -> (Vec<String>, usize, usize) {
+        let mut missing: Vec<String> = Vec::new();
+        let mut missing_seen: HashSet<String> = HashSet::new();
+        let (mut resolved, mut cut) = (0usize, 0usize);
+        let main = normalize(path);
+        let mut seen: HashSet<PathBuf> = HashSet::from([main.clone()]);
+        // (file, its directives, next directive)
+        let mut stack: Vec<(PathBuf, Arc<Scan>, usize)> = vec![(
+            main.clone(),
+            Arc::new(Scan {
+                source: None,
+                directives: resolve::directives(text),
+                has_warp_code: false,
+            }),
+            0,
+        )];
+        while let Some((file, scan, next)) = stack.last_mut() {
+            let Some(d) = scan.directives.get(*next).cloned() else {
+                let (file, _, _) = stack.pop().expect("non-empty");
+                if file != main {
+                    order.push(file);
+                }
+                continue;
+            };
+            *next += 1;
+            let includer = file.clone();
+            let Some(header) = self.resolve(&includer, &d, search) else {
+                if missing_seen.insert(d.name.clone()) {
+                    missing.push(d.name);
+                }
+                continue;
+            };
+            resolved += 1;
+            if !seen.insert(header.clone()) {
+                continue;
+            }
+            if stack.len() > MAX_INCLUDE_DEPTH || seen.len() > MAX_HEADERS_PER_UNIT {
+                cut += 1;
+                continue;
+            }
+            let scan = self.scan(&header, opts);
+            if scan.source.is_none() {
+                cut += 1;
+                continue;
+            }
+            if !visit(&scan) {
+                break;
+            }
+            stack.push((header, scan, 0));
+        }
+        (missing, resolved, cut)
+    }
+
+    /// The file `d` names, included from `includer`.
+    fn resolve(&self, includer: &Path, d: &Directive, search: &Search) -> Option<PathBuf> {
+        let dir = includer.parent().map(Path::to_path_buf).unwrap_or_default();
+        let config_key = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            search.dirs.hash(&mut h);
+            search.by_suffix.hash(&mut h);
+            h.finish()
+        };
+        let key = (dir.clone(), d.name.clone(), d.quoted, config_key);
+        if let Some(hit) = lock(&self.resolved).get(&key) {
+            return hit.clone();
+        }
+        let found = self.resolve_uncached(&dir, d, search);
+        lock(&self.resolved).insert(key, found.clone());
+        found
+    }
+
+    fn resolve_uncached(&self, dir: &Path, d: &Directive, search: &Search) -> Option<PathBuf> {
+        let name = Path::new(&d.name);
+        if name.is_absolute() {
+            return name.is_file().then(|| normalize(name));
+        }
+        if d.quoted {
+            let here = normalize(&dir.join(name));
+            if here.is_file() {
+                return Some(here);
+            }
+        }
+        for inc in &search.dirs {
+            let p = normalize(&inc.join(name));
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+        if search.by_suffix {
+            return self.suffix_index().lookup(&d.name).cloned();
+        }
+        None
+    }
+
+    fn suffix_index(&self) -> &SuffixIndex {
+        self.suffix.get_or_init(|| {
+            let mut roots = self.roots.clone();
+            for r in &self.roots {
+                if let Some(g) = resolve::git_root(r) {
+                    // Walk the repository from its root, in the form the
+                    // checked paths have where possible.
+                    let rel = std::env::current_dir()
+                        .ok()
+                        .and_then(|cwd| pathdiff(&g, &cwd))
+                        .unwrap_or(g);
+                    if !roots.contains(&rel) {
+                        roots.push(rel);
+                    }
+                }
+            }
+            SuffixIndex::build(&roots)
+        })
+    }
+
+    fn scan(&self, header: &Path, opts: &UnitOptions) -> Arc<Scan> {
+        let cell = Arc::clone(lock(&self.scans).entry(header.to_path_buf()).or_default());
+        Arc::clone(cell.get_or_init(|| Arc::new(read_scan(header, opts.max_file_bytes))))
+    }
+
+    /// The per-header step: read → its includes in order → its macros →
+    /// parse → lower; once per header and configuration, shared by every
+    /// unit that includes it. `None` when it cannot be read or parsed
+    /// within the budgets.
+    pub fn lowered(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
+        let cell = Arc::clone(
+            lock(&self.lowered)
+                .entry((header.to_path_buf(), key))
+                .or_default(),
+        );
+        cell.get_or_init(|| {
+            let scan = self.scan(header, opts);
+            let source = scan.source.as_ref()?;
+            let parsed = frontend::parse_within(
+                SourceFile::from_string(source.path.clone(), source.text.clone(), source.lossy),
+                opts.max_parse_operations,
+            )
+            .ok()?;
+            let mut module = ir::lower_file(&parsed, opts.env);
+            module.launches.clear();
+            let macros = parsed.macros.defs.iter().cloned().map(Arc::new).collect();
+            self.headers_lowered
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Some(Arc::new(Lowered {
+                source: Arc::clone(source),
+                module,
+                macros,
+            }))
+        })
+        .clone()
+    }
+
+    fn search_for(&self, path: &Path, opts: &UnitOptions) -> Search {
+        let mut search = Search {
+            dirs: opts.includes.dirs.clone(),
+            ..Search::default()
+        };
+        let db = self.compile_db(path, opts.includes);
+        if let Some(flags) = db.as_ref().and_then(|db| db.flags_for(path)) {
+            let Flags {
+                include_dirs,
+                defines,
+                ..
+            } = flags.clone();
+            search.dirs.extend(include_dirs);
+            search.defines = defines;
+        }
+        search.by_suffix = db.is_none() && opts.includes.dirs.is_empty();
+        search
+    }
+
+    /// The compile database for `path`: `--compile-commands`, else
+    /// `compile_commands.json` at the checked root holding `path` or in its
+    /// `build/` directory.
+    fn compile_db(&self, path: &Path, includes: &IncludeOptions) -> Option<Arc<CompileDb>> {
+        let file = match &includes.compile_commands {
+            Some(p) => p.clone(),
+            None => {
+                let norm = normalize(path);
+                let root = self
+                    .roots
+                    .iter()
+                    .filter(|r| r.as_os_str() == "." || norm.starts_with(r))
+                    .max_by_key(|r| r.components().count())?;
+                [
+                    root.join("compile_commands.json"),
+                    root.join("build/compile_commands.json"),
+                ]
+                .into_iter()
+                .find(|p| p.is_file())?
+            }
+        };
+        let cell = Arc::clone(lock(&self.dbs).entry(file.clone()).or_default());
+        cell.get_or_init(|| CompileDb::load(&file).map(Arc::new))
+            .clone()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `path` relative to `base` when it lies under it.
+fn pathdiff(path: &Path, base: &Path) -> Option<PathBuf> {
+    let rel = path.strip_prefix(base).ok()?;
+    Some(if rel.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        rel.to_path_buf()
+    })
+}
+
+fn read_scan(header: &Path, max_bytes: u64) -> Scan {
+    let empty = Scan {
+        source: None,
+        directives: Vec::new(),
+        has_warp_code: false,
+    };
+    let Ok(md) = std::fs::metadata(header) else {
+        return empty;
+    };
+    if !md.is_file() || md.len() > max_bytes {
+        return empty;
+    }
+    let Ok(bytes) = std::fs::read(header) else {
+        return empty;
+    };
+    let source = SourceFile::new(header.display().to_string(), &bytes);
+    Scan {
+        directives: resolve::directives(&source.text),
+        has_warp_code: crate::prefilter::has_warp_code(&bytes),
+        source: Some(Arc::new(source)),
+    }
+}
+
+impl Unit {
+    /// The macros of the unit's headers, by name; a later header's
+    /// definition wins, as it would after the preprocessor saw both.
+    /// `-D` definitions come first (any header may redefine them).
+    pub fn macros(&self) -> Arc<HashMap<String, Arc<Macro>>> {
+        let mut map: HashMap<String, Arc<Macro>> = HashMap::new();
+        for (name, value) in &self.defines {
+            map.insert(
+                name.clone(),
+                Arc::new(Macro {
+                    name: name.clone(),
+                    params: None,
+                    body: value.clone(),
+                    body_start: 0,
+                    define_start: 0,
+                }),
+            );
+        }
+        for h in &self.headers {
+            for m in &h.macros {
+                map.insert(m.name.clone(), Arc::clone(m));
+            }
+        }
+        Arc::new(map)
+    }
+
+    /// Add what the headers give to `module`, the lowered file: their
+    /// integral constants (the file's own win), and every header function
+    /// the file calls, transitively (the first header in include order
+    /// that defines a name gives all its overloads). Lambdas inside a
+    /// linked function come along, re-indexed. Bounded by
+    /// [`MAX_LINKED_FUNCTIONS`].
+    pub fn link(&self, module: &mut Module) {
+        for (name, value) in &self.defines {
+            if let Some(v) = parse_define_value(value) {
+                module.constants.entry(name.clone()).or_insert(v);
+            }
+        }
+        for h in &self.headers {
+            for (k, v) in &h.module.constants {
+                module.constants.entry(k.clone()).or_insert(*v);
+            }
+        }
+        if self.headers.is_empty() {
+            return;
+        }
+        let own: HashSet<String> = module.by_name.keys().cloned().collect();
+        let mut wanted: Vec<String> = Vec::new();
+        let mut asked: HashSet<String> = HashSet::new();
+        for f in &module.functions {
+            push_callees(f, &own, &mut asked, &mut wanted);
+        }
+        // (header, function in header) → index in `module.functions`.
+        let mut placed: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut file_of_header: HashMap<usize, u32> = HashMap::new();
+        let mut linked = 0usize;
+        while let Some(name) = wanted.pop() {
+            let Some((hi, idxs)) = self
+                .headers
+                .iter()
+                .enumerate()
+                .find_map(|(hi, h)| h.module.by_name.get(&name).map(|v| (hi, v.clone())))
+            else {
+                continue;
+            };
+            for fi in idxs {
+                // Copy the function and the lambdas it holds (an explicit
+                // worklist: lambdas may nest).
+                let mut todo = vec![fi];
+                while let Some(fi) = todo.pop() {
+                    if placed.contains_key(&(hi, fi)) || linked >= MAX_LINKED_FUNCTIONS {
+                        continue;
+                    }
+                    let file = *file_of_header.entry(hi).or_insert_with(|| {
+                        module.headers.push(Arc::clone(&self.headers[hi].source));
+                        module.headers.len() as u32
+                    });
+                    let mut f: Function = self.headers[hi].module.functions[fi].clone();
+                    f.file = file;
+                    placed.insert((hi, fi), module.functions.len());
+                    linked += 1;
+                    for e in &f.exprs {
+                        if let ExprKind::Lambda(l) = e.kind
+                            && !placed.contains_key(&(hi, l))
+                        {
+                            todo.push(l);
+                        }
+                    }
+                    push_callees(&f, &own, &mut asked, &mut wanted);
+                    module.functions.push(f);
+                }
+            }
+        }
+        // Lambda indices point into their header's module: remap them once
+        // (a lambda that did not fit the budget becomes opaque, never a
+        // dangling index).
+        for (&(hi, _), &at) in &placed {
+            for e in &mut module.functions[at].exprs {
+                if let ExprKind::Lambda(l) = e.kind {
+                    e.kind = match placed.get(&(hi, l)) {
+                        Some(&new) => ExprKind::Lambda(new),
+                        None => ExprKind::Unknown,
+                    };
+                }
+            }
+        }
+        module.index_functions();
+    }
+}
+
+/// Queue the names `f` calls that the file does not define itself.
+fn push_callees(
+    f: &Function,
+    own: &HashSet<String>,
+    asked: &mut HashSet<String>,
+    wanted: &mut Vec<String>,
+) {
+    for e in &f.exprs {
+        if let ExprKind::Call(c) = &e.kind
+            && c.receiver.is_none()
+            && !own.contains(&c.name)
+            && asked.insert(c.name.clone())
+        {
+            wanted.push(c.name.clone());
+        }
+    }
+}
+
+fn parse_define_value(v: &str) -> Option<i64> {
+    let t = v.trim().trim_end_matches(['u', 'U', 'l', 'L']);
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return i64::from_str_radix(hex, 16).ok();
+    }
+    t.parse().ok()
+}
+
+/// Includes no file resolved to, counted over a run: name → units.
+pub type MissingCounts = BTreeMap<String, usize>;
