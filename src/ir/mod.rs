@@ -7,7 +7,6 @@
 //! and witnesses point at source.
 
 pub mod fold;
-pub mod includes;
 pub mod lower;
 pub mod primitives;
 
