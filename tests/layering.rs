@@ -22,10 +22,11 @@ const LAYERS: &[&[&str]] = &[
     &["frontend"],
     // The counted limits every later stage reads.
     &["budgets"],
-    // Translation units: includes resolved to headers, shared per run.
-    &["tu"],
     // The kernel IR and its lowering.
     &["ir"],
+    // Translation units: includes resolved to headers, parsed and lowered
+    // once per run, linked into each file's module.
+    &["tu"],
     // Uniformity, reaching contexts, mask provenance.
     &["dataflow"],
     // Rules propose findings with claims.
