@@ -718,7 +718,11 @@ fn reads_thread_y(module: &Module, root: usize) -> bool {
     while let Some(g) = stack.pop() {
         for e in &module.functions[g].exprs {
             match &e.kind {
-                ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z)) => return true,
+                ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z))
+                    if !crate::ir::is_synthesized(e.span) =>
+                {
+                    return true;
+                }
                 ExprKind::Call(c) => {
                     if let Some(h) = module.callee(c)
                         && seen.insert(h)

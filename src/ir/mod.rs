@@ -19,6 +19,13 @@ pub type StmtId = u32;
 /// A byte range in the file (`start..end`).
 pub type ByteSpan = (usize, usize);
 
+/// Whether an expression was synthesized by lowering rather than written
+/// (a zero-width span), e.g. the `threadIdx.y` term of a cooperative group's
+/// linear `thread_rank()`.
+pub fn is_synthesized(span: ByteSpan) -> bool {
+    span.0 == span.1
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FnKind {
     /// `__global__`

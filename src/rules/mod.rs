@@ -3,8 +3,8 @@
 //! a claim; the executor (stage 6) decides whether users see it.
 
 pub mod claim;
-mod suppression_codes;
 pub mod fixes;
+mod suppression_codes;
 mod warp;
 mod wl001_legacy_warp_primitive;
 mod wl002_full_mask_in_divergent_code;

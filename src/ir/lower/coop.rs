@@ -351,10 +351,14 @@ impl FnBuilder<'_> {
     }
 
     /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
+    /// The `.y`/`.z` reads get a zero-width span (`ir::is_synthesized`): they
+    /// linearize whatever shape the block has and are 0 in a 1-D block, so
+    /// they must not make the kernel look 2-D to the executor.
     fn linear_tid(&mut self, span: ByteSpan) -> ExprId {
         let tx = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::X)), span);
-        let ty = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y)), span);
-        let tz = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Z)), span);
+        let mark = (span.0, span.0);
+        let ty = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y)), mark);
+        let tz = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Z)), mark);
         let bx = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::X)), span);
         let by = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Y)), span);
         let byz = self.expr(ExprKind::Binary(BinOp::Mul, by, tz), span);

@@ -1,12 +1,12 @@
 // The user half of the pair: calls the pool from divergent code (only lanes
-// with work). Checked alone, the call's target is not visible.
+// with work); the pool's full-mask vote is seen through the include.
 #include "slot_pool.cuh"
 
 __global__ void assign_slots(int *next_free, int *slot_of, const int *work, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n && work[i] != 0)
-        slot_of[i] = pool_slot(next_free);
+        slot_of[i] = pool_slot(next_free); // expect: WL002
 }
 
 void launch(int *next_free, int *slot_of, const int *work)
