@@ -60,14 +60,17 @@ fn cccl_headers_give_the_same_diagnostics_unfiltered() {
     if files.is_empty() {
         eprintln!(
             "SKIPPED cccl_headers_give_the_same_diagnostics_unfiltered: the cuda-cccl headers \
-             are not cached; run `cargo bench --bench corpus` once to fetch them"
+             are not cached; run `python3 benches/fetch_corpora.py` once to fetch them"
         );
         return;
     }
     let skipped = assert_same_with_and_without_prefilter(&files);
-    // The prefilter must also earn its keep on real code.
+    // The prefilter must also earn its keep on real code. With translation
+    // units a header that defines device code and includes warp code is
+    // analysed, so fewer are skipped than by the byte test alone (105 of 240
+    // with cuda-cccl 1.2.1).
     assert!(
-        skipped * 2 > files.len(),
+        skipped * 3 > files.len(),
         "only {skipped} of {} skipped",
         files.len()
     );

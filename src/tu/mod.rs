@@ -387,8 +387,12 @@ impl Session {
         cell.get_or_init(|| {
             let scan = self.scan(header, opts);
             let source = scan.source.as_ref()?;
-            let parsed = frontend::parse_within(
+            // The header as the configuration compiles it (the same view a
+            // checked file gets); spans are unchanged, so findings render
+            // from the text as written (`source`).
+            let (parsed, _) = frontend::parse_configured(
                 SourceFile::from_string(source.path.clone(), source.text.clone(), source.lossy),
+                opts.env,
                 opts.max_parse_operations,
             )
             .ok()?;
