@@ -14,11 +14,11 @@
 //! lane-varying branch of the function are WL002's, and so is everything in
 //! kernels, whose lanes are visible.
 
+use super::Class;
 use super::warp::{CallSite, call_sites, const_mask};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Facts};
 use crate::diagnostic::Severity;
-use super::Class;
 use crate::ir::primitives::VoteMode;
 use crate::ir::{ExprId, ExprKind, FnKind, Function, Module, Primitive};
 use crate::source::SourceFile;
