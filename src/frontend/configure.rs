@@ -1341,6 +1341,13 @@ fn rewrite_macros(
             i = close + 1;
             continue;
         }
+        // `NV_IF_TARGET(cond, (A), (B))` and its kin: keep the arm this
+        // device pass compiles, as a block.
+        if let Some(next) = rewrite_target_dispatch(out, toks, i, env) {
+            rewrites += 1;
+            i = next;
+            continue;
+        }
         let (known, candidate) = {
             let name = std::str::from_utf8(&out[t.start..t.end]).unwrap_or("");
             let known = env.get(name).cloned();
@@ -1462,6 +1469,133 @@ fn rewrite_macros(
     rewrites
 }
 
+/// Decide a `<nv/target>` condition for the device pass of `__CUDA_ARCH__`
+/// `arch`: `Some(true/false)`, or `None` when it is not one of the
+/// documented target macros.
+fn decide_target(cond: &str, arch: i128) -> Option<bool> {
+    let sm = |prefix: &str| {
+        cond.strip_prefix(prefix)
+            .and_then(|n| n.parse::<i128>().ok())
+            .map(|n| n * 10)
+    };
+    match cond {
+        "NV_IS_DEVICE" | "NV_ANY_TARGET" => Some(true),
+        "NV_IS_HOST" | "NV_NO_TARGET" => Some(false),
+        _ => {
+            if let Some(v) = sm("NV_PROVIDES_SM_") {
+                Some(arch >= v)
+            } else if let Some(v) = sm("NV_IS_EXACTLY_SM_") {
+                Some(arch == v)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// `NV_IF_TARGET(cond, (A))`, `NV_IF_TARGET(cond, (A), (B))`,
+/// `NV_IF_ELSE_TARGET(cond, (A), (B))` and
+/// `NV_DISPATCH_TARGET(c1, (A1), c2, (A2), …)` at `toks[i]`: the
+/// configuration is the device pass for the target architecture, so the
+/// first arm whose condition holds (`NV_IS_DEVICE`, `NV_PROVIDES_SM_XX`,
+/// `NV_IS_EXACTLY_SM_XX`, …; see [`decide_target`]) is kept as a block
+/// `{ A }` (its parentheses become braces) and everything else of the call
+/// is blanked. A condition that is not a known target macro is taken when
+/// no earlier arm was, as an undecidable `#if` is. Returns, when it
+/// rewrote, the index of the token to scan next: the first of the kept arm
+/// (so macros inside it are rewritten too), or the one after the call.
+fn rewrite_target_dispatch(
+    out: &mut [u8],
+    toks: &[CodeTok],
+    i: usize,
+    env: &MacroEnv,
+) -> Option<usize> {
+    let name = &out[toks[i].start..toks[i].end];
+    let dispatch = match name {
+        b"NV_IF_TARGET" | b"NV_IF_ELSE_TARGET" => false,
+        b"NV_DISPATCH_TARGET" => true,
+        _ => return None,
+    };
+    if toks.get(i + 1).is_none_or(|n| &out[n.start..n.end] != b"(") {
+        return None;
+    }
+    let close = matching_group(toks, i + 1, out)?;
+    // Top-level arguments as token ranges.
+    let mut args: Vec<(usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut from = i + 2;
+    for (k, t) in toks.iter().enumerate().take(close).skip(i + 2) {
+        match &out[t.start..t.end] {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+            b"," if depth == 0 => {
+                args.push((from, k));
+                from = k + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push((from, close));
+    // Each arm is one parenthesised group.
+    let arm = |(a, b): (usize, usize)| {
+        (b > a + 1
+            && &out[toks[a].start..toks[a].end] == b"("
+            && matching_group(toks, a, out) == Some(b - 1))
+        .then_some((a, b - 1))
+    };
+    let arch = env
+        .get("__CUDA_ARCH__")
+        .and_then(|d| parse_number(d.body.trim()).ok())
+        .unwrap_or(0);
+    let cond_of = |(a, b): (usize, usize)| -> Option<bool> {
+        if b != a + 1 {
+            return None;
+        }
+        decide_target(
+            std::str::from_utf8(&out[toks[a].start..toks[a].end]).ok()?,
+            arch,
+        )
+    };
+    // (condition, arm) pairs; `NV_IF_TARGET`'s second arm is the `else`.
+    let mut pairs: Vec<(Option<bool>, (usize, usize))> = Vec::new();
+    if dispatch {
+        if args.len() % 2 != 0 {
+            return None;
+        }
+        for pair in args.chunks(2) {
+            pairs.push((cond_of(pair[0]), arm(pair[1])?));
+        }
+    } else {
+        if !(2..=3).contains(&args.len()) {
+            return None;
+        }
+        let first = cond_of(args[0]);
+        pairs.push((first, arm(args[1])?));
+        if let Some(&e) = args.get(2) {
+            pairs.push((first.map(|c| !c).or(Some(true)), arm(e)?));
+        }
+    }
+    let chosen = pairs
+        .iter()
+        .find(|(c, _)| c.unwrap_or(true))
+        .map(|&(_, a)| a);
+    let (start, end) = (toks[i].start, toks[close].end);
+    match chosen {
+        Some((open, shut)) => {
+            let (o, s) = (toks[open].start, toks[shut].start);
+            blank(out, start, o);
+            blank(out, s + 1, end);
+            out[o] = b'{';
+            out[s] = b'}';
+            Some(open + 1)
+        }
+        None => {
+            blank(out, start, end);
+            Some(close + 1)
+        }
+    }
+}
+
 /// The unknown all-caps name at `toks[i]` is an attribute macro when what
 /// follows continues a declaration: a keyword or another such name, or a
 /// type and a declarator (`NAME Type name`, `NAME Type<…>`, `NAME ns::T`,
@@ -1530,6 +1664,25 @@ fn matching_paren(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
                 }
             }
             b";" | b"{" | b"}" => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `)` matching the `(` at `toks[open]`, across statements (the
+/// arguments of `NV_IF_TARGET` are statements), within 8192 tokens.
+fn matching_group(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open).take(8192) {
+        match &out[t.start..t.end] {
+            b"(" => depth += 1,
+            b")" => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
             _ => {}
         }
     }
