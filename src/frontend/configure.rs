@@ -1484,10 +1484,8 @@ fn decide_target(cond: &str, arch: i128) -> Option<bool> {
         _ => {
             if let Some(v) = sm("NV_PROVIDES_SM_") {
                 Some(arch >= v)
-            } else if let Some(v) = sm("NV_IS_EXACTLY_SM_") {
-                Some(arch == v)
             } else {
-                None
+                sm("NV_IS_EXACTLY_SM_").map(|v| arch == v)
             }
         }
     }
@@ -1559,7 +1557,7 @@ fn rewrite_target_dispatch(
     // (condition, arm) pairs; `NV_IF_TARGET`'s second arm is the `else`.
     let mut pairs: Vec<(Option<bool>, (usize, usize))> = Vec::new();
     if dispatch {
-        if args.len() % 2 != 0 {
+        if !args.len().is_multiple_of(2) {
             return None;
         }
         for pair in args.chunks(2) {
