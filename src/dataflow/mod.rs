@@ -220,6 +220,43 @@ pub(crate) struct Eval<'a> {
     /// Statements that contain an exit, by id.
     exits: Vec<bool>,
     table: Levels,
+    /// Where each local is declared: how many guards and exits were in
+    /// force there (the smallest over its declarations). Only the guards
+    /// pushed after it can make lanes disagree on its value: every lane
+    /// that can read a local ran its declaration, so a uniform assignment
+    /// under the same guards is uniform among those lanes.
+    decl_depth: HashMap<String, (usize, usize)>,
+}
+
+/// The guards and exits in force at a statement.
+struct Control<'g> {
+    guards: &'g [Guard],
+    exits: &'g [Guard],
+}
+
+impl Control<'_> {
+    /// The level of the control that decides whether `name` is assigned
+    /// here, counted from its declaration.
+    fn level_for(&self, eval: &Eval, name: &str) -> Level {
+        let (g, x) = eval.decl_depth.get(name).copied().unwrap_or((0, 0));
+        let tail = |v: &[Guard], from: usize| {
+            v.get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|g| g.level)
+                .max()
+                .unwrap_or(Level::Uniform)
+        };
+        tail(self.guards, g).max(tail(self.exits, x))
+    }
+
+    fn declare(&self, eval: &mut Eval, name: &str) {
+        let here = (self.guards.len(), self.exits.len());
+        eval.decl_depth
+            .entry(name.to_owned())
+            .and_modify(|d| *d = (d.0.min(here.0), d.1.min(here.1)))
+            .or_insert(here);
+    }
 }
 
 impl Eval<'_> {
@@ -289,6 +326,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         declared,
         exits: exit_flags(f),
         table: Levels::new(f),
+        decl_depth: HashMap::new(),
     };
     loop {
         facts.stats.passes += 1;
@@ -384,12 +422,10 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                 let ctx = Context {
                     guards: guards.iter().chain(exits.iter()).cloned().collect(),
                 };
-                let ctl = ctx
-                    .guards
-                    .iter()
-                    .map(|g| g.level)
-                    .max()
-                    .unwrap_or(Level::Uniform);
+                let control = Control {
+                    guards: &guards,
+                    exits: &exits,
+                };
                 let stmt = f.stmt(sid);
                 let mut calls: Vec<(ExprId, Vec<Guard>)> = Vec::new();
                 for_each_call_guarded(f, stmt, eval, facts, &mut |e, extra| calls.push((e, extra)));
@@ -411,7 +447,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                             facts.shared_vars.insert(name.clone());
                             facts.var_level.insert(name.clone(), Level::Uniform);
                         }
+                        control.declare(eval, name);
                         if let Some(e) = init {
+                            let ctl = control.level_for(eval, name);
                             let lvl = eval.level(facts, *e).max(ctl);
                             raise(&mut facts.var_level, name, lvl);
                             let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
@@ -419,7 +457,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
-                    StmtKind::Expr(e) => assignments(f, *e, ctl, eval, facts, ws),
+                    StmtKind::Expr(e) => assignments(f, *e, &control, eval, facts, ws),
                     StmtKind::If {
                         cond,
                         then_branch,
@@ -466,16 +504,18 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                                 ..
                             } = &f.stmt(*s).kind
                             {
+                                control.declare(eval, name);
+                                let ctl = control.level_for(eval, name);
                                 let lvl = eval.level(facts, *e).max(ctl);
                                 raise(&mut facts.var_level, name, lvl);
                                 let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
                                 ws.define(name, aligned);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
-                                assignments(f, *e, ctl, eval, facts, ws);
+                                assignments(f, *e, &control, eval, facts, ws);
                             }
                         }
                         if let Some(st) = step {
-                            assignments(f, *st, ctl, eval, facts, ws);
+                            assignments(f, *st, &control, eval, facts, ws);
                         }
                         // The trip count is as uniform as the condition
                         // (variables updated in the body feed it through
@@ -527,7 +567,7 @@ fn raise(levels: &mut HashMap<String, Level>, name: &str, lvl: Level) {
 fn assignments(
     f: &Function,
     e: ExprId,
-    ctl: Level,
+    control: &Control,
     eval: &mut Eval,
     facts: &mut FnFacts,
     ws: &mut WalkState,
@@ -543,6 +583,7 @@ fn assignments(
         match &f.expr(id).kind {
             ExprKind::Assign { op, lhs, rhs } => {
                 if let ExprKind::Var(name) = &f.expr(*lhs).kind {
+                    let ctl = control.level_for(eval, name);
                     // A shared scalar or a file-scope variable is one
                     // location for the whole block: every thread reads the
                     // same value, whoever wrote it.
@@ -569,6 +610,7 @@ fn assignments(
             }
             ExprKind::Update { target, .. } => {
                 if let ExprKind::Var(name) = &f.expr(*target).kind {
+                    let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
                     ws.define(name, false);
                 }
@@ -872,4 +914,52 @@ pub fn var_level(name: &str, facts: &FnFacts, module: &Module) -> Level {
 pub fn lane_like(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     n.contains("lane") || n.contains("tid") || n.contains("thread")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The level of local `name` in the first function of `src`.
+    fn level_of(src: &str, name: &str) -> Level {
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
+        let facts = analyze(&module);
+        facts.functions[0].var_level[name]
+    }
+
+    #[test]
+    fn a_local_declared_under_a_varying_branch_is_uniform_among_its_lanes() {
+        let src = "__global__ void k(int *o, int n) {
+            if (threadIdx.x < n) {
+                for (int off = 16; off > 0; off >>= 1) o[off] = 0;
+            }
+        }";
+        assert_eq!(level_of(src, "off"), Level::Uniform);
+    }
+
+    #[test]
+    fn a_local_assigned_under_a_branch_after_its_declaration_varies() {
+        let src = "__global__ void k(int *o, int n) {
+            int s = 0;
+            if (threadIdx.x < n) s = 1;
+            o[0] = s;
+        }";
+        assert_eq!(level_of(src, "s"), Level::Varying);
+    }
+
+    #[test]
+    fn a_local_declared_in_a_loop_and_assigned_after_a_varying_continue_varies() {
+        let src = "__global__ void k(int *o, int n) {
+            int acc = 0;
+            for (int i = 0; i < n; ++i) {
+                if (threadIdx.x == i) continue;
+                acc += 1;
+            }
+            o[0] = acc;
+        }";
+        assert_eq!(level_of(src, "acc"), Level::Varying);
+        assert_eq!(level_of(src, "i"), Level::Uniform);
+    }
 }
