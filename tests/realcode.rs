@@ -86,11 +86,34 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `judged.toml` and every `judged-*.toml` beside it (one per batch of
+/// judgements, so that parallel work does not edit one file), in name order.
+fn judged_files() -> Vec<PathBuf> {
+    let dir = root().join("testdata/realcode");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read testdata/realcode")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.starts_with("judged") && name.ends_with(".toml")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
 fn load_judged() -> BTreeMap<Key, Entry> {
-    let path = root().join("testdata/realcode/judged.toml");
-    let text = std::fs::read_to_string(&path).expect("read testdata/realcode/judged.toml");
-    let judged: Judged = toml::from_str(&text).expect("parse testdata/realcode/judged.toml");
     let mut out = BTreeMap::new();
+    for path in judged_files() {
+        let text = std::fs::read_to_string(&path).expect("read a judged file");
+        let judged: Judged = toml::from_str(&text)
+            .unwrap_or_else(|e| panic!("parse {}: {e}", path.display()));
+        load_entries(judged, &mut out);
+    }
+    out
+}
+
+fn load_entries(judged: Judged, out: &mut BTreeMap<Key, Entry>) {
     for e in judged.finding {
         assert!(
             CORPORA.contains(&e.corpus.as_str()),
@@ -127,7 +150,6 @@ fn load_judged() -> BTreeMap<Key, Entry> {
         );
         out.insert(key, e);
     }
-    out
 }
 
 /// The corpora to check: `WARPLINT_REALCODE_CORPORA` or all four.
