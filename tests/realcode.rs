@@ -106,8 +106,8 @@ fn load_judged() -> BTreeMap<Key, Entry> {
     let mut out = BTreeMap::new();
     for path in judged_files() {
         let text = std::fs::read_to_string(&path).expect("read a judged file");
-        let judged: Judged = toml::from_str(&text)
-            .unwrap_or_else(|e| panic!("parse {}: {e}", path.display()));
+        let judged: Judged =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()));
         load_entries(judged, &mut out);
     }
     out

@@ -15,10 +15,10 @@
 //! Every function is analysed at most twice (summary, then real), so the
 //! module costs linear time in its size.
 
-use super::{FnFacts, Level, Seed, analyze_function};
+use super::{Assume, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
 
-pub(super) fn analyze_all(module: &Module) -> Vec<FnFacts> {
+pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
     let n = module.functions.len();
     // calls[i]: (callee, call expression) for every resolved call in i.
     let mut calls: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
@@ -36,7 +36,11 @@ pub(super) fn analyze_all(module: &Module) -> Vec<FnFacts> {
             }
         }
     }
-    let summaries = summaries(module, &calls);
+    let summaries = summaries(module, &calls, assume);
+    let unknown = match assume {
+        Assume::Varying => Level::Varying,
+        Assume::Uniform => Level::Uniform,
+    };
     let return_level = |g: usize| summaries.get(g).copied().flatten();
 
     // Callers (and enclosing functions) before callees: Kahn's order; what
@@ -97,8 +101,8 @@ pub(super) fn analyze_all(module: &Module) -> Vec<FnFacts> {
         let f = &module.functions[i];
         let params = match f.kind {
             FnKind::Kernel => vec![Level::Uniform; f.params.len()],
-            FnKind::Lambda => vec![Level::Varying; f.params.len()],
-            FnKind::Device => param_levels(module, i, &preds[i], &facts),
+            FnKind::Lambda => vec![unknown; f.params.len()],
+            FnKind::Device => param_levels(module, i, &preds[i], &facts, unknown),
         };
         let captured = lambda_parent[i]
             .and_then(|p| facts[p].as_ref())
@@ -107,6 +111,7 @@ pub(super) fn analyze_all(module: &Module) -> Vec<FnFacts> {
             params,
             captured,
             return_level: &return_level,
+            assume,
         };
         facts[i] = Some(analyze_function(f, module, &seed));
     }
@@ -120,15 +125,16 @@ fn param_levels(
     g: usize,
     callers: &[(usize, ExprId)],
     facts: &[Option<FnFacts>],
+    unknown: Level,
 ) -> Vec<Level> {
     let f = &module.functions[g];
     let mut levels = vec![Level::Uniform; f.params.len()];
     if callers.is_empty() {
-        return vec![Level::Varying; f.params.len()];
+        return vec![unknown; f.params.len()];
     }
     for &(caller, e) in callers {
         let Some(cf) = facts[caller].as_ref() else {
-            return vec![Level::Varying; f.params.len()];
+            return vec![unknown; f.params.len()];
         };
         let ExprKind::Call(c) = &module.functions[caller].expr(e).kind else {
             continue;
@@ -139,7 +145,7 @@ fn param_levels(
                 None if p.default.is_some() => Some(Level::Uniform),
                 None => None,
             };
-            levels[k] = levels[k].max(arg.unwrap_or(Level::Varying));
+            levels[k] = levels[k].max(arg.unwrap_or(unknown));
         }
     }
     levels
@@ -147,7 +153,11 @@ fn param_levels(
 
 /// For every function some call resolves to: the level of its result when
 /// all its arguments are uniform (`None`: on a call cycle, unknown).
-fn summaries(module: &Module, calls: &[Vec<(usize, ExprId)>]) -> Vec<Option<Level>> {
+fn summaries(
+    module: &Module,
+    calls: &[Vec<(usize, ExprId)>],
+    assume: Assume,
+) -> Vec<Option<Level>> {
     let n = module.functions.len();
     let mut wanted = vec![false; n];
     for cs in calls {
@@ -195,6 +205,7 @@ fn summaries(module: &Module, calls: &[Vec<(usize, ExprId)>]) -> Vec<Option<Leve
                 params: vec![Level::Uniform; f.params.len()],
                 captured: None,
                 return_level: &known,
+                assume,
             };
             let facts = analyze_function(f, module, &seed);
             returned_level(f, &facts)

@@ -54,6 +54,17 @@ pub struct Scope<'a> {
     /// Level of the value returned by function `i` of the module when all
     /// its arguments are uniform (`None`: not known, taken as varying).
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    pub assume: super::Assume,
+}
+
+impl Scope<'_> {
+    /// The level of something the analysis knows nothing about.
+    fn unknown(&self) -> Level {
+        match self.assume {
+            super::Assume::Varying => Level::Varying,
+            super::Assume::Uniform => Level::Uniform,
+        }
+    }
 }
 
 impl Levels {
@@ -179,7 +190,7 @@ impl Levels {
             ExprKind::Index(a, b) => plain(self.get(*a).level.max(self.get(*b).level)),
             ExprKind::Call(c) => plain(self.call(s, c)),
             // A closure value: its captures are not tracked.
-            ExprKind::Lambda(_) | ExprKind::Unknown => plain(Level::Varying),
+            ExprKind::Lambda(_) | ExprKind::Unknown => plain(s.unknown()),
         }
     }
 
@@ -258,10 +269,10 @@ impl Levels {
             None => match s.module.callee(c) {
                 Some(g) => match (s.return_level)(g) {
                     Some(r) => r.max(args()),
-                    None => Level::Varying,
+                    None => s.unknown().max(args()),
                 },
                 None if c.receiver.is_none() && pure_function(&c.name) => args(),
-                None => Level::Varying,
+                None => s.unknown().max(args()),
             },
         }
     }
@@ -278,7 +289,7 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
         Level::Uniform
     } else {
         // Not declared here, not a file constant or global: unknown.
-        Level::Varying
+        s.unknown()
     };
     Entry {
         thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),

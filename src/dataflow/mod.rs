@@ -90,7 +90,26 @@ pub struct FnFacts {
     /// The level of every expression, by id, under the final variable
     /// levels.
     pub expr_levels: Vec<Level>,
+    /// Each guard's level when every unknown input (a parameter no visible
+    /// caller passes, an undeclared name, an unknown call's result) is
+    /// taken as uniform: how far the code itself *shows* the divergence,
+    /// from thread indices, lane ids and shuffles. Keyed by the guard's
+    /// span; see [`FnFacts::shown_level`].
+    pub shown_guard_levels: HashMap<ByteSpan, Level>,
     pub stats: FlowStats,
+}
+
+impl FnFacts {
+    /// The level of guard `g` as the code shows it (see
+    /// `shown_guard_levels`). A divergence that rests only on unknown
+    /// inputs is a speculative candidate, not evidence.
+    pub fn shown_level(&self, g: &Guard) -> Level {
+        self.shown_guard_levels
+            .get(&g.span)
+            .copied()
+            .unwrap_or(Level::Uniform)
+            .min(g.level)
+    }
 }
 
 /// How much work the analysis of one function did (counted, so tests can
@@ -143,7 +162,24 @@ impl Facts {
 }
 
 pub fn analyze(module: &Module) -> Facts {
-    let functions = interprocedural::analyze_all(module);
+    let mut functions = interprocedural::analyze_all(module, Assume::Varying);
+    // The same analysis with unknown inputs taken as uniform, kept only
+    // as each guard's shown level (linear: one more run of each function).
+    let shown = interprocedural::analyze_all(module, Assume::Uniform);
+    for (sound, shown) in functions.iter_mut().zip(shown) {
+        let mut levels: HashMap<ByteSpan, Level> = HashMap::new();
+        for ctx in shown
+            .stmt_context
+            .values()
+            .chain(shown.call_context.values())
+        {
+            for g in &ctx.guards {
+                let l = levels.entry(g.span).or_insert(Level::Uniform);
+                *l = (*l).max(g.level);
+            }
+        }
+        sound.shown_guard_levels = levels;
+    }
     let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
         module
             .functions
@@ -208,6 +244,19 @@ pub(crate) struct Seed<'a> {
     pub captured: Option<&'a HashMap<String, Level>>,
     /// Level of what function `g` returns when its arguments are uniform.
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Take unknown inputs as uniform (see [`Assume`]).
+    pub assume: Assume,
+}
+
+/// What an input the analysis knows nothing about is taken to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Assume {
+    /// Lane-varying until shown uniform: the sound analysis every rule
+    /// and the executor rely on.
+    Varying,
+    /// Uniform: what the code *shows* to vary (thread indices, lane ids,
+    /// shuffles, loads at such addresses). Only grades evidence.
+    Uniform,
 }
 
 /// Expression levels, memoized per pass, with what they need around them.
@@ -220,6 +269,7 @@ pub(crate) struct Eval<'a> {
     /// Statements that contain an exit, by id.
     exits: Vec<bool>,
     table: Levels,
+    assume: Assume,
     /// Where each local is declared: how many guards and exits were in
     /// force there (the smallest over its declarations). Only the guards
     /// pushed after it can make lanes disagree on its value: every lane
@@ -266,6 +316,7 @@ impl Eval<'_> {
             module: self.module,
             facts,
             return_level: self.return_level,
+            assume: self.assume,
         };
         self.table.level(&scope, e)
     }
@@ -275,6 +326,7 @@ impl Eval<'_> {
             module: self.module,
             facts,
             return_level: self.return_level,
+            assume: self.assume,
         };
         self.table.thread_x_aligned(&scope, e)
     }
@@ -284,6 +336,7 @@ impl Eval<'_> {
             module: self.module,
             facts,
             return_level: self.return_level,
+            assume: self.assume,
         };
         self.table.warp_aligned_offset(&scope, e)
     }
@@ -326,6 +379,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         declared,
         exits: exit_flags(f),
         table: Levels::new(f),
+        assume: seed.assume,
         decl_depth: HashMap::new(),
     };
     loop {
@@ -893,6 +947,7 @@ pub fn expr_level(f: &Function, e: ExprId, facts: &FnFacts, module: &Module) -> 
         module,
         facts,
         return_level: &none,
+        assume: Assume::Varying,
     };
     Levels::new(f).level(&scope, e)
 }

@@ -403,6 +403,13 @@ fn explore_root(
                 if st.found.is_some() && st.shown_in >> setup.shape & 1 == 1 {
                     continue;
                 }
+                // A speculative claim (nothing the code shows makes its
+                // lanes differ) is not confirmed by a run that guessed how
+                // the lanes split on a value it does not know: that run is
+                // an assumption, not something the code states.
+                if claim.speculative && r.trace.assumptions.iter().any(|a| a.1 != 0) {
+                    continue;
+                }
                 if let Some(o) = r.observations.iter().find(|o| {
                     claim.classes.contains(&o.class)
                         && o.chain
@@ -679,6 +686,18 @@ fn admitted_shapes(
     {
         return (vec![b], format!("launch at line {}", s.line), true);
     }
+    // A kernel class that states its block shape (`get_block_shape()`):
+    // the shape its launches use. Not exact (the launch is not seen), so
+    // no proof rests on it.
+    if let Some(class) = &f.class
+        && let Some((shape, line)) = module.class_block_shapes.get(class)
+    {
+        return (
+            vec![*shape],
+            format!("`get_block_shape()` of `{class}` (line {line})"),
+            false,
+        );
+    }
     let bounds = f.launch_bounds.filter(|lb| (1..=1024).contains(lb));
     if bounds.is_none()
         && let Some(b) = opts.block_dim
@@ -868,6 +887,7 @@ fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
         .trace
         .assumptions
         .iter()
+        .filter(|a| a.1 != 0)
         .take(4)
         .map(|(line, lanes, text)| WitnessEvent {
             lanes: *lanes,

@@ -46,6 +46,9 @@ pub struct Param {
     /// Declared with a built-in integral type (`int`, `unsigned`,
     /// `size_t`, …): only these get witness values.
     pub is_integral: bool,
+    /// A field a constructor sets from one of its parameters, lowered as
+    /// a parameter of each member function: callers never pass it.
+    pub of_field: bool,
     pub span: ByteSpan,
 }
 
@@ -58,6 +61,8 @@ pub struct Function {
     pub template_values: Vec<String>,
     /// `__launch_bounds__(N)`: the most threads per block.
     pub launch_bounds: Option<u32>,
+    /// The class this function is a member of (`A` for `A<T>::f`).
+    pub class: Option<String>,
     pub body: Vec<StmtId>,
     pub stmts: Vec<Stmt>,
     pub exprs: Vec<Expr>,
@@ -266,6 +271,11 @@ pub struct LaunchSite {
 pub struct Module {
     pub functions: Vec<Function>,
     pub launches: Vec<LaunchSite>,
+    /// Block shapes that kernel classes state with a host member
+    /// `static dim3 get_block_shape()` returning constants (the CUTLASS
+    /// convention for the class whose `operator()` is the kernel body):
+    /// class name → (shape, line of the function).
+    pub class_block_shapes: std::collections::HashMap<String, ([u32; 3], usize)>,
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
     pub constants: std::collections::HashMap<String, i64>,
@@ -309,11 +319,16 @@ impl Module {
         if call.receiver.is_some() {
             return None;
         }
+        // Overloads and same-named members of other classes are common in
+        // library code: only a function that can take this many arguments
+        // (counting defaults) is the callee; none means an unknown call.
         let cands = self.by_name.get(&call.name)?;
-        cands
-            .iter()
-            .copied()
-            .find(|&i| self.functions[i].params.len() >= call.args.len())
-            .or_else(|| cands.first().copied())
+        cands.iter().copied().find(|&i| {
+            let params = self.functions[i].params.iter().filter(|p| !p.of_field);
+            let (required, all) = params.fold((0, 0), |(r, a), p| {
+                (r + usize::from(p.default.is_none()), a + 1)
+            });
+            (required..=all).contains(&call.args.len())
+        })
     }
 }

@@ -81,6 +81,27 @@ impl CallSite<'_> {
         }
     }
 
+    /// Whether the code itself shows lanes (`min` = `Level::Varying`) or
+    /// threads (`Level::Warp`) diverging before this call: some guard at
+    /// that level varies because of thread indices, lane ids or shuffles,
+    /// not only because of inputs the analysis knows nothing about.
+    pub fn divergence_shown(&self, facts: &Facts, min: Level) -> bool {
+        let ff = &facts.functions[self.function];
+        self.context
+            .guards
+            .iter()
+            .any(|g| g.level >= min && ff.shown_level(g) >= min)
+    }
+
+    /// A claim that rests on the guards above `min`: speculative when only
+    /// unknown inputs make them vary (shown only if a run confirms it).
+    pub fn guarded_claim(&self, classes: &'static [Class], facts: &Facts, min: Level) -> Claim {
+        Claim {
+            speculative: !self.divergence_shown(facts, min),
+            ..self.claim(classes)
+        }
+    }
+
     pub fn claim(&self, classes: &'static [Class]) -> Claim {
         Claim {
             function: self.function,

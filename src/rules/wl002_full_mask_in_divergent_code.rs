@@ -89,7 +89,13 @@ impl Rule for FullMaskInDivergentCode {
                 help: Some(HELP.to_owned()),
                 labels,
                 fix: None,
-                claim: Some(site.claim(CLASSES)),
+                // A partial warp is stated by the launch; a guard is
+                // evidence only where the code shows it splitting lanes.
+                claim: Some(if partial.is_some() && !site.context.warp_divergent() {
+                    site.claim(CLASSES)
+                } else {
+                    site.guarded_claim(CLASSES, cx.facts, Level::Varying)
+                }),
             });
         }
     }

@@ -535,6 +535,9 @@ impl Unit {
             for (k, v) in &h.module.constants {
                 module.constants.entry(k.clone()).or_insert(*v);
             }
+            for (k, v) in &h.module.class_block_shapes {
+                module.class_block_shapes.entry(k.clone()).or_insert(*v);
+            }
         }
         if self.headers.is_empty() {
             return;

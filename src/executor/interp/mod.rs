@@ -749,8 +749,13 @@ impl<'m> Machine<'m> {
 
     /// A branch condition as written, on one line and short.
     fn cond_text(&self, span: ByteSpan) -> String {
-        let text: String = self
-            .source
+        // A function from a header has spans into the header's text.
+        let source = self
+            .module
+            .header_of(self.current_fn)
+            .map(|h| &**h)
+            .unwrap_or(self.source);
+        let text: String = source
             .text
             .get(span.0..span.1)
             .unwrap_or("?")

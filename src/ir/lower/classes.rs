@@ -332,6 +332,7 @@ impl super::FnBuilder<'_> {
                         is_pointer: false,
                         is_float,
                         is_integral,
+                        of_field: true,
                         span,
                     });
                 }

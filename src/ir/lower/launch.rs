@@ -188,3 +188,29 @@ fn eval_host_int(
         _ => None,
     }
 }
+
+/// A host function `get_block_shape` (a kernel class's statement of its
+/// block shape, as CUTLASS writes it).
+pub(super) fn is_block_shape_getter(def: Node, text: &str) -> bool {
+    def.child_by_field_name("declarator")
+        .and_then(|d| d.child_by_field_name("declarator"))
+        .is_some_and(|n| node_text(n, text) == "get_block_shape")
+}
+
+/// The constant `dim3` a function returns: `return dim3(a, b, c);` or
+/// `dim3 block(a, b, c); … return block;`.
+pub(super) fn returned_dim3(
+    def: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+) -> Option<[u32; 3]> {
+    let body = def.child_by_field_name("body")?;
+    let mut returned = None;
+    let mut c = body.walk();
+    for st in body.named_children(&mut c) {
+        if st.kind() == "return_statement" {
+            returned = st.named_child(0);
+        }
+    }
+    eval_dim3(returned?, text, consts, Some(body), 1024)
+}

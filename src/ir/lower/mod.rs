@@ -38,6 +38,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut module = Module::default();
     let mut defs: Vec<(Node, Vec<String>)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
+    let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
     let mut classes: classes::Classes = HashMap::new();
     preorder(root, |n| match n.kind() {
@@ -47,8 +48,12 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
                 if is_device_code(n, text) {
                     defs.push((n, tparams));
                 } else {
-                    // Host code: only its launch sites matter.
+                    // Host code: only its launch sites and stated block
+                    // shapes matter.
                     collect_launches(n, &mut launches);
+                    if launch::is_block_shape_getter(n, text) {
+                        shape_getters.push(n);
+                    }
                 }
             }
             Walk::Skip
@@ -107,6 +112,18 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     for l in launches {
         if let Some(site) = launch_site(l, text, &module.constants) {
             module.launches.push(site);
+        }
+    }
+    for g in shape_getters {
+        if let (Some(class), Some(shape)) = (
+            classes::class_of(g, text),
+            launch::returned_dim3(g, text, &module.constants),
+        ) {
+            let line = file.source.line_col(g.start_byte()).0;
+            module
+                .class_block_shapes
+                .entry(class)
+                .or_insert((shape, line));
         }
     }
     module
@@ -303,12 +320,14 @@ impl<'a> Lowerer<'a> {
         if let Some(params) = decl.child_by_field_name("parameters") {
             b.lower_params(params, text);
         }
-        if let Some(class) = classes::class_of(def, text)
-            && class != b.f.name
-            && let Some(info) = self.classes.get(&class)
+        let class = classes::class_of(def, text);
+        if let Some(class) = &class
+            && *class != b.f.name
+            && let Some(info) = self.classes.get(class)
         {
             b.member_prelude(info, text);
         }
+        b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
@@ -474,6 +493,7 @@ impl FnBuilder<'_> {
                 is_pointer: is_pointer || !dims.is_empty(),
                 is_float: type_is_float(p, text),
                 is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
+                of_field: false,
                 span: span_of(p),
             });
         }
@@ -1267,6 +1287,7 @@ fn empty_function() -> Function {
         params: Vec::new(),
         template_values: Vec::new(),
         launch_bounds: None,
+        class: None,
         body: Vec::new(),
         stmts: Vec::new(),
         exprs: Vec::new(),
