@@ -729,15 +729,7 @@ pub fn any_subexpr(f: &Function, e: ExprId, pred: &mut dyn FnMut(&ExprKind) -> b
 }
 
 pub fn children(k: &ExprKind) -> Vec<ExprId> {
-    match k {
-        ExprKind::Unary(_, a) | ExprKind::Member(a, _) => vec![*a],
-        ExprKind::Update { target, .. } => vec![*target],
-        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => vec![*a, *b],
-        ExprKind::Assign { lhs, rhs, .. } => vec![*lhs, *rhs],
-        ExprKind::Ternary(a, b, c) => vec![*a, *b, *c],
-        ExprKind::Call(c) => c.args.iter().copied().chain(c.receiver).collect(),
-        _ => Vec::new(),
-    }
+    k.children()
 }
 
 /// Every call expression directly inside statement `s`, with the guards

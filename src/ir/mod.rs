@@ -9,6 +9,7 @@
 pub mod fold;
 pub mod lower;
 pub mod primitives;
+pub mod scopes;
 
 pub use lower::lower_file;
 pub use primitives::Primitive;
@@ -233,6 +234,23 @@ pub enum ExprKind {
     /// A lambda: index into `Module::functions`.
     Lambda(usize),
     Unknown,
+}
+
+impl ExprKind {
+    /// The direct subexpressions (a lambda's body is another function).
+    pub fn children(&self) -> Vec<ExprId> {
+        match self {
+            ExprKind::Unary(_, a) | ExprKind::Member(a, _) => vec![*a],
+            ExprKind::Update { target, .. } => vec![*target],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
+                vec![*a, *b]
+            }
+            ExprKind::Assign { lhs, rhs, .. } => vec![*lhs, *rhs],
+            ExprKind::Ternary(a, b, c) => vec![*a, *b, *c],
+            ExprKind::Call(c) => c.args.iter().copied().chain(c.receiver).collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -119,7 +119,7 @@ fn base_name(f: &Function, e: ExprId) -> Option<String> {
     let mut cur = e;
     for _ in 0..8 {
         match &f.expr(cur).kind {
-            ExprKind::Var(v) => return Some(v.clone()),
+            ExprKind::Var(v) => return Some(crate::ir::scopes::source_name(v).to_owned()),
             ExprKind::Index(b, _) | ExprKind::Unary(_, b) => cur = *b,
             ExprKind::Binary(_, a, _) => cur = *a,
             _ => return None,

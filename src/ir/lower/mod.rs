@@ -329,6 +329,7 @@ impl<'a> Lowerer<'a> {
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
+        super::scopes::rename_shadowed(&mut b.f);
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
     }
