@@ -479,3 +479,199 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::primitives::VoteMode;
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// The sibling-arm pairing as it was first written: every collective
+    /// against every other (quadratic), kept here as the reference.
+    fn covered_reference(events: &[Collective], i: usize) -> u32 {
+        let ordinals: Vec<Vec<u32>> = {
+            let mut counts: HashMap<(u8, Option<u32>, Vec<(u32, u16)>), u32> = HashMap::default();
+            events
+                .iter()
+                .map(|e| {
+                    (0..e.regions.len())
+                        .map(|d| {
+                            let key = (
+                                e.prim.rendezvous_class(),
+                                e.uniform_mask(),
+                                e.regions[..=d].to_vec(),
+                            );
+                            let c = counts.entry(key).or_insert(0);
+                            *c += 1;
+                            *c - 1
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let e = &events[i];
+        let mut covered = 0u32;
+        for (j, other) in events.iter().enumerate() {
+            if j == i
+                || other.prim.rendezvous_class() != e.prim.rendezvous_class()
+                || other.uniform_mask().is_none()
+                || other.uniform_mask() != e.uniform_mask()
+                || other.active & e.active != 0
+            {
+                continue;
+            }
+            let depth = e
+                .regions
+                .iter()
+                .zip(&other.regions)
+                .position(|(a, b)| a != b);
+            if let Some(d) = depth
+                && e.regions[d].0 == other.regions[d].0
+                && ordinals[i].get(d) == ordinals[j].get(d)
+            {
+                covered |= other.active;
+            }
+        }
+        covered
+    }
+
+    fn collective(rng: &mut Rng) -> Collective {
+        let prim = if rng.below(2) == 0 {
+            Primitive::Syncwarp
+        } else {
+            Primitive::Vote(VoteMode::Ballot)
+        };
+        let active = match rng.below(4) {
+            0 => 0x0000_ffff,
+            1 => 0xffff_0000,
+            2 => 0x0000_00ff,
+            _ => 1 << rng.below(32),
+        };
+        let mask = match rng.below(3) {
+            0 => Some(FULL),
+            1 => Some(0x0000_ffff),
+            _ => None,
+        };
+        let mut masks = [None; 32];
+        for (lane, m) in masks.iter_mut().enumerate() {
+            if active >> lane & 1 == 1 {
+                *m = mask.or(Some(rng.next() as u32));
+            }
+        }
+        // Region paths over a few instances and arms, so that prefixes,
+        // instances and ordinals collide often.
+        let depth = rng.below(4) as usize;
+        let regions = (0..depth)
+            .map(|_| (rng.below(3) as u32, rng.below(3) as u16))
+            .collect();
+        Collective {
+            prim,
+            chain: Vec::new(),
+            line: 1,
+            time: 0,
+            active,
+            masks,
+            exited: 0,
+            present: FULL,
+            regions,
+            whereabouts: Vec::new(),
+            width: None,
+            reads: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn pairing_matches_the_quadratic_reference() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut pairs_found = 0;
+        for _ in 0..300 {
+            let n = 1 + rng.below(40) as usize;
+            let events: Vec<Collective> = (0..n).map(|_| collective(&mut rng)).collect();
+            let pairing = Pairing::new(&events);
+            for (i, e) in events.iter().enumerate() {
+                let want = covered_reference(&events, i);
+                assert_eq!(pairing.covered(i, e), want, "collective {i} of {events:#?}");
+                pairs_found += usize::from(want != 0);
+            }
+        }
+        // The generator must exercise the pairing, not only its absence.
+        assert!(pairs_found > 100, "only {pairs_found} paired collectives");
+    }
+
+    #[test]
+    fn races_match_a_scan_of_every_barrier() {
+        use super::super::trace::{Access, Barrier};
+        use super::super::value::Space;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut races = 0;
+        for _ in 0..300 {
+            let mut trace = Trace::default();
+            for t in 0..60u64 {
+                if rng.below(4) == 0 {
+                    let participants = match rng.below(3) {
+                        0 => FULL,
+                        1 => 0x0000_ffff,
+                        _ => rng.next() as u32,
+                    };
+                    trace.barriers.push(Barrier {
+                        time: t,
+                        participants,
+                    });
+                } else {
+                    trace.accesses.push(Access {
+                        lane: rng.below(4) as u32,
+                        space: Space::Shared(0),
+                        offset: rng.below(3) as i64,
+                        write: rng.below(2) == 0,
+                        time: t,
+                        chain: vec![(0, t as u32)],
+                        line: t as usize,
+                        start: t as usize,
+                    });
+                }
+            }
+            // The reference: is each conflicting pair ordered by some
+            // barrier between them that both lanes take part in?
+            let mut want: std::collections::BTreeSet<usize> = Default::default();
+            let a = &trace.accesses;
+            for x in 0..a.len() {
+                for y in x + 1..a.len() {
+                    let (p, q) = (&a[x], &a[y]);
+                    if p.offset != q.offset || p.lane == q.lane || !(p.write || q.write) {
+                        continue;
+                    }
+                    let both = 1u32 << p.lane | 1u32 << q.lane;
+                    let ordered = trace.barriers.iter().any(|b| {
+                        b.time > p.time.min(q.time)
+                            && b.time < p.time.max(q.time)
+                            && b.participants & both == both
+                    });
+                    if !ordered {
+                        // Reported at the later access in source order.
+                        want.insert(p.start.max(q.start));
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            assert!(shared_races(&trace, &mut out).is_none());
+            // One observation per later access site of an unordered pair.
+            let got: std::collections::BTreeSet<usize> = out.iter().map(|o| o.line).collect();
+            assert_eq!(got, want, "{trace:#?}");
+            races += out.len();
+        }
+        assert!(races > 50, "only {races} races");
+    }
+}
