@@ -499,11 +499,14 @@ mod tests {
         }
     }
 
+    /// Rendezvous class, mask, and region path prefix.
+    type OrdinalKey = (u8, Option<u32>, Vec<(u32, u16)>);
+
     /// The sibling-arm pairing as it was first written: every collective
     /// against every other (quadratic), kept here as the reference.
     fn covered_reference(events: &[Collective], i: usize) -> u32 {
         let ordinals: Vec<Vec<u32>> = {
-            let mut counts: HashMap<(u8, Option<u32>, Vec<(u32, u16)>), u32> = HashMap::default();
+            let mut counts: HashMap<OrdinalKey, u32> = HashMap::default();
             events
                 .iter()
                 .map(|e| {
