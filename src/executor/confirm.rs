@@ -310,15 +310,21 @@ fn explore_root(
     let mut blocks_seen: HashSet<u32> = HashSet::new();
     // Set when the file's step budget ran out during this root's runs.
     let mut out_of_budget = false;
+    // Shapes (by index) with a setup whose runs all ran: a finding is
+    // shape-dependent only if a shape that ran did not show it, never
+    // because the budget ran out before a shape was tried.
+    let mut shapes_run = 0u16;
     for (si, setup) in setups.iter().enumerate() {
         if out_of_budget {
             break;
         }
         // A setup equal to an earlier one that had no branch to guess
-        // would run the same way again.
+        // would run the same way again (the same block shape included: a
+        // shape never run proves nothing about it).
         let key = format!(
-            "{:?}|{:?}|{}|{}",
+            "{:?}|{:?}|{:?}|{}|{}",
             setup.inputs,
+            setup.cfg.block_dim,
             setup.cfg.block_idx,
             setup.cfg.seed % 2,
             setup.cfg.symbolic
@@ -477,6 +483,9 @@ fn explore_root(
                 _ => {}
             }
         }
+        if !out_of_budget {
+            shapes_run |= 1 << setup.shape.min(15);
+        }
         let all_shapes = (1u16 << shapes) - 1;
         let all_found = state
             .values()
@@ -490,7 +499,9 @@ fn explore_root(
             if st.found.is_none() {
                 continue;
             }
-            if let Some(missing) = (0..shapes).find(|k| st.shown_in >> k & 1 == 0) {
+            if let Some(missing) =
+                (0..shapes).find(|k| st.shown_in >> k & 1 == 0 && shapes_run >> k & 1 == 1)
+            {
                 let shape = setups
                     .iter()
                     .find(|s| s.shape == missing)
