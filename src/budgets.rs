@@ -34,7 +34,7 @@ impl Default for Budgets {
             max_loop_iterations: 64,
             max_forks: 16,
             max_call_depth: 8,
-            max_file_steps: 3_000_000,
+            max_file_steps: 1_500_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
         }

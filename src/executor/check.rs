@@ -23,30 +23,41 @@ pub struct Observation {
 
 const FULL: u32 = 0xffff_ffff;
 
-pub fn observe(trace: &Trace, present: u32) -> Vec<Observation> {
+/// Pair comparisons and barrier visits the shared-memory race check may
+/// make on one trace; past it the check stops and the run is incomplete.
+pub const MAX_RACE_CHECK_WORK: u64 = 4_000_000;
+
+/// The observations of one trace, and why the check stopped early (a run
+/// whose check stopped proves nothing: the caller marks it incomplete).
+/// Linear in the trace: collectives are paired through a hash of their
+/// region paths, barriers are found by binary search.
+pub fn observe(trace: &Trace, present: u32) -> (Vec<Observation>, Option<String>) {
     let mut out = Vec::new();
-    // Pairing sibling arms needs ordinals; most traces have no absent lane.
+    // Pairing sibling arms needs the region index; most traces have no
+    // absent lane.
     let any_absent = trace.collectives.iter().any(|e| {
         e.named()
             .is_some_and(|named| named & present & !e.active & !e.exited != 0)
     });
-    let ordinals = if any_absent {
-        ordinals(&trace.collectives)
+    let pairing = if any_absent {
+        Some(Pairing::new(&trace.collectives))
     } else {
-        Vec::new()
+        None
     };
     for (i, e) in trace.collectives.iter().enumerate() {
         match e.prim {
             Primitive::Syncthreads(_) => barrier_divergence(e, present, &mut out),
             Primitive::Activemask => {}
             _ => {
-                absent_lanes(trace, i, e, present, &ordinals, &mut out);
+                if let Some(p) = &pairing {
+                    absent_lanes(p, i, e, present, &mut out);
+                }
                 lane_checks(e, trace.used_undef.contains(&(i as u32)), &mut out);
             }
         }
     }
-    shared_races(trace, &mut out);
-    out
+    let cut = shared_races(trace, &mut out);
+    (out, cut)
 }
 
 fn event(lanes: u32, line: usize, what: impl Into<String>) -> WitnessEvent {
@@ -69,41 +80,100 @@ fn arrival(e: &Collective) -> WitnessEvent {
     )
 }
 
-/// Rendezvous class, mask, and region path prefix.
-type OrdinalKey = (u8, Option<u32>, Vec<(u32, u16)>);
+/// Where a collective's partners from sibling arms may be: rendezvous
+/// class, mask, the region path above the branch (interned), the branch
+/// instance, and the collective's ordinal among those of its class and
+/// mask in its arm.
+type PartnerKey = (u8, u32, u32, u32, u32);
 
-/// For each event, its index among earlier events of the same class and
-/// mask at each depth of its region path (for pairing sibling arms).
-fn ordinals(events: &[Collective]) -> Vec<Vec<u32>> {
-    let mut counts: HashMap<OrdinalKey, u32> = HashMap::default();
-    events
-        .iter()
-        .map(|e| {
-            (0..e.regions.len())
-                .map(|d| {
-                    let key = (
-                        e.prim.rendezvous_class(),
-                        e.uniform_mask(),
-                        e.regions[..=d].to_vec(),
-                    );
-                    let c = counts.entry(key).or_insert(0);
-                    *c += 1;
-                    *c - 1
-                })
-                .collect()
-        })
-        .collect()
+/// Collectives indexed for pairing sibling arms: two collectives pair when
+/// they have the same class and uniform mask, their region paths first
+/// differ at depth `d` in the arm of one branch instance, and each is the
+/// same ordinal among the collectives of its class and mask in its arm.
+/// Built in one pass (time linear in the collectives times their depth).
+struct Pairing {
+    /// Per collective and depth: its ordinal among the collectives of its
+    /// class and mask in that arm.
+    ordinals: Vec<Vec<u32>>,
+    /// Per collective: the interned id of its region path above each depth.
+    prefixes: Vec<Vec<u32>>,
+    /// Partners by key: (arm, active lanes, collective index).
+    partners: HashMap<PartnerKey, Vec<(u16, u32, usize)>>,
+}
+
+impl Pairing {
+    fn new(events: &[Collective]) -> Pairing {
+        // Region path prefixes interned: id 0 is the empty path.
+        let mut ids: HashMap<(u32, (u32, u16)), u32> = HashMap::default();
+        let mut counts: HashMap<(u8, Option<u32>, u32), u32> = HashMap::default();
+        let mut partners: HashMap<PartnerKey, Vec<(u16, u32, usize)>> = HashMap::default();
+        let mut ordinals = Vec::with_capacity(events.len());
+        let mut prefixes = Vec::with_capacity(events.len());
+        for (i, e) in events.iter().enumerate() {
+            let class = e.prim.rendezvous_class();
+            let mask = e.uniform_mask();
+            let mut above = 0u32;
+            let mut ords = Vec::with_capacity(e.regions.len());
+            let mut pres = Vec::with_capacity(e.regions.len());
+            for &region in &e.regions {
+                let next = ids.len() as u32 + 1;
+                let upto = *ids.entry((above, region)).or_insert(next);
+                let c = counts.entry((class, mask, upto)).or_insert(0);
+                let ord = *c;
+                *c += 1;
+                if let Some(m) = mask {
+                    partners
+                        .entry((class, m, above, region.0, ord))
+                        .or_default()
+                        .push((region.1, e.active, i));
+                }
+                ords.push(ord);
+                pres.push(above);
+                above = upto;
+            }
+            ordinals.push(ords);
+            prefixes.push(pres);
+        }
+        Pairing {
+            ordinals,
+            prefixes,
+            partners,
+        }
+    }
+
+    /// Lanes arriving at a partner of collective `i` from a sibling arm.
+    fn covered(&self, i: usize, e: &Collective) -> u32 {
+        let Some(mask) = e.uniform_mask() else {
+            return 0;
+        };
+        let class = e.prim.rendezvous_class();
+        let mut covered = 0u32;
+        for (d, &(instance, arm)) in e.regions.iter().enumerate() {
+            let key = (
+                class,
+                mask,
+                self.prefixes[i][d],
+                instance,
+                self.ordinals[i][d],
+            );
+            for &(other_arm, active, j) in self.partners.get(&key).into_iter().flatten() {
+                if j != i && other_arm != arm && active & e.active == 0 {
+                    covered |= active;
+                }
+            }
+        }
+        covered
+    }
 }
 
 /// Lanes of the mask that are alive, not here, and not arriving at the
 /// same kind of primitive with the same mask from a sibling arm of a
 /// branch both are still inside (the pairing Volta+ allows).
 fn absent_lanes(
-    trace: &Trace,
+    pairing: &Pairing,
     i: usize,
     e: &Collective,
     present: u32,
-    ordinals: &[Vec<u32>],
     out: &mut Vec<Observation>,
 ) {
     let Some(named) = e.named() else { return };
@@ -111,28 +181,7 @@ fn absent_lanes(
     if absent == 0 {
         return;
     }
-    let mut covered = 0u32;
-    for (j, other) in trace.collectives.iter().enumerate() {
-        if j == i
-            || other.prim.rendezvous_class() != e.prim.rendezvous_class()
-            || other.uniform_mask().is_none()
-            || other.uniform_mask() != e.uniform_mask()
-            || other.active & e.active != 0
-        {
-            continue;
-        }
-        let depth = e
-            .regions
-            .iter()
-            .zip(&other.regions)
-            .position(|(a, b)| a != b);
-        if let Some(d) = depth
-            && e.regions[d].0 == other.regions[d].0
-            && ordinals[i].get(d) == ordinals[j].get(d)
-        {
-            covered |= other.active;
-        }
-    }
+    let covered = pairing.covered(i, e);
     let missing = absent & !covered;
     if missing == 0 {
         return;
@@ -340,31 +389,68 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
 
 const MAX_ACCESSES_PER_LOCATION: usize = 256;
 
-fn shared_races(trace: &Trace, out: &mut Vec<Observation>) {
+/// Unordered conflicting accesses to one shared element by two lanes.
+/// Returns why the check stopped early, if it did.
+fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
     let mut by_loc: HashMap<(super::value::Space, i64), Vec<usize>> = HashMap::default();
+    let mut lanes = 0u32;
     for (i, a) in trace.accesses.iter().enumerate() {
+        lanes |= 1 << a.lane;
         let v = by_loc.entry((a.space, a.offset)).or_default();
         if v.len() < MAX_ACCESSES_PER_LOCATION {
             v.push(i);
         }
     }
+    // Barriers come in time order. `covering[k]`: the first barrier at or
+    // after `k` that every accessing lane takes part in, so that most
+    // pairs are decided by one binary search.
+    let bars = &trace.barriers;
+    let mut covering = vec![bars.len(); bars.len() + 1];
+    for k in (0..bars.len()).rev() {
+        covering[k] = if bars[k].participants & lanes == lanes {
+            k
+        } else {
+            covering[k + 1]
+        };
+    }
+    let mut work = 0u64;
     let mut reported: rustc_hash::FxHashSet<Vec<Site>> = rustc_hash::FxHashSet::default();
     let mut locs: Vec<_> = by_loc.into_iter().collect();
     locs.sort_by_key(|(k, _)| *k);
     for (_, idxs) in locs {
         for (x, &i) in idxs.iter().enumerate() {
             for &j in &idxs[x + 1..] {
+                work += 1;
                 let (a, b) = (&trace.accesses[i], &trace.accesses[j]);
                 if a.lane == b.lane || !(a.write || b.write) {
                     continue;
                 }
                 let (first, second) = if a.time <= b.time { (a, b) } else { (b, a) };
-                let ordered = trace.barriers.iter().any(|bar| {
-                    bar.time > first.time
-                        && bar.time < second.time
-                        && bar.participants >> first.lane & 1 == 1
-                        && bar.participants >> second.lane & 1 == 1
-                });
+                let both = 1u32 << first.lane | 1u32 << second.lane;
+                let start = bars.partition_point(|bar| bar.time <= first.time);
+                let ordered =
+                    if covering[start] < bars.len() && bars[covering[start]].time < second.time {
+                        true
+                    } else {
+                        // Only barriers some lane skipped lie in between.
+                        let mut found = false;
+                        for bar in bars[start..]
+                            .iter()
+                            .take_while(|bar| bar.time < second.time)
+                        {
+                            work += 1;
+                            if bar.participants & both == both {
+                                found = true;
+                                break;
+                            }
+                        }
+                        found
+                    };
+                if work > MAX_RACE_CHECK_WORK {
+                    return Some(format!(
+                        "the shared-memory race check stopped after {MAX_RACE_CHECK_WORK} comparisons"
+                    ));
+                }
                 if ordered {
                     continue;
                 }
@@ -390,5 +476,205 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) {
                 });
             }
         }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::primitives::VoteMode;
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Rendezvous class, mask, and region path prefix.
+    type OrdinalKey = (u8, Option<u32>, Vec<(u32, u16)>);
+
+    /// The sibling-arm pairing as it was first written: every collective
+    /// against every other (quadratic), kept here as the reference.
+    fn covered_reference(events: &[Collective], i: usize) -> u32 {
+        let ordinals: Vec<Vec<u32>> = {
+            let mut counts: HashMap<OrdinalKey, u32> = HashMap::default();
+            events
+                .iter()
+                .map(|e| {
+                    (0..e.regions.len())
+                        .map(|d| {
+                            let key = (
+                                e.prim.rendezvous_class(),
+                                e.uniform_mask(),
+                                e.regions[..=d].to_vec(),
+                            );
+                            let c = counts.entry(key).or_insert(0);
+                            *c += 1;
+                            *c - 1
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let e = &events[i];
+        let mut covered = 0u32;
+        for (j, other) in events.iter().enumerate() {
+            if j == i
+                || other.prim.rendezvous_class() != e.prim.rendezvous_class()
+                || other.uniform_mask().is_none()
+                || other.uniform_mask() != e.uniform_mask()
+                || other.active & e.active != 0
+            {
+                continue;
+            }
+            let depth = e
+                .regions
+                .iter()
+                .zip(&other.regions)
+                .position(|(a, b)| a != b);
+            if let Some(d) = depth
+                && e.regions[d].0 == other.regions[d].0
+                && ordinals[i].get(d) == ordinals[j].get(d)
+            {
+                covered |= other.active;
+            }
+        }
+        covered
+    }
+
+    fn collective(rng: &mut Rng) -> Collective {
+        let prim = if rng.below(2) == 0 {
+            Primitive::Syncwarp
+        } else {
+            Primitive::Vote(VoteMode::Ballot)
+        };
+        let active = match rng.below(4) {
+            0 => 0x0000_ffff,
+            1 => 0xffff_0000,
+            2 => 0x0000_00ff,
+            _ => 1 << rng.below(32),
+        };
+        let mask = match rng.below(3) {
+            0 => Some(FULL),
+            1 => Some(0x0000_ffff),
+            _ => None,
+        };
+        let mut masks = [None; 32];
+        for (lane, m) in masks.iter_mut().enumerate() {
+            if active >> lane & 1 == 1 {
+                *m = mask.or(Some(rng.next() as u32));
+            }
+        }
+        // Region paths over a few instances and arms, so that prefixes,
+        // instances and ordinals collide often.
+        let depth = rng.below(4) as usize;
+        let regions = (0..depth)
+            .map(|_| (rng.below(3) as u32, rng.below(3) as u16))
+            .collect();
+        Collective {
+            prim,
+            chain: Vec::new(),
+            line: 1,
+            time: 0,
+            active,
+            masks,
+            exited: 0,
+            present: FULL,
+            regions,
+            whereabouts: Vec::new(),
+            width: None,
+            reads: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn pairing_matches_the_quadratic_reference() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut pairs_found = 0;
+        for _ in 0..300 {
+            let n = 1 + rng.below(40) as usize;
+            let events: Vec<Collective> = (0..n).map(|_| collective(&mut rng)).collect();
+            let pairing = Pairing::new(&events);
+            for (i, e) in events.iter().enumerate() {
+                let want = covered_reference(&events, i);
+                assert_eq!(pairing.covered(i, e), want, "collective {i} of {events:#?}");
+                pairs_found += usize::from(want != 0);
+            }
+        }
+        // The generator must exercise the pairing, not only its absence.
+        assert!(pairs_found > 100, "only {pairs_found} paired collectives");
+    }
+
+    #[test]
+    fn races_match_a_scan_of_every_barrier() {
+        use super::super::trace::{Access, Barrier};
+        use super::super::value::Space;
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut races = 0;
+        for _ in 0..300 {
+            let mut trace = Trace::default();
+            for t in 0..60u64 {
+                if rng.below(4) == 0 {
+                    let participants = match rng.below(3) {
+                        0 => FULL,
+                        1 => 0x0000_ffff,
+                        _ => rng.next() as u32,
+                    };
+                    trace.barriers.push(Barrier {
+                        time: t,
+                        participants,
+                    });
+                } else {
+                    trace.accesses.push(Access {
+                        lane: rng.below(4) as u32,
+                        space: Space::Shared(0),
+                        offset: rng.below(3) as i64,
+                        write: rng.below(2) == 0,
+                        time: t,
+                        chain: vec![(0, t as u32)],
+                        line: t as usize,
+                        start: t as usize,
+                    });
+                }
+            }
+            // The reference: is each conflicting pair ordered by some
+            // barrier between them that both lanes take part in?
+            let mut want: std::collections::BTreeSet<usize> = Default::default();
+            let a = &trace.accesses;
+            for x in 0..a.len() {
+                for y in x + 1..a.len() {
+                    let (p, q) = (&a[x], &a[y]);
+                    if p.offset != q.offset || p.lane == q.lane || !(p.write || q.write) {
+                        continue;
+                    }
+                    let both = 1u32 << p.lane | 1u32 << q.lane;
+                    let ordered = trace.barriers.iter().any(|b| {
+                        b.time > p.time.min(q.time)
+                            && b.time < p.time.max(q.time)
+                            && b.participants & both == both
+                    });
+                    if !ordered {
+                        // Reported at the later access in source order.
+                        want.insert(p.start.max(q.start));
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            assert!(shared_races(&trace, &mut out).is_none());
+            // One observation per later access site of an unordered pair.
+            let got: std::collections::BTreeSet<usize> = out.iter().map(|o| o.line).collect();
+            assert_eq!(got, want, "{trace:#?}");
+            races += out.len();
+        }
+        assert!(races > 50, "only {races} races");
     }
 }

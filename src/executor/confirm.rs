@@ -6,8 +6,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use rayon::prelude::*;
-
 use super::check::{Class, Observation, observe};
 use super::interp::{Machine, RunConfig, Schedule};
 use super::trace::Trace;
@@ -86,32 +84,22 @@ pub fn confirm_findings(
             by_root.entry(r).or_default().push(i);
         }
     }
-    // Roots are independent: explore them in parallel, then merge in root
-    // order so that the first witness (by root) wins, whatever the threads.
+    // The file's step budget is spent in root order: each root may use what
+    // the roots before it left, and its runs stop where that runs out, so
+    // the cut is counted (never timed) and the same on every machine.
     let roots: Vec<(usize, Vec<usize>)> = by_root.into_iter().collect();
-    // The file's step budget is spent in root order, a chunk of roots at a
-    // time (explored in parallel): the cut falls at the same root whatever
-    // the thread count, and roots past it are not run at all.
-    const CHUNK: usize = 16;
     let mut explored: Vec<RootOutcome> = Vec::new();
     let mut spent = 0u64;
     let mut cut = roots.len();
-    for (c, chunk) in roots.chunks(CHUNK).enumerate() {
-        let outcomes: Vec<RootOutcome> = chunk
-            .par_iter()
-            .map(|(root, idxs)| explore_root(module, source, claims, *root, idxs, opts))
-            .collect();
-        for (k, o) in outcomes.into_iter().enumerate() {
-            if spent >= opts.budgets.max_file_steps {
-                cut = cut.min(c * CHUNK + k);
-                break;
-            }
-            spent += o.steps;
-            explored.push(o);
-        }
-        if cut < roots.len() {
+    for (k, (root, idxs)) in roots.iter().enumerate() {
+        if spent >= opts.budgets.max_file_steps {
+            cut = k;
             break;
         }
+        let left = opts.budgets.max_file_steps - spent;
+        let o = explore_root(module, source, claims, *root, idxs, opts, left);
+        spent += o.steps;
+        explored.push(o);
     }
     let file_budget_note = format!(
         "the executor's budget for this file ({} steps) was spent on earlier functions",
@@ -300,6 +288,7 @@ fn explore_root(
     root: usize,
     idxs: &[usize],
     opts: &ExecOptions,
+    steps_left: u64,
 ) -> RootOutcome {
     let mut state: BTreeMap<usize, ClaimState> =
         idxs.iter().map(|&i| (i, ClaimState::default())).collect();
@@ -319,12 +308,23 @@ fn explore_root(
         .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
     let mut deterministic_done: HashSet<String> = HashSet::new();
     let mut blocks_seen: HashSet<u32> = HashSet::new();
+    // Set when the file's step budget ran out during this root's runs.
+    let mut out_of_budget = false;
+    // Shapes (by index) with a setup whose runs all ran: a finding is
+    // shape-dependent only if a shape that ran did not show it, never
+    // because the budget ran out before a shape was tried.
+    let mut shapes_run = 0u16;
     for (si, setup) in setups.iter().enumerate() {
+        if out_of_budget {
+            break;
+        }
         // A setup equal to an earlier one that had no branch to guess
-        // would run the same way again.
+        // would run the same way again (the same block shape included: a
+        // shape never run proves nothing about it).
         let key = format!(
-            "{:?}|{:?}|{}|{}",
+            "{:?}|{:?}|{:?}|{}|{}",
             setup.inputs,
+            setup.cfg.block_dim,
             setup.cfg.block_idx,
             setup.cfg.seed % 2,
             setup.cfg.symbolic
@@ -338,22 +338,34 @@ fn explore_root(
         let warps = warps_for(module, root, &setup.cfg, si < 2 || fresh_block);
         let mut per_warp: Vec<RunResult> = Vec::new();
         for &w in &warps {
+            if out_of_budget {
+                break;
+            }
             let schedules: &[Schedule] = if wants_schedules {
                 &[Schedule::Converged, Schedule::Split(1), Schedule::Split(8)]
             } else {
                 &[Schedule::Converged]
             };
             for &sched in schedules {
+                if root_steps >= steps_left {
+                    out_of_budget = true;
+                    break;
+                }
                 let mut cfg = setup.cfg.clone();
                 cfg.warp = w;
                 cfg.schedule = sched;
+                cfg.file_steps_left = steps_left - root_steps;
                 let mut m = Machine::new(module, &cfg, source);
                 m.run_root(root);
                 runs += 1;
                 root_steps += m.trace.steps;
                 let present = m.present();
                 let mut observations = if sched == Schedule::Converged {
-                    observe(&m.trace, present)
+                    let (obs, cut) = observe(&m.trace, present);
+                    if let Some(why) = cut {
+                        m.trace.incomplete.get_or_insert(why);
+                    }
+                    obs
                 } else {
                     Vec::new()
                 };
@@ -371,7 +383,15 @@ fn explore_root(
             deterministic_done.insert(key);
         }
         let all_warps = warps.len() as u32 == warp_count(&setup.cfg);
-        let inexact = inexact_reason(module, root, setup, all_warps, &per_warp);
+        let budget_note = format!(
+            "the executor's budget for this file ({} steps) ran out",
+            opts.budgets.max_file_steps
+        );
+        let inexact = if out_of_budget {
+            Some(budget_note.clone())
+        } else {
+            inexact_reason(module, root, setup, all_warps, &per_warp)
+        };
         let mut extra = cross_warp_barriers(&per_warp);
         extra.extend(schedule_differences(&per_warp, idxs, claims));
         for (i, obs) in extra {
@@ -383,6 +403,9 @@ fn explore_root(
                 continue;
             };
             let shown_before = st.shown_in;
+            if out_of_budget {
+                st.incomplete.get_or_insert_with(|| budget_note.clone());
+            }
             for r in &per_warp {
                 st.runs += 1;
                 if claim
@@ -467,6 +490,9 @@ fn explore_root(
                 _ => {}
             }
         }
+        if !out_of_budget {
+            shapes_run |= 1 << setup.shape.min(15);
+        }
         let all_shapes = (1u16 << shapes) - 1;
         let all_found = state
             .values()
@@ -480,7 +506,9 @@ fn explore_root(
             if st.found.is_none() {
                 continue;
             }
-            if let Some(missing) = (0..shapes).find(|k| st.shown_in >> k & 1 == 0) {
+            if let Some(missing) =
+                (0..shapes).find(|k| st.shown_in >> k & 1 == 0 && shapes_run >> k & 1 == 1)
+            {
                 let shape = setups
                     .iter()
                     .find(|s| s.shape == missing)
@@ -657,6 +685,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                     schedule: Schedule::Converged,
                     seed: r as u32,
                     budgets: opts.budgets,
+                    file_steps_left: opts.budgets.max_file_steps,
                     chosen_inputs: chosen_inputs.clone(),
                     // With a stated shape, the first setup of each block
                     // keeps memory symbolic: the one that can be exact.

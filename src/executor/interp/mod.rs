@@ -54,6 +54,9 @@ pub struct RunConfig {
     /// seeded contents, and `blockIdx` reads are recorded instead of
     /// counted as chosen: the setup that can prove a finding absent.
     pub symbolic: bool,
+    /// Steps the file's budget (`Budgets::max_file_steps`) still allows
+    /// this run; the run stops there, incomplete, like at `max_steps`.
+    pub file_steps_left: u64,
 }
 
 struct SharedArray {
@@ -205,6 +208,11 @@ impl<'m> Machine<'m> {
             self.give_up(format!(
                 "the executor's step budget ({}) ran out",
                 self.cfg.budgets.max_steps
+            ));
+        } else if self.trace.steps > self.cfg.file_steps_left {
+            self.give_up(format!(
+                "the executor's budget for this file ({} steps) ran out",
+                self.cfg.budgets.max_file_steps
             ));
         }
         !self.abort
