@@ -1197,6 +1197,7 @@ const ATTRIBUTE_NAME_WORDS: &[&str] = &[
     "HIDDEN",
     "EXEC_CHECK",
     "ALIGNAS",
+    "EXPLICIT",
 ];
 
 /// What a known object-like macro is, as far as rewriting goes.
@@ -1540,7 +1541,7 @@ fn rewrite_macros(
                 // A lone name at the end of the file closes something
                 // (`LIB_NAMESPACE_END`) only after a `}`.
                 let at_end_after_brace =
-                    after.is_none() && matches!(prev.as_deref(), Some("}" | ";"));
+                    after.is_none() && (prev_blanked || matches!(prev.as_deref(), Some("}" | ";")));
                 if on_later_line
                     && !ends_statement
                     && (e > i || after.is_some() || at_end_after_brace)
@@ -1669,8 +1670,20 @@ fn friend_first(out: &mut [u8], toks: &[CodeTok], i: usize) -> bool {
         b"inline",
         b"constexpr",
     ];
+    // A token may hold an attribute macro's expansion (`__host__ __device__`).
+    let specifiers_only = |t: &CodeTok| {
+        let words = out[t.start..t.end].split(|b| b.is_ascii_whitespace());
+        let mut any = false;
+        for w in words.filter(|w| !w.is_empty()) {
+            if !CUDA_SPECIFIERS.contains(&w) {
+                return false;
+            }
+            any = true;
+        }
+        any
+    };
     let mut first = i;
-    while first > 0 && CUDA_SPECIFIERS.contains(&&out[toks[first - 1].start..toks[first - 1].end]) {
+    while first > 0 && specifiers_only(&toks[first - 1]) {
         first -= 1;
     }
     if first == i {
