@@ -5,7 +5,7 @@
 template <class T>
 T LIB_HOST_DEVICE partial_sum(T v) {
     if (threadIdx.x < 20) {
-        v += __shfl_down_sync(0xffffffff, v, 1); // expect: WL002
+        v += __popc(__ballot_sync(0xffffffff, v > 0)); // expect: WL002
     }
     return v;
 }
@@ -46,7 +46,7 @@ struct Pair {
     __host__ __device__ friend int operator+(const Pair& x, const Pair& y) {
         int s = x.a + y.a;
         if (threadIdx.x == 0) {
-            s = __shfl_sync(0xffffffff, s, 1); // expect: WL002
+            s = __any_sync(0xffffffff, s > 0); // expect: WL002
         }
         return s;
     }

@@ -11,7 +11,7 @@ __global__ void dependent_temporary(int *out) {
     int n = size(typename Cfg::Shape{});
     int v = out[threadIdx.x] + n;
     if (threadIdx.x % 3 == 0) {
-        v = __shfl_xor_sync(0xffffffff, v, 1); // expect: WL002
+        v = __all_sync(0xffffffff, v > 0); // expect: WL002
     }
     out[threadIdx.x] = v + extent(typename Cfg::Shape(n));
 }
@@ -26,7 +26,7 @@ __global__ void dependent_temporary_clean(int *out) {
 
 __device__ int braced_default(int v, Opts o = {}) {
     if (threadIdx.x >= 4) {
-        return __shfl_sync(0xffffffff, v, 0); // expect: WL002
+        return __any_sync(0xffffffff, v != 0); // expect: WL002
     }
     return v;
 }

@@ -8,7 +8,7 @@ __global__ void arms_with_bug(int *out, int n) {
     PAR_OR_SEQ(
         (int t = v * 2;
          if (threadIdx.x < n) {
-             t = __shfl_down_sync(0xffffffff, t, 1); // expect: WL002
+             t = __ballot_sync(0xffffffff, t > 0); // expect: WL002
          }
          out[threadIdx.x] = t;),
         (out[threadIdx.x] = v;));
@@ -24,7 +24,7 @@ __global__ void arms_clean(int *out) {
 
 __global__ void list_with_bug(int *out) {
     int v = out[threadIdx.x];
-    EACH_LANE(v += 1; if (v > 3) { v = __shfl_sync(0xffffffff, v, 0); }); // expect: WL002
+    EACH_LANE(v += 1; if (v > 3) { v = __all_sync(0xffffffff, v > 9); }); // expect: WL002
     out[threadIdx.x] = v;
 }
 
