@@ -2389,6 +2389,39 @@ WIDGET_EXPORT void h();\nconst COUNT x = 1;\n",
     }
 
     #[test]
+    fn statement_arguments_keep_their_first_arm_unless_a_dropped_one_is_warp_code() {
+        let src =
+            "__device__ void f(int *p) {\n  PAR_OR_SEQ((p[0] = 1; p[1] = 2;), (p[2] = 3;));\n}\n";
+        assert_eq!(
+            kept(src),
+            "__device__ void f(int *p) { {p[0] = 1; p[1] = 2;} ; }"
+        );
+        let src = "__device__ void f(int *p) {\n  PAR_OR_SEQ((p[0] = 1;), (__syncwarp();));\n}\n";
+        assert_eq!(
+            kept(src),
+            "__device__ void f(int *p) { {p[0] = 1;} {__syncwarp();} ; }"
+        );
+        let src = "__device__ void f(int v) {\n  EACH_LANE(v += 1; v *= 2;);\n}\n";
+        assert_eq!(kept(src), "__device__ void f(int v) { {v += 1; v *= 2;}; }");
+    }
+
+    #[test]
+    fn concept_emulation_and_grammar_gaps_are_rewritten_in_place() {
+        let src = "LIB_TEMPLATE(class T)\nLIB_REQUIRES(is_small<T> LIB_AND(!is_big<T>))\n\
+__device__ T f(T v, Opts o = {}) { return g(typename T::S{}); }\n\
+template <class T, LIB_REQUIRES(ok<T>)>\n__device__ auto h(T v) LIB_TRAILING_REQUIRES(T)(ok<T>) { return v; }\n\
+struct P { __host__ __device__ friend int operator+(P a, P b) { return 0; } };\n";
+        let v = view(src);
+        assert_eq!(v.text.len(), src.len());
+        assert_eq!(
+            kept(src),
+            "__device__ T f(T v, Opts o =_{}) { return g( T::S{}); } \
+template <class T > __device__ auto h(T v) -> T { return v; } \
+struct P { friend __host__ __device__ int operator+(P a, P b) { return 0; } };"
+        );
+    }
+
+    #[test]
     fn configured_view_parses_where_the_raw_text_did_not() {
         let src = "#define MY_DEVICE __device__ __forceinline__\n\
 #if defined(__HIP_PLATFORM_AMD__)\nMY_DEVICE float f(float x) {\n#else\nMY_DEVICE float f(float x) {\n#endif\n\
