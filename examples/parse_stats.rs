@@ -91,11 +91,7 @@ fn main() {
             };
             parsed += 1;
             if show_errors {
-                for r in &file.error_regions {
-                    let line = file.source.line_text(r.line).trim();
-                    let line: String = line.chars().take(120).collect();
-                    eprintln!("{}:{}: {line}", path.display(), r.line);
-                }
+                print_innermost_errors(&file, &path);
             }
             total += file.functions.total;
             broken += file.functions.with_parse_errors;
@@ -110,4 +106,39 @@ fn main() {
             dir.display()
         );
     }
+}
+
+/// Every ERROR/MISSING node with no such node inside it: `path:line:
+/// [kind] text | line`, text and line cut to 100 characters (for grouping
+/// the causes of parse errors).
+fn print_innermost_errors(file: &frontend::ParsedFile, path: &Path) {
+    let text = &file.source.text;
+    frontend::preorder(file.tree.root_node(), |node| {
+        if !node.has_error() && !node.is_missing() {
+            return frontend::Walk::Skip;
+        }
+        let inner_error = (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .any(|c| c.has_error() || c.is_missing());
+        if (node.is_error() || node.is_missing()) && !inner_error {
+            let line = node.start_position().row + 1;
+            let cut = |s: &str| -> String {
+                s.split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .chars()
+                    .take(100)
+                    .collect()
+            };
+            let own = cut(frontend::node_text(node, text));
+            let kind = if node.is_missing() {
+                "MISSING"
+            } else {
+                "ERROR"
+            };
+            let line_text = cut(file.source.line_text(line));
+            eprintln!("{}:{line}: [{kind}] {own} | {line_text}", path.display());
+        }
+        frontend::Walk::Descend
+    });
 }

@@ -316,6 +316,7 @@ pub fn configure_within(
     }
     if let Some(toks) = tokens(&out, max_tokens) {
         view.macro_rewrites = rewrite_macros(&mut out, &toks, env, &mut view.qualifiers);
+        view.macro_rewrites += rewrite_grammar_gaps(&mut out, &toks);
     }
     // Only whole UTF-8 sequences were overwritten, by ASCII.
     view.text = String::from_utf8(out)
@@ -1195,6 +1196,8 @@ const ATTRIBUTE_NAME_WORDS: &[&str] = &[
     "DEPRECATED",
     "HIDDEN",
     "EXEC_CHECK",
+    "ALIGNAS",
+    "EXPLICIT",
 ];
 
 /// What a known object-like macro is, as far as rewriting goes.
@@ -1348,6 +1351,13 @@ fn rewrite_macros(
             i = next;
             continue;
         }
+        // `_CCCL_REQUIRES(cond)`, `__CUTE_REQUIRES(cond)`,
+        // `_CCCL_TRAILING_REQUIRES(ret)(cond)`: concept emulation.
+        if let Some(next) = rewrite_requires(out, toks, i) {
+            rewrites += 1;
+            i = next;
+            continue;
+        }
         let (known, candidate) = {
             let name = std::str::from_utf8(&out[t.start..t.end]).unwrap_or("");
             let known = env.get(name).cloned();
@@ -1398,7 +1408,11 @@ fn rewrite_macros(
         }
         let prev = i.checked_sub(1).map(|p| text_of(&toks[p], out));
         let prev_specifier = i > 0 && specifier[i - 1];
+        // A token this pass blanked (a statement-like macro such as
+        // `_CCCL_TEMPLATE(…)` on the line before) ends what came before.
+        let prev_blanked = prev.as_deref().is_some_and(|p| p.trim().is_empty());
         let boundary = prev_specifier
+            || prev_blanked
             || match prev.as_deref() {
                 None => true,
                 Some(";" | "{" | "}") => true,
@@ -1438,7 +1452,82 @@ fn rewrite_macros(
         }
         // 3. A statement-like macro call: first on its line after a
         // statement boundary, with its arguments, and not followed by `;`.
-        if t.line_start && matches!(prev.as_deref(), None | Some(";" | "{" | "}" | ")")) {
+        let statement_start =
+            prev_blanked || matches!(prev.as_deref(), None | Some(";" | "{" | "}" | ")"));
+        // 3a. A macro call whose arguments are statements.
+        if statement_start
+            && next_text == "("
+            && let Some(next) = rewrite_statement_arguments(out, toks, i)
+        {
+            rewrites += 1;
+            i = next;
+            continue;
+        }
+        // 5. Attribute macros in other places a specifier cannot go: after
+        // an alias name (`using T LIB_NODEBUG = …`), before a parameter's
+        // type and name (`(LIB_GRID_CONSTANT T* const p`), and between a
+        // lambda's parameters and body (`[&](int i) LIB_INLINE {`).
+        let alias_name = i >= 2
+            && next_text == "="
+            && toks[i - 1].kind == TokKind::Ident
+            && text_of(&toks[i - 2], out) == "using";
+        let parameter = matches!(prev.as_deref(), Some("(" | ","))
+            && next.is_some_and(|n| n.kind == TokKind::Ident)
+            && !matches!(
+                next_text.as_str(),
+                "const"
+                    | "volatile"
+                    | "unsigned"
+                    | "signed"
+                    | "long"
+                    | "short"
+                    | "struct"
+                    | "class"
+                    | "typename"
+                    | "enum"
+            )
+            && toks.get(i + 2).is_some_and(|n2| {
+                n2.kind == TokKind::Ident
+                    || matches!(&out[n2.start..n2.end], b"*" | b"&" | b"::" | b"<")
+            });
+        let lambda_body = says_attribute && prev.as_deref() == Some(")") && next_text == "{";
+        if alias_name || parameter || lambda_body {
+            blank(out, t.start, t.end);
+            rewrites += 1;
+            i += 1;
+            continue;
+        }
+        // 6. An attribute macro called with arguments where a declaration
+        // starts (`LIB_DEPRECATED("why") T f(`, `LIB_ALIGNAS(16) T x;`),
+        // for names that say what they are: the call is blanked.
+        if says_attribute
+            && next_text == "("
+            && (boundary || access_label || after_template || after_attribute)
+            && let Some(close) = matching_paren(toks, i + 1, out)
+            && toks
+                .get(close + 1)
+                .is_some_and(|n| n.kind == TokKind::Ident)
+        {
+            let quals = qualifiers_from_name(&name);
+            place(out, t.start, toks[close].end, &quals, "", notes);
+            rewrites += 1;
+            i = close + 1;
+            continue;
+        }
+        // 4. An attribute macro between a return type and the declarator
+        // (`Iter PROJECT_HOST_DEVICE name(`), for names that say what they
+        // are: blanked, its qualifiers noted.
+        if says_attribute
+            && after_return_type(toks, i, out)
+            && looks_like_declarator(toks, i + 1, out)
+        {
+            let quals = qualifiers_from_name(&name);
+            place(out, t.start, t.end, &quals, "", notes);
+            rewrites += 1;
+            i += 1;
+            continue;
+        }
+        if t.line_start && statement_start {
             let end_tok = if next_text == "(" {
                 matching_paren(toks, i + 1, out)
             } else {
@@ -1452,7 +1541,7 @@ fn rewrite_macros(
                 // A lone name at the end of the file closes something
                 // (`LIB_NAMESPACE_END`) only after a `}`.
                 let at_end_after_brace =
-                    after.is_none() && matches!(prev.as_deref(), Some("}" | ";"));
+                    after.is_none() && (prev_blanked || matches!(prev.as_deref(), Some("}" | ";")));
                 if on_later_line
                     && !ends_statement
                     && (e > i || after.is_some() || at_end_after_brace)
@@ -1467,6 +1556,381 @@ fn rewrite_macros(
         i += 1;
     }
     rewrites
+}
+
+/// Concept-emulation macros, which expand to a `requires` clause or to an
+/// `enable_if` template parameter, recognised by the word `REQUIRES` in an
+/// all-caps name called with arguments (`…_REQUIRES_EXPR`, which defines a
+/// concept, excepted). `NAME(cond)` is blanked, with a `,` before it when it
+/// is the last template parameter (`template <class T, NAME(c)>`);
+/// `…TRAILING_REQUIRES(ret)(cond)` becomes the trailing return type
+/// `->    ret` with the condition blanked. The constraint only selects
+/// overloads; the declaration is analysed as unconstrained. Returns the index
+/// of the token after the rewrite.
+fn rewrite_requires(out: &mut [u8], toks: &[CodeTok], i: usize) -> Option<usize> {
+    let t = toks[i];
+    let name = std::str::from_utf8(&out[t.start..t.end]).ok()?;
+    if !all_caps(name) || !name.contains("REQUIRES") || name.contains("EXPR") {
+        return None;
+    }
+    let is =
+        |k: usize, s: &[u8], out: &[u8]| toks.get(k).is_some_and(|t| &out[t.start..t.end] == s);
+    if !is(i + 1, b"(", out) {
+        return None;
+    }
+    let close = matching_paren(toks, i + 1, out)?;
+    if name.contains("TRAILING") {
+        let cond_close = if is(close + 1, b"(", out) {
+            Some(matching_paren(toks, close + 1, out)?)
+        } else {
+            None
+        };
+        if t.end - t.start < 2 {
+            return None;
+        }
+        blank(out, t.start, toks[i + 1].end);
+        out[t.start..t.start + 2].copy_from_slice(b"->");
+        blank(out, toks[close].start, toks[close].end);
+        let after = match cond_close {
+            Some(c) => {
+                blank(out, toks[close + 1].start, toks[c].end);
+                c + 1
+            }
+            None => close + 1,
+        };
+        return Some(after);
+    }
+    let start = if i > 0 && is(i - 1, b",", out) && is(close + 1, b">", out) {
+        toks[i - 1].start
+    } else {
+        t.start
+    };
+    blank(out, start, toks[close].end);
+    Some(close + 1)
+}
+
+/// Rewrite C++ that tree-sitter-cuda 0.21 cannot parse into an equivalent
+/// it can, in place, in one pass over the tokens:
+/// - `typename A::B{…}` and `typename A::B(…)` in an expression (a
+///   temporary of a dependent type): the `typename` is blanked, leaving
+///   `A::B{…}`, which parses as the same temporary;
+/// - a default argument that is a braced list, `T x = {…}` in a parameter
+///   list (the grammar wants a type before `{`): the blank before the `{`
+///   becomes `_`, a placeholder type name, so `= _{…}` is read as the same
+///   list. Needs a blank between `=` and `{` (not a line break).
+///
+/// Returns how many places were rewritten.
+fn rewrite_grammar_gaps(out: &mut [u8], toks: &[CodeTok]) -> usize {
+    let mut rewrites = 0;
+    // The innermost open bracket, for "inside a parameter list".
+    let mut brackets: Vec<u8> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        let text = &out[t.start..t.end];
+        match text {
+            b"(" | b"[" | b"{" => brackets.push(text[0]),
+            b")" | b"]" | b"}" => {
+                brackets.pop();
+            }
+            b"friend" => rewrites += usize::from(friend_first(out, toks, i)),
+            b"typename" if dependent_temporary(toks, i, out) => {
+                blank(out, t.start, t.end);
+                rewrites += 1;
+            }
+            b"=" if brackets.last() == Some(&b'(')
+                && i > 0
+                && (toks[i - 1].kind == TokKind::Ident
+                    || &out[toks[i - 1].start..toks[i - 1].end] == b">")
+                && toks
+                    .get(i + 1)
+                    .is_some_and(|n| &out[n.start..n.end] == b"{") =>
+            {
+                let brace = toks[i + 1].start;
+                if brace > t.end && matches!(out[brace - 1], b' ' | b'\t') {
+                    out[brace - 1] = b'_';
+                    rewrites += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    rewrites
+}
+
+/// `__host__ __device__ friend T f(…)`: the grammar takes `friend` only
+/// first, so the run of CUDA specifiers and `friend` (on one line) is
+/// rewritten, in the same bytes, as `friend __host__ __device__`.
+fn friend_first(out: &mut [u8], toks: &[CodeTok], i: usize) -> bool {
+    const CUDA_SPECIFIERS: &[&[u8]] = &[
+        b"__host__",
+        b"__device__",
+        b"__global__",
+        b"__forceinline__",
+        b"__noinline__",
+        b"__inline__",
+        b"inline",
+        b"constexpr",
+    ];
+    // A token may hold an attribute macro's expansion (`__host__ __device__`).
+    let specifiers_only = |t: &CodeTok| {
+        let words = out[t.start..t.end].split(|b| b.is_ascii_whitespace());
+        let mut any = false;
+        for w in words.filter(|w| !w.is_empty()) {
+            if !CUDA_SPECIFIERS.contains(&w) {
+                return false;
+            }
+            any = true;
+        }
+        any
+    };
+    let mut first = i;
+    while first > 0 && specifiers_only(&toks[first - 1]) {
+        first -= 1;
+    }
+    if first == i {
+        return false;
+    }
+    let (start, end) = (toks[first].start, toks[i].end);
+    let specs = out[start..toks[i - 1].end].to_vec();
+    if specs.contains(&b'\n') {
+        return false;
+    }
+    blank(out, start, end);
+    out[start..start + 6].copy_from_slice(b"friend");
+    out[start + 7..start + 7 + specs.len()].copy_from_slice(&specs);
+    true
+}
+
+/// Is the `typename` at `toks[i]` followed by a qualified name (`A::B`,
+/// `A<…>::B`, `decltype(…)::B`, `A::template B<…>`) that is directly
+/// followed by `{` or `(`, within 64 tokens?
+fn dependent_temporary(toks: &[CodeTok], i: usize, out: &[u8]) -> bool {
+    let text = |k: usize| toks.get(k).map(|t| &out[t.start..t.end]);
+    let mut k = i + 1;
+    let mut qualified = false;
+    let limit = (i + 64).min(toks.len());
+    while k < limit {
+        let Some(w) = text(k) else {
+            return false;
+        };
+        match w {
+            b"::" => {
+                qualified = true;
+                k += 1;
+            }
+            b"decltype" if text(k + 1) == Some(b"(") => {
+                let mut depth = 0usize;
+                let mut end = None;
+                for j in k + 1..limit {
+                    match text(j) {
+                        Some(b"(") => depth += 1,
+                        Some(b")") => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = Some(j);
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let Some(e) = end else {
+                    return false;
+                };
+                k = e + 1;
+            }
+            b"<" => {
+                let mut depth = 0usize;
+                let mut end = None;
+                for j in k..limit {
+                    match text(j) {
+                        Some(b"<") => depth += 1,
+                        Some(b">") => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = Some(j);
+                                break;
+                            }
+                        }
+                        Some(b">>") => {
+                            if depth <= 2 {
+                                end = (depth == 2).then_some(j);
+                                break;
+                            }
+                            depth -= 2;
+                        }
+                        Some(b";" | b"{" | b"}") | None => return false,
+                        _ => {}
+                    }
+                }
+                let Some(e) = end else {
+                    return false;
+                };
+                k = e + 1;
+            }
+            b"{" | b"(" => {
+                let prev = toks[k - 1];
+                return qualified && (prev.kind == TokKind::Ident || text(k - 1) == Some(b">"));
+            }
+            // A name only starts the qualified name or follows `::`
+            // (`typename A::B name(` declares a function).
+            _ if toks[k].kind == TokKind::Ident && (k == i + 1 || text(k - 1) == Some(b"::")) => {
+                k += 1
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// Identifiers after which a name cannot be a declaration's type.
+const NOT_A_TYPE: &[&str] = &[
+    "return",
+    "case",
+    "else",
+    "new",
+    "delete",
+    "throw",
+    "sizeof",
+    "alignof",
+    "decltype",
+    "typename",
+    "template",
+    "operator",
+    "using",
+    "namespace",
+    "goto",
+    "co_return",
+    "co_yield",
+    "co_await",
+    "do",
+    "class",
+    "struct",
+    "union",
+    "enum",
+];
+
+/// Does `toks[i]` follow a return type (`T`, `ns::T`, `T<…>`, `T*`, `T&`)
+/// that starts a declaration?
+fn after_return_type(toks: &[CodeTok], i: usize, out: &[u8]) -> bool {
+    let Some(p) = i.checked_sub(1).map(|p| toks[p]) else {
+        return false;
+    };
+    let text = &out[p.start..p.end];
+    if p.kind == TokKind::Ident {
+        let word = std::str::from_utf8(text).unwrap_or("");
+        return !NOT_A_TYPE.contains(&word);
+    }
+    matches!(text, b">" | b">>" | b"*" | b"&")
+}
+
+/// Is `toks[k]` a declarator name followed by its parameter list
+/// (`name(`, `ns::name(`, `operator…`)?
+fn looks_like_declarator(toks: &[CodeTok], k: usize, out: &[u8]) -> bool {
+    let is = |k: usize, s: &[u8]| toks.get(k).is_some_and(|t| &out[t.start..t.end] == s);
+    let ident = |k: usize| toks.get(k).is_some_and(|t| t.kind == TokKind::Ident);
+    if is(k, b"operator") {
+        return true;
+    }
+    let mut k = k;
+    // `ns::Class::name(`: at most 8 qualifiers.
+    for _ in 0..8 {
+        if !ident(k) {
+            return false;
+        }
+        if is(k + 1, b"(") {
+            return true;
+        }
+        if !is(k + 1, b"::") {
+            return false;
+        }
+        k += 2;
+    }
+    false
+}
+
+/// A statement-position macro call whose arguments are statements:
+/// `NAME(stmt; stmt);` or `NAME((stmts), (stmts));` (a dispatch that runs
+/// one of its parenthesised arms, as `THRUST_CDP_DISPATCH` does). The call
+/// of an all-caps name not otherwise known becomes a block holding its
+/// first statement arm: `NAME(` and the call's `)` are blanked, the arm's
+/// parentheses (or, for bare statements, the call's) become braces, and the
+/// other arms are blanked, as an undecidable `#if` keeps its first branch.
+/// An arm that calls a warp primitive or a barrier is never blanked: then
+/// every arm is kept, each as its own block. Returns the index of the token
+/// after the call.
+fn rewrite_statement_arguments(out: &mut [u8], toks: &[CodeTok], i: usize) -> Option<usize> {
+    let open = i + 1;
+    let close = matching_group(toks, open, out)?;
+    let is = |k: usize, s: &[u8], out: &[u8]| &out[toks[k].start..toks[k].end] == s;
+    // Top-level arguments: (first token, last token), and whether a `;`
+    // appears at the call's own level.
+    let mut args: Vec<(usize, usize)> = Vec::new();
+    let mut depth = 0usize;
+    let mut arg_start = open + 1;
+    let mut bare_statement = false;
+    for k in open + 1..close {
+        match &out[toks[k].start..toks[k].end] {
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+            b";" if depth == 0 => bare_statement = true,
+            b"," if depth == 0 => {
+                args.push((arg_start, k));
+                arg_start = k + 1;
+                continue;
+            }
+            _ => {}
+        }
+    }
+    args.push((arg_start, close));
+    let t = toks[i];
+    if bare_statement {
+        blank(out, t.start, t.end);
+        out[toks[open].start] = b'{';
+        out[toks[close].start] = b'}';
+        return Some(open + 1);
+    }
+    // Parenthesised arms holding a `;` at their own level.
+    let arms: Vec<(usize, usize)> = args
+        .iter()
+        .filter(|&&(a, b)| {
+            a + 1 < b && is(a, b"(", out) && matching_group(toks, a, out) == Some(b - 1)
+        })
+        .filter(|&&(a, b)| {
+            let mut d = 0usize;
+            (a + 1..b - 1).any(|k| match &out[toks[k].start..toks[k].end] {
+                b"(" | b"[" | b"{" => {
+                    d += 1;
+                    false
+                }
+                b")" | b"]" | b"}" => {
+                    d = d.saturating_sub(1);
+                    false
+                }
+                b";" => d == 0,
+                _ => false,
+            })
+        })
+        .map(|&(a, b)| (a, b - 1))
+        .collect();
+    let &(first_open, first_close) = arms.first()?;
+    let warp_in_dropped = arms[1..]
+        .iter()
+        .any(|&(a, b)| crate::prefilter::has_warp_code(&out[toks[a].start..toks[b].end]));
+    // Blank everything of the call but the kept arms' insides.
+    let kept: Vec<(usize, usize)> = if warp_in_dropped {
+        arms.clone()
+    } else {
+        vec![(first_open, first_close)]
+    };
+    let mut from = t.start;
+    for &(a, b) in &kept {
+        blank(out, from, toks[a].start);
+        out[toks[a].start] = b'{';
+        out[toks[b].start] = b'}';
+        from = toks[b].end;
+    }
+    blank(out, from, toks[close].end);
+    Some(first_open + 1)
 }
 
 /// Decide a `<nv/target>` condition for the device pass of `__CUDA_ARCH__`
@@ -1922,6 +2386,39 @@ WIDGET_EXPORT void h();\nconst COUNT x = 1;\n",
         // A call followed by `;` parses; an operand is not a statement.
         assert!(v.text.contains("LIB_CHECK(p);"));
         assert!(v.text.contains("MAX_ITEMS"));
+    }
+
+    #[test]
+    fn statement_arguments_keep_their_first_arm_unless_a_dropped_one_is_warp_code() {
+        let src =
+            "__device__ void f(int *p) {\n  PAR_OR_SEQ((p[0] = 1; p[1] = 2;), (p[2] = 3;));\n}\n";
+        assert_eq!(
+            kept(src),
+            "__device__ void f(int *p) { {p[0] = 1; p[1] = 2;} ; }"
+        );
+        let src = "__device__ void f(int *p) {\n  PAR_OR_SEQ((p[0] = 1;), (__syncwarp();));\n}\n";
+        assert_eq!(
+            kept(src),
+            "__device__ void f(int *p) { {p[0] = 1;} {__syncwarp();} ; }"
+        );
+        let src = "__device__ void f(int v) {\n  EACH_LANE(v += 1; v *= 2;);\n}\n";
+        assert_eq!(kept(src), "__device__ void f(int v) { {v += 1; v *= 2;}; }");
+    }
+
+    #[test]
+    fn concept_emulation_and_grammar_gaps_are_rewritten_in_place() {
+        let src = "LIB_TEMPLATE(class T)\nLIB_REQUIRES(is_small<T> LIB_AND(!is_big<T>))\n\
+__device__ T f(T v, Opts o = {}) { return g(typename T::S{}); }\n\
+template <class T, LIB_REQUIRES(ok<T>)>\n__device__ auto h(T v) LIB_TRAILING_REQUIRES(T)(ok<T>) { return v; }\n\
+struct P { __host__ __device__ friend int operator+(P a, P b) { return 0; } };\n";
+        let v = view(src);
+        assert_eq!(v.text.len(), src.len());
+        assert_eq!(
+            kept(src),
+            "__device__ T f(T v, Opts o =_{}) { return g( T::S{}); } \
+template <class T > __device__ auto h(T v) -> T { return v; } \
+struct P { friend __host__ __device__ int operator+(P a, P b) { return 0; } };"
+        );
     }
 
     #[test]

@@ -403,6 +403,36 @@ mod tests {
         assert!(ancestors(root).is_empty());
     }
 
+    /// The fixtures of `testdata/preproc/` are written with constructs
+    /// that the configured view rewrites; every function in them must parse
+    /// (as written, some do not).
+    #[test]
+    fn preproc_fixtures_parse_without_errors_in_their_configured_view() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/preproc");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("cu") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let source = SourceFile::new(path.display().to_string(), &bytes);
+            let (parsed, _) =
+                parse_configured(source, &PpConfig::default(), DEFAULT_MAX_PARSE_OPERATIONS)
+                    .unwrap();
+            assert!(parsed.functions.total > 0, "{}", path.display());
+            assert_eq!(
+                parsed.functions.with_parse_errors,
+                0,
+                "{}: {:?}",
+                path.display(),
+                parsed.error_regions
+            );
+            checked += 1;
+        }
+        assert!(checked >= 4);
+    }
+
     #[test]
     fn preorder_handles_deep_nesting_without_recursion() {
         let depth = 20_000;
