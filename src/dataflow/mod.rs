@@ -382,6 +382,11 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         assume: seed.assume,
         decl_depth: HashMap::new(),
     };
+    // Levels only rise within a pass sequence; a pass that learns new
+    // thread-index variables (`tid = threadIdx.x` makes `tid / 32` per
+    // warp) starts the levels again from the seed, or `warp = tid / 32`
+    // would keep the level it got before `tid` was known.
+    let seeded = facts.var_level.clone();
     loop {
         facts.stats.passes += 1;
         let before = facts.var_level.clone();
@@ -393,6 +398,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         if before == facts.var_level && before_x == facts.thread_x_vars {
             break;
         }
+        let relearn = before_x != facts.thread_x_vars;
         if facts.stats.passes >= MAX_PASSES {
             // Not settled: take the sound top for every variable and record
             // the contexts once more under it.
@@ -409,6 +415,9 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .values_mut()
                 .for_each(|l| *l = Level::Varying);
             break;
+        }
+        if relearn {
+            facts.var_level = seeded.clone();
         }
     }
     eval.table.clear();
