@@ -37,10 +37,7 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
         }
     }
     let summaries = summaries(module, &calls, assume);
-    let unknown = match assume {
-        Assume::Varying => Level::Varying,
-        Assume::Uniform => Level::Uniform,
-    };
+    let unknown = assume.unknown();
     let return_level = |g: usize| summaries.get(g).copied().flatten();
 
     // Callers (and enclosing functions) before callees: Kahn's order; what

@@ -60,10 +60,7 @@ pub struct Scope<'a> {
 impl Scope<'_> {
     /// The level of something the analysis knows nothing about.
     fn unknown(&self) -> Level {
-        match self.assume {
-            super::Assume::Varying => Level::Varying,
-            super::Assume::Uniform => Level::Uniform,
-        }
+        self.assume.unknown()
     }
 }
 

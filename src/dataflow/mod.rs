@@ -259,6 +259,16 @@ pub enum Assume {
     Uniform,
 }
 
+impl Assume {
+    /// The level of something the analysis knows nothing about.
+    pub fn unknown(self) -> Level {
+        match self {
+            Assume::Varying => Level::Varying,
+            Assume::Uniform => Level::Uniform,
+        }
+    }
+}
+
 /// Expression levels, memoized per pass, with what they need around them.
 pub(crate) struct Eval<'a> {
     f: &'a Function,
@@ -310,7 +320,8 @@ impl Control<'_> {
 }
 
 impl Eval<'_> {
-    fn level(&mut self, facts: &FnFacts, e: ExprId) -> Level {
+    /// Run `op` on the expression table with this function's scope.
+    fn with_scope<R>(&mut self, facts: &FnFacts, op: impl FnOnce(&mut Levels, &Scope) -> R) -> R {
         let scope = Scope {
             f: self.f,
             module: self.module,
@@ -318,27 +329,16 @@ impl Eval<'_> {
             return_level: self.return_level,
             assume: self.assume,
         };
-        self.table.level(&scope, e)
+        op(&mut self.table, &scope)
+    }
+    fn level(&mut self, facts: &FnFacts, e: ExprId) -> Level {
+        self.with_scope(facts, |t, s| t.level(s, e))
     }
     fn aligned(&mut self, facts: &FnFacts, e: ExprId) -> bool {
-        let scope = Scope {
-            f: self.f,
-            module: self.module,
-            facts,
-            return_level: self.return_level,
-            assume: self.assume,
-        };
-        self.table.thread_x_aligned(&scope, e)
+        self.with_scope(facts, |t, s| t.thread_x_aligned(s, e))
     }
     fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
-        let scope = Scope {
-            f: self.f,
-            module: self.module,
-            facts,
-            return_level: self.return_level,
-            assume: self.assume,
-        };
-        self.table.warp_aligned_offset(&scope, e)
+        self.with_scope(facts, |t, s| t.warp_aligned_offset(s, e))
     }
 }
 
