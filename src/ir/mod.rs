@@ -7,6 +7,7 @@
 //! and witnesses point at source.
 
 pub mod fold;
+pub mod library;
 pub mod lower;
 pub mod primitives;
 pub mod scopes;
@@ -72,6 +73,8 @@ pub struct Function {
     /// Constructs the lowering did not understand (as spans); the executor
     /// treats them as opaque and says so when a verdict depends on them.
     pub unsupported: Vec<ByteSpan>,
+    /// The body has a labelled statement (a `goto` may jump to it).
+    pub has_labels: bool,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,

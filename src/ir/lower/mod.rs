@@ -329,7 +329,17 @@ impl<'a> Lowerer<'a> {
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
-        super::scopes::rename_shadowed(&mut b.f);
+        // A lambda may read or write what it names whenever it is called.
+        let named_by_lambdas: std::collections::HashSet<String> = b
+            .lambdas
+            .iter()
+            .flat_map(|l| l.exprs.iter())
+            .filter_map(|e| match &e.kind {
+                ExprKind::Var(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        super::scopes::rename_shadowed(&mut b.f, &named_by_lambdas);
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
     }
@@ -745,6 +755,7 @@ impl FnBuilder<'_> {
                 self.push_to(dest, id);
             }
             "labeled_statement" => {
+                self.f.has_labels = true;
                 if let Some(s) = n.named_child(n.named_child_count().saturating_sub(1) as u32) {
                     work.push((s, dest));
                 }
@@ -1295,6 +1306,7 @@ fn empty_function() -> Function {
         span: (0, 0),
         name_span: (0, 0),
         unsupported: Vec::new(),
+        has_labels: false,
         file: 0,
     }
 }
