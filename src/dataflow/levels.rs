@@ -268,6 +268,7 @@ impl Levels {
                     Some(r) => r.max(args()),
                     None => s.unknown().max(args()),
                 },
+                None if crate::ir::library::is_shape_query(c) => Level::Uniform,
                 None if c.receiver.is_none() && pure_function(&c.name) => args(),
                 None => s.unknown().max(args()),
             },

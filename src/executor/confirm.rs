@@ -279,6 +279,8 @@ struct ClaimState {
     /// Set when the problem showed under an assumed shape but not under
     /// another admitted one: says which.
     shape_gap: Option<String>,
+    /// Seeded runs rerun on unknown memory (see `MAX_UNSEEDED_TRIES`).
+    unseeded_tries: u8,
 }
 
 fn explore_root(
@@ -433,13 +435,37 @@ fn explore_root(
                 if claim.speculative && r.trace.assumptions.iter().any(|a| a.1 != 0) {
                     continue;
                 }
-                if let Some(o) = r.observations.iter().find(|o| {
-                    claim.classes.contains(&o.class)
-                        && o.chain
-                            .iter()
-                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
-                }) {
+                if let Some(o) = r.observations.iter().find(|o| shows(claim, o)) {
                     let s = &setups[r.setup_index];
+                    // A race between addresses computed from data the plan
+                    // picked (memory the run never wrote, a chosen input) may
+                    // rest on values the code rules out: ranks that are a
+                    // permutation by contract, a width the launch passes as
+                    // `blockDim.x` picked as 1. A speculative race must show
+                    // again with that data unknown, so that its addresses
+                    // come from the code. (Branches on loaded data are
+                    // another matter: any data is consistent with the code.)
+                    if claim.speculative && o.class == Class::SharedRace && r.trace.guessed_data {
+                        if st.unseeded_tries >= MAX_UNSEEDED_TRIES {
+                            continue;
+                        }
+                        st.unseeded_tries += 1;
+                        let mut cfg = s.cfg.clone();
+                        cfg.warp = r.warp;
+                        cfg.schedule = r.schedule;
+                        cfg.symbolic = true;
+                        for name in &s.cfg.chosen_inputs {
+                            cfg.inputs.remove(name);
+                        }
+                        cfg.file_steps_left = steps_left.saturating_sub(root_steps);
+                        let (shown, steps) =
+                            shows_on_unknown_memory(module, source, root, &cfg, claim);
+                        runs += 1;
+                        root_steps += steps;
+                        if !shown {
+                            continue;
+                        }
+                    }
                     st.shown_in |= 1 << s.shape;
                     if st.found.is_none() {
                         st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
@@ -570,6 +596,38 @@ fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
 /// Values tried for an integer input nobody fixed: not a multiple of 32,
 /// large enough for every lane, tiny, and just past a warp.
 const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
+
+/// Reruns of a seeded run, per speculative claim and root, with the memory
+/// it read left unknown (see `shows_on_unknown_memory`).
+const MAX_UNSEEDED_TRIES: u8 = 2;
+
+/// Whether observation `o` is the problem `claim` proposes, at its sites.
+fn shows(claim: &Claim, o: &Observation) -> bool {
+    claim.classes.contains(&o.class)
+        && o.chain
+            .iter()
+            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
+}
+
+/// Run `cfg` (symbolic: memory nobody wrote and inputs no one states read
+/// as unknown) and say
+/// whether it shows `claim` without guessing how lanes split; with the
+/// steps it took.
+fn shows_on_unknown_memory(
+    module: &Module,
+    source: &SourceFile,
+    root: usize,
+    cfg: &RunConfig,
+    claim: &Claim,
+) -> (bool, u64) {
+    let mut m = Machine::new(module, cfg, source);
+    m.run_root(root);
+    let (mut observations, _) = observe(&m.trace, m.present());
+    observations.extend(legacy_observations(&m));
+    let guessed = m.trace.assumptions.iter().any(|a| a.1 != 0);
+    let shown = !guessed && observations.iter().any(|o| shows(claim, o));
+    (shown, m.trace.steps)
+}
 
 fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     let f = &module.functions[root];

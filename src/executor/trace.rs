@@ -103,6 +103,10 @@ pub struct Trace {
     /// chosen to split the warp. A run with none of them (and no
     /// assumption) is exact: it is the only run of its launch.
     pub chosen: Vec<String>,
+    /// The run read data the plan picked rather than the code: memory it
+    /// had not written (seeded contents) or an input chosen from the
+    /// candidates.
+    pub guessed_data: bool,
     /// The run read `blockIdx` or `gridDim` (symbolic setups only): it
     /// stands for its own block, not the grid.
     pub reads_block: bool,

@@ -283,7 +283,12 @@ impl<'m> Machine<'m> {
         }
         // A helper analysed without a caller: per-lane data and lane ids
         // differ between lanes; everything else is taken as the same.
-        if f.kind != FnKind::Kernel && (p.is_float || crate::dataflow::lane_like(&p.name)) {
+        // (Symbolic runs keep them unknown: no proof or confirmation may
+        // rest on the values picked.)
+        if f.kind != FnKind::Kernel
+            && !self.cfg.symbolic
+            && (p.is_float || crate::dataflow::lane_like(&p.name))
+        {
             let mut out = [Val::UNKNOWN_VARYING; 32];
             for (lane, o) in out.iter_mut().enumerate() {
                 *o = lane_input(i, lane as u32, self.cfg.seed);
@@ -826,6 +831,7 @@ impl<'m> Machine<'m> {
                 } else if let Some(v) = act.vars.get(name) {
                     out = *v;
                     if self.depth == 0 && self.root_inputs.iter().any(|n| n == name) {
+                        self.trace.guessed_data = true;
                         let v = out[lanes_of(m).next().unwrap_or(0)];
                         self.note_chosen(|| match v {
                             Val::Int(i) => format!("{name} = {i} (chosen)"),
@@ -835,6 +841,7 @@ impl<'m> Machine<'m> {
                 } else if let Some(&c) = self.module.constants.get(name) {
                     out = [Val::Int(c); 32];
                 } else if let Some(&c) = self.cfg.inputs.get(name) {
+                    self.trace.guessed_data |= self.cfg.chosen_inputs.contains(name);
                     out = [Val::Int(c); 32];
                 } else {
                     out = [Val::UNKNOWN_UNIFORM; 32];
@@ -1156,6 +1163,7 @@ impl<'m> Machine<'m> {
             }
             // Memory nobody wrote in this run: its contents are an input
             // the plan picks (seeded), so the run is one of many.
+            self.trace.guessed_data = true;
             self.note_chosen(|| "contents of memory the run did not write (seeded)".to_owned());
             memory_contents(p.space, p.offset, self.cfg.seed)
         })
@@ -1349,6 +1357,20 @@ impl<'m> Machine<'m> {
             self.depth -= 1;
             self.chain.pop();
             return ret;
+        }
+        // A library shape: the same for every thread, and unknown. Runs pick
+        // a small extent (loops over it then run) and say so.
+        if crate::ir::library::is_shape_query(call) {
+            let v = 2 + i64::from(self.cfg.seed % 3);
+            self.trace.guessed_data = true;
+            self.note_chosen(|| {
+                format!(
+                    "`{}<{}>(…)` = {v} (chosen)",
+                    call.name,
+                    call.template_args.join(", ")
+                )
+            });
+            return [Val::Int(v); 32];
         }
         // Unknown function: its result may depend on the lane if its
         // arguments do, or if its name says it is about lanes or threads.
