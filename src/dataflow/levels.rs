@@ -203,9 +203,19 @@ impl Levels {
             y.warp_aligned_offset
                 || (y.level == Level::Uniform && y.constant.is_some_and(|k| k % 32 == 0))
         };
+        // Reducing modulo a multiple of 32 keeps each warp's 32 lanes
+        // together: `(tid % 256) / 32` and `(tid & 255) >> 5` are per warp.
+        let warp_modulus = |k: Option<i64>| k.is_some_and(|k| k > 0 && k % 32 == 0);
+        let low_bits =
+            |k: Option<i64>| k.is_some_and(|k| k > 0 && (k + 1) % 32 == 0 && k & (k + 1) == 0);
         let thread_x_aligned = match op {
             BinOp::Add => (a.thread_x_aligned && offset(b)) || (b.thread_x_aligned && offset(a)),
             BinOp::Sub => a.thread_x_aligned && offset(b),
+            BinOp::Rem => a.thread_x_aligned && warp_modulus(b.constant),
+            BinOp::BitAnd => {
+                (a.thread_x_aligned && low_bits(b.constant))
+                    || (b.thread_x_aligned && low_bits(a.constant))
+            }
             _ => false,
         };
         // The block width times something the same for a warp.

@@ -864,8 +864,6 @@ fn exit_flags(f: &Function) -> Vec<bool> {
                 ..
             } => then_branch.iter().chain(else_branch).copied().collect(),
             StmtKind::Block(b) => b.clone(),
-            // Breaks inside nested loops/switches are theirs; returns are not,
-            // but a nested loop with a return is rare enough to include.
             StmtKind::Loop { body, .. } => body.clone(),
             StmtKind::Switch { cases, .. } => {
                 cases.iter().flat_map(|c| c.body.iter().copied()).collect()
@@ -873,7 +871,10 @@ fn exit_flags(f: &Function) -> Vec<bool> {
             _ => Vec::new(),
         }
     };
-    let mut flag: Vec<Option<bool>> = vec![None; f.stmts.len()];
+    // Per statement: (returns, breaks, continues) that leave it. A `break`
+    // inside a nested loop or switch is that construct's own, and a
+    // `continue` inside a nested loop; `return` leaves every level.
+    let mut flag: Vec<Option<(bool, bool, bool)>> = vec![None; f.stmts.len()];
     for root in 0..f.stmts.len() as StmtId {
         let mut stack = vec![(root, false)];
         while let Some((s, expanded)) = stack.pop() {
@@ -890,15 +891,28 @@ fn exit_flags(f: &Function) -> Vec<bool> {
                 );
                 continue;
             }
-            let own = matches!(
-                f.stmt(s).kind,
-                StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+            let kind = &f.stmt(s).kind;
+            let mut out = (
+                matches!(kind, StmtKind::Return(_)),
+                matches!(kind, StmtKind::Break),
+                matches!(kind, StmtKind::Continue),
             );
-            // A child still unset sits on a cycle (malformed IR): say yes.
-            flag[s as usize] = Some(own || kids.iter().any(|k| flag[*k as usize].unwrap_or(true)));
+            for k in &kids {
+                // A child still unset sits on a cycle (malformed IR): say yes.
+                let (r, b, c) = flag[*k as usize].unwrap_or((true, true, true));
+                out = (out.0 || r, out.1 || b, out.2 || c);
+            }
+            match kind {
+                StmtKind::Loop { .. } => out = (out.0, false, false),
+                StmtKind::Switch { .. } => out.1 = false,
+                _ => {}
+            }
+            flag[s as usize] = Some(out);
         }
     }
-    flag.into_iter().map(|b| b.unwrap_or(true)).collect()
+    flag.into_iter()
+        .map(|b| b.is_none_or(|(r, b, c)| r || b || c))
+        .collect()
 }
 
 /// Does a statement list contain `return` (or break/continue) anywhere?
