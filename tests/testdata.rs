@@ -7,6 +7,11 @@
 //!
 //! A file with no expectation must produce no diagnostic at all.
 //!
+//! `// strict: WL002, WL007` anywhere in a file: at `--min-confidence all`
+//! too, its findings of those codes are exactly the expected ones, so a
+//! look-alike is shown clean by the analysis, not merely hidden because the
+//! runs contested it.
+//!
 //! `testdata/pending/` is skipped: it holds known false positives that are
 //! not fixed yet (see its README).
 //!
@@ -20,6 +25,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use warplint::config::{ConfigSource, Overrides, Resolver};
+use warplint::diagnostic::MinConfidence;
 use warplint::engine::{Options, check_paths_with, check_source};
 
 /// Is `dir` a multi-file fixture, linted as a tree?
@@ -239,11 +245,45 @@ fn check_one(path: &Path) -> Result<(), String> {
             ));
         }
     }
+    let strict = strict_codes(&text);
+    if !strict.is_empty() {
+        let all = Options {
+            min_confidence: MinConfidence::All,
+            ..Options::default()
+        };
+        let outcome = check_source(&rel, &bytes, &all);
+        let mut actual: BTreeMap<(usize, String), usize> = BTreeMap::new();
+        for d in outcome
+            .diagnostics
+            .iter()
+            .filter(|d| strict.contains(&d.code.to_owned()))
+        {
+            *actual.entry((d.span.line, d.code.to_owned())).or_default() += 1;
+        }
+        for (key, &n) in &actual {
+            if n > expected.get(key).copied().unwrap_or(0) {
+                problems.push(format!(
+                    "{rel}:{}: unexpected {} at --min-confidence all (the file is strict)",
+                    key.0, key.1
+                ));
+            }
+        }
+    }
     if problems.is_empty() {
         Ok(())
     } else {
         Err(problems.join("\n"))
     }
+}
+
+/// The codes of a `// strict:` line.
+fn strict_codes(text: &str) -> Vec<String> {
+    let marker = "// strict:";
+    text.lines()
+        .filter_map(|l| l.find(marker).map(|p| &l[p + marker.len()..]))
+        .flat_map(|rest| rest.split(',').map(|c| c.trim().to_owned()))
+        .filter(|c| !c.is_empty())
+        .collect()
 }
 
 #[test]
@@ -282,6 +322,15 @@ fn every_message_is_short() {
         "messages of 160 characters or more:\n{}",
         long.join("\n")
     );
+}
+
+#[test]
+fn harness_reads_strict_codes() {
+    assert_eq!(
+        strict_codes("x\n// strict: WL002, WL007\n"),
+        ["WL002", "WL007"]
+    );
+    assert!(strict_codes("// expect: WL002\n").is_empty());
 }
 
 #[test]

@@ -172,14 +172,12 @@ impl Levels {
             }
             ExprKind::Ternary(c, a, b) => {
                 let (c, a, b) = (self.get(*c), self.get(*a), self.get(*b));
-                let constant = match c.constant {
-                    Some(0) => b.constant,
-                    Some(_) => a.constant,
-                    None => None,
-                };
-                Entry {
-                    constant,
-                    ..plain(c.level.max(a.level).max(b.level))
+                // A constant condition selects one arm, as the compiler does
+                // (`(1) ? warp == 0 : tid == 0` is the warp test).
+                match c.constant {
+                    Some(0) => b,
+                    Some(_) => a,
+                    None => plain(c.level.max(a.level).max(b.level)),
                 }
             }
             ExprKind::Comma(_, b) => plain(self.get(*b).level),

@@ -1,3 +1,4 @@
+// strict: WL002, WL007
 // CuTe-style main loop: the trip count is a shape query (`size<2>(t)`) on
 // a tensor partitioned by the thread index. A partition has the same shape
 // in every thread (only its offset depends on the thread), so the loop is

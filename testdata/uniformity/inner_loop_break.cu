@@ -1,3 +1,4 @@
+// strict: WL002, WL007
 // Lane 0 scans a list for the end of a run and leaves the *scan* loop with
 // `break`; the broadcast after the `if` is reached by every lane again, so
 // its full mask is right. A `break` belongs to the innermost loop around

@@ -1,3 +1,4 @@
+// strict: WL002, WL007
 // "Last block to retire" epilogue: thread 0 counts finished blocks and
 // sets a flag; `__syncthreads_or` then hands the flag to the whole block.
 // The assignment from the vote replaces every earlier value of the flag

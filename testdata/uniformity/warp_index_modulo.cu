@@ -1,3 +1,4 @@
+// strict: WL002, WL007
 // Generated kernels fold the block into groups with a modulo before they
 // take the warp index: `(tid % 256) / 32`, `(tid & 255) >> 5`. Reducing
 // the thread index modulo a multiple of 32 keeps each warp's 32 lanes
