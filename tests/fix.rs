@@ -212,12 +212,6 @@ fn testdata_fixes_apply_and_the_fixed_tree_lints_clean_for_them() {
 /// mask for a shuffle whose source lanes lie outside that ballot (WL006).
 const WITHHELD: &[(&str, usize, &str, &str)] = &[
     (
-        "hardware/activemask_partial_reduction.cu",
-        31,
-        "WL003",
-        "re-lint: would add WL002 at line 31",
-    ),
-    (
         "hardware/float_threshold_full_mask.cu",
         16,
         "WL002",
