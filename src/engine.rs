@@ -132,6 +132,7 @@ fn check_bytes(
         }
     }
     if fix_check == FixCheck::Verify {
+        clock.skip();
         verify_fixes_in(&mut outcome, opts, session);
         clock.lap(Stage::FixCheck);
     }
@@ -226,6 +227,7 @@ pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> File
         &mut outcome,
         &mut clock,
     );
+    clock.skip();
     verify_fixes_in(&mut outcome, opts, session.as_ref());
     clock.lap(Stage::FixCheck);
     outcome.timings.merge(&clock.finish());
