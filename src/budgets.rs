@@ -25,6 +25,9 @@ pub struct Budgets {
     /// Files larger than this are not read or analysed (reported as such).
     /// tree-sitter's offsets are 32-bit, so this must stay below 4 GiB.
     pub max_file_bytes: u64,
+    /// Fixes verified per file: each is one re-lint of the file with that
+    /// fix applied (`engine`); findings past it offer no fix, and say so.
+    pub max_fix_relints: u32,
 }
 
 impl Default for Budgets {
@@ -37,6 +40,7 @@ impl Default for Budgets {
             max_file_steps: 1_500_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
+            max_fix_relints: 16,
         }
     }
 }

@@ -254,6 +254,11 @@ pub struct Diagnostic {
     pub confirmation: Confirmation,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Why the fix the rule proposed is not offered, in a few words (the
+    /// engine's re-lint refused it, or its budget ran out). Set only when
+    /// `fix` is `None` because of that check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix_withheld: Option<String>,
     /// Names the finding independently of its line (see `baseline`): used by
     /// `--baseline` and SARIF's `partialFingerprints`. Set by the engine.
     pub fingerprint: String,
@@ -270,6 +275,65 @@ impl Diagnostic {
             &self.message,
         )
     }
+}
+
+/// Apply `edits` (any order) to `text`. Edits must not overlap; at one
+/// offset, insertions go before a replacement that starts there; the same
+/// edit twice is one edit. Returns `None` if two edits overlap or one falls
+/// outside `text`.
+pub fn apply_edits(text: &str, edits: &[Edit]) -> Option<String> {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.start_byte, e.end_byte));
+    sorted.dedup_by(|a, b| a == b);
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut at = 0;
+    for e in sorted {
+        if e.start_byte < at
+            || e.end_byte < e.start_byte
+            || !text.is_char_boundary(e.start_byte)
+            || !text.is_char_boundary(e.end_byte)
+        {
+            return None;
+        }
+        out.push_str(&text[at..e.start_byte]);
+        out.push_str(&e.replacement);
+        at = e.end_byte;
+    }
+    out.push_str(text.get(at..)?);
+    Some(out)
+}
+
+/// Where byte `fixed` of the text [`apply_edits`] made from `edits` was in
+/// the original text (the start of an edit for bytes inside its
+/// replacement).
+pub fn original_offset(edits: &[Edit], fixed: usize) -> usize {
+    let mut sorted: Vec<&Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| (e.start_byte, e.end_byte));
+    sorted.dedup_by(|a, b| a == b);
+    // `shift`: bytes the edits before the current one added (may be < 0).
+    let mut shift: isize = 0;
+    for e in sorted {
+        let start = (e.start_byte as isize + shift) as usize;
+        if fixed < start {
+            break;
+        }
+        let end = start + e.replacement.len();
+        if fixed < end {
+            return e.start_byte;
+        }
+        shift += e.replacement.len() as isize - (e.end_byte - e.start_byte) as isize;
+    }
+    (fixed as isize - shift).max(0) as usize
+}
+
+/// The 1-based line of `original` that byte `fixed` of the text
+/// [`apply_edits`] made from it with `edits` comes from.
+pub fn original_line(original: &str, edits: &[Edit], fixed: usize) -> usize {
+    let at = original_offset(edits, fixed).min(original.len());
+    1 + original.as_bytes()[..at]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 /// "lane 3" or "lanes 0–15": a lane set with the right noun.
@@ -308,7 +372,25 @@ pub fn lane_ranges(mask: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::lane_ranges;
+    use super::{Edit, apply_edits, lane_ranges, original_offset};
+
+    #[test]
+    fn original_offsets_undo_the_edits() {
+        let edit = |s: usize, e: usize, r: &str| Edit {
+            start_byte: s,
+            end_byte: e,
+            replacement: r.to_owned(),
+        };
+        // "abcdef" → "ab<<Xef!": an insert and a replacement at 2, one at 6.
+        let edits = [edit(2, 4, "X"), edit(2, 2, "<<"), edit(6, 6, "!")];
+        let fixed = apply_edits("abcdef", &edits).unwrap();
+        assert_eq!(fixed, "ab<<Xef!");
+        let back: Vec<usize> = (0..fixed.len())
+            .map(|i| original_offset(&edits, i))
+            .collect();
+        assert_eq!(back, [0, 1, 2, 2, 2, 4, 5, 6]);
+        assert_eq!(original_offset(&[], 3), 3);
+    }
 
     #[test]
     fn lane_ranges_groups_runs() {

@@ -19,7 +19,10 @@ use rayon::prelude::*;
 use crate::baseline;
 use crate::config::{ConfigError, Resolver};
 use crate::dataflow;
-use crate::diagnostic::{Confirmation, Diagnostic, Evidence, Label, Severity, Status, Witness};
+use crate::diagnostic::{
+    Confirmation, Diagnostic, Evidence, Label, Severity, Status, Witness, apply_edits,
+    original_line,
+};
 use crate::discover::{self, Candidate};
 use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
 use crate::frontend;
@@ -34,15 +37,41 @@ use crate::tu;
 pub use crate::budgets::Budgets;
 pub use crate::options::Options;
 pub use crate::outcome::{
-    FileOutcome, HeaderDiagnostic, NotAnalysedSummary, ParseErrorSummary, RunResult, Stats,
+    FileOutcome, HeaderDiagnostic, NotAnalysedSummary, ParseErrorSummary, RelintProblem, RunResult,
+    Stats, relint_problem,
 };
 
 /// Check one in-memory buffer (stdin, the language server, tests).
 /// When `path` names a file on disk, its includes are resolved from there
 /// (a translation unit of its own, with a fresh header cache).
 pub fn check_source(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
+    check_buffer(path, bytes, opts, FixCheck::Verify)
+}
+
+/// [`check_source`] without verifying fixes: the findings keep the fixes
+/// the rules proposed. What a re-lint of a fixed text needs (it only
+/// counts findings), never what a user should be offered.
+pub fn check_source_unverified(path: &str, bytes: &[u8], opts: &Options) -> FileOutcome {
+    check_buffer(path, bytes, opts, FixCheck::Skip)
+}
+
+fn check_buffer(path: &str, bytes: &[u8], opts: &Options, fix_check: FixCheck) -> FileOutcome {
     let session = session_for_buffer(path);
-    check_bytes(path, Cow::Borrowed(bytes), opts, session.as_ref())
+    check_bytes(
+        path,
+        Cow::Borrowed(bytes),
+        opts,
+        session.as_ref(),
+        fix_check,
+    )
+}
+
+/// Whether a check verifies the fixes it offers ([`verify_fixes`]). The
+/// re-lints that verification runs skip it, so it never recurses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FixCheck {
+    Verify,
+    Skip,
 }
 
 /// A translation-unit session for a lone buffer whose path is on disk.
@@ -67,6 +96,7 @@ fn check_bytes(
     bytes: Cow<'_, [u8]>,
     opts: &Options,
     session: Option<&tu::Session>,
+    fix_check: FixCheck,
 ) -> FileOutcome {
     let mut clock = Clock::start();
     let mut outcome = FileOutcome {
@@ -101,8 +131,81 @@ fn check_bytes(
             outcome.skipped_by_prefilter = true;
         }
     }
+    if fix_check == FixCheck::Verify {
+        clock.skip();
+        verify_fixes_in(&mut outcome, opts, session);
+        clock.lap(Stage::FixCheck);
+    }
     outcome.timings.merge(&clock.finish());
     outcome
+}
+
+/// Keep a finding's fix only if it does what it says: applied alone to the
+/// file's text, the re-lint of that text (same options, same translation
+/// unit) no longer has the finding and has no new one (the check `--fix`
+/// applies to a file's fixes together, [`relint_problem`]). A fix that
+/// fails is dropped and `fix_withheld` says why; so does a finding past the
+/// file's budget of re-lints (`Budgets::max_fix_relints`), which offers no
+/// fix unverified. Every output (reports, `--statistics`, `--fix`, `--diff`,
+/// the language server's code actions) sees only verified fixes.
+pub fn verify_fixes(outcome: &mut FileOutcome, opts: &Options) {
+    let session = session_for_buffer(&outcome.path);
+    verify_fixes_in(outcome, opts, session.as_ref());
+}
+
+fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&tu::Session>) {
+    let offered: Vec<usize> = (0..outcome.diagnostics.len())
+        .filter(|&i| {
+            outcome.diagnostics[i]
+                .fix
+                .as_ref()
+                .is_some_and(|f| !f.edits.is_empty())
+        })
+        .collect();
+    if offered.is_empty() {
+        return;
+    }
+    let source = outcome.source.clone();
+    let text = source
+        .as_deref()
+        .map(|s| s.text.as_str())
+        .filter(|_| !outcome.lossy_utf8);
+    let mut relints = 0u32;
+    for i in offered {
+        let withheld = match text {
+            None => Some("the file is not valid UTF-8".to_owned()),
+            Some(_) if relints >= opts.budgets.max_fix_relints => Some(format!(
+                "not verified: past the budget of {} fix re-lints per file",
+                opts.budgets.max_fix_relints
+            )),
+            Some(text) => {
+                relints += 1;
+                let d = &outcome.diagnostics[i];
+                let edits = d.fix.as_ref().map(|f| f.edits.as_slice()).unwrap_or(&[]);
+                match apply_edits(text, edits) {
+                    None => Some("its edits do not apply".to_owned()),
+                    Some(fixed) => {
+                        let after = check_bytes(
+                            &outcome.path,
+                            Cow::Owned(fixed.into_bytes()),
+                            opts,
+                            session,
+                            FixCheck::Skip,
+                        );
+                        let original_line =
+                            |a: &Diagnostic| original_line(text, edits, a.span.start);
+                        relint_problem(&outcome.diagnostics, &[d], &after, &original_line)
+                            .map(|p| p.short())
+                    }
+                }
+            }
+        };
+        if let Some(why) = withheld {
+            let d = &mut outcome.diagnostics[i];
+            d.fix = None;
+            d.fix_withheld = Some(why);
+        }
+    }
 }
 
 /// Like [`check_source`] but without the prefilter: every file is parsed.
@@ -124,6 +227,9 @@ pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> File
         &mut outcome,
         &mut clock,
     );
+    clock.skip();
+    verify_fixes_in(&mut outcome, opts, session.as_ref());
+    clock.lap(Stage::FixCheck);
     outcome.timings.merge(&clock.finish());
     outcome
 }
@@ -295,6 +401,7 @@ fn to_diagnostic(
             .collect(),
         confirmation,
         fix: f.fix,
+        fix_withheld: None,
         fingerprint: String::new(),
     })
 }
@@ -365,7 +472,13 @@ fn check_file_in(
     if candidate.sniff && !prefilter::looks_like_cuda(&bytes) {
         return None;
     }
-    let mut outcome = check_bytes(&display, Cow::Owned(bytes), opts, Some(session));
+    let mut outcome = check_bytes(
+        &display,
+        Cow::Owned(bytes),
+        opts,
+        Some(session),
+        FixCheck::Verify,
+    );
     outcome.timings.merge(&clock.finish());
     Some(outcome)
 }

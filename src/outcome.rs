@@ -50,6 +50,113 @@ pub struct FileOutcome {
     pub includes_cut: usize,
 }
 
+/// Why the re-lint of a fixed text refuses it: the one check behind both
+/// the fixes the engine offers (each fix alone, `engine`) and those `--fix`
+/// applies together (`fix`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RelintProblem {
+    /// The fixed text could not be analysed (the reason).
+    NotAnalysed(String),
+    /// A code has more findings than before minus those fixed: `now` where
+    /// at most `allowed` may remain; `example` is one of them (the first
+    /// whose line does not hold one of that code before, if any), at `line`
+    /// of the text before the fix; `kept`: that line had one before.
+    Extra {
+        code: &'static str,
+        now: usize,
+        allowed: usize,
+        example: Box<Diagnostic>,
+        line: usize,
+        kept: bool,
+    },
+}
+
+impl RelintProblem {
+    /// A few words for a finding whose fix is withheld (`fix_withheld`).
+    pub fn short(&self) -> String {
+        match self {
+            RelintProblem::NotAnalysed(_) => {
+                "re-lint: the fixed text could not be analysed".to_owned()
+            }
+            RelintProblem::Extra {
+                code,
+                line,
+                kept: true,
+                ..
+            } => format!("re-lint: {code} would remain at line {line}"),
+            RelintProblem::Extra { code, line, .. } => {
+                format!("re-lint: would add {code} at line {line}")
+            }
+        }
+    }
+
+    /// The full sentence `--fix` prints.
+    pub fn long(&self) -> String {
+        match self {
+            RelintProblem::NotAnalysed(why) => {
+                format!("the fixed text could not be analysed ({why})")
+            }
+            RelintProblem::Extra {
+                code,
+                now,
+                allowed,
+                example,
+                ..
+            } => format!(
+                "the fixed text would have {now} {code} finding(s) where at most {allowed} may remain \
+                 (line {}: {})",
+                example.span.line, example.message
+            ),
+        }
+    }
+}
+
+/// Whether the re-lint `after` of a text with the fixes of `fixed` applied
+/// refuses it: for every code, `after` may have at most the findings of
+/// `before` minus those fixed. `original_line` maps a line of the fixed
+/// text back to the text `before` was computed on.
+pub fn relint_problem(
+    before: &[Diagnostic],
+    fixed: &[&Diagnostic],
+    after: &FileOutcome,
+    original_line: &dyn Fn(&Diagnostic) -> usize,
+) -> Option<RelintProblem> {
+    if let Some(why) = &after.not_analysed {
+        return Some(RelintProblem::NotAnalysed(why.clone()));
+    }
+    let count = |code: &str, ds: &mut dyn Iterator<Item = &Diagnostic>| {
+        ds.filter(|d| d.code == code).count()
+    };
+    let mut codes: Vec<&'static str> = after.diagnostics.iter().map(|d| d.code).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    for code in codes {
+        let now = count(code, &mut after.diagnostics.iter());
+        let allowed =
+            count(code, &mut before.iter()).saturating_sub(count(code, &mut fixed.iter().copied()));
+        if now > allowed {
+            let was_there = |d: &Diagnostic| {
+                let line = original_line(d);
+                before.iter().any(|b| b.code == code && b.span.line == line)
+            };
+            let of_code = || after.diagnostics.iter().filter(|d| d.code == code);
+            let (example, kept) = match of_code().find(|d| !was_there(d)) {
+                Some(d) => (d, false),
+                None => (of_code().next()?, true),
+            };
+            return Some(RelintProblem::Extra {
+                code,
+                now,
+                allowed,
+                line: original_line(example),
+                example: Box::new(example.clone()),
+                kept,
+            });
+        }
+    }
+    None
+}
+
 /// A diagnostic located in a header a checked file includes.
 #[derive(Debug, Clone)]
 pub struct HeaderDiagnostic {

@@ -558,6 +558,7 @@ fn engine_diagnostic(
             witness: None,
         },
         fix,
+        fix_withheld: None,
         fingerprint: String::new(),
     }
 }

@@ -187,6 +187,7 @@ fn synthetic_run() -> RunResult {
             }),
         },
         fix: None,
+        fix_withheld: None,
         fingerprint: "0123456789abcdef0123456789abcdef".to_owned(),
     };
     RunResult {

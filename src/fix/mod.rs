@@ -2,9 +2,11 @@
 //! pipeline (after the executor); this module, a stage after the engine,
 //! composes a file's fixes, lints the fixed text again, and writes it.
 //!
-//! A fix is kept only if the re-lint shows that its finding is gone and that
-//! no finding appeared: the fixed text must have, for every code, at most
-//! the findings it had minus those fixed. When all of a file's fixes
+//! The engine offers a fix only if it passes that re-lint alone
+//! (`engine::verify_fixes`); here the fixes a file offers are applied
+//! together and the same check runs again ([`relint_problem`]): the fixed
+//! text must have, for every code, at most the findings it had minus those
+//! fixed. When all of a file's fixes
 //! together fail that, each is tried alone (in order, keeping those that
 //! pass), so one wrong fix does not hold back the others; past
 //! [`MAX_SINGLE_TRIES`] the file's fixes are dropped with a note.
@@ -13,12 +15,12 @@ pub mod run;
 pub mod settings;
 pub mod suppressions;
 
-use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::Path;
 
-use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix};
-use crate::engine::{FileOutcome, Options, check_source};
+pub use crate::diagnostic::apply_edits;
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, original_line};
+use crate::engine::{FileOutcome, Options, check_source_unverified, relint_problem, verify_fixes};
 
 /// How many fixes of one file are tried one at a time (each is a re-lint)
 /// when they fail together.
@@ -52,31 +54,6 @@ pub fn allowed(fix: &Fix, unsafe_fixes: bool) -> bool {
         Applicability::Safe => true,
         Applicability::Unsafe => unsafe_fixes,
     }
-}
-
-/// Apply `edits` (any order) to `text`. Edits must not overlap; at one
-/// offset, insertions go before a replacement that starts there. Returns
-/// `None` if two edits overlap or one falls outside `text`.
-pub fn apply_edits(text: &str, edits: &[Edit]) -> Option<String> {
-    let mut sorted: Vec<&Edit> = edits.iter().collect();
-    sorted.sort_by_key(|e| (e.start_byte, e.end_byte));
-    sorted.dedup_by(|a, b| a == b);
-    let mut out = String::with_capacity(text.len() + 64);
-    let mut at = 0;
-    for e in sorted {
-        if e.start_byte < at
-            || e.end_byte < e.start_byte
-            || !text.is_char_boundary(e.start_byte)
-            || !text.is_char_boundary(e.end_byte)
-        {
-            return None;
-        }
-        out.push_str(&text[at..e.start_byte]);
-        out.push_str(&e.replacement);
-        at = e.end_byte;
-    }
-    out.push_str(text.get(at..)?);
-    Some(out)
 }
 
 /// Two edits conflict when their ranges overlap or both insert at the same
@@ -121,45 +98,6 @@ fn edits_of(ds: &[&Diagnostic]) -> Vec<Edit> {
         .filter_map(|d| d.fix.as_ref())
         .flat_map(|f| f.edits.iter().cloned())
         .collect()
-}
-
-fn counts<'a>(ds: impl Iterator<Item = &'a Diagnostic>) -> BTreeMap<&'static str, usize> {
-    let mut m = BTreeMap::new();
-    for d in ds {
-        *m.entry(d.code).or_default() += 1;
-    }
-    m
-}
-
-/// Why the re-lint refuses `fixed`, if it does: a code with more findings
-/// than before minus those fixed.
-fn relint_problem(
-    before: &[Diagnostic],
-    fixed: &[&Diagnostic],
-    after: &FileOutcome,
-) -> Option<String> {
-    if let Some(why) = &after.not_analysed {
-        return Some(format!("the fixed text could not be analysed ({why})"));
-    }
-    let before = counts(before.iter());
-    let removed = counts(fixed.iter().copied());
-    let now = counts(after.diagnostics.iter());
-    for (code, n) in &now {
-        let allowed = before
-            .get(code)
-            .copied()
-            .unwrap_or(0)
-            .saturating_sub(removed.get(code).copied().unwrap_or(0));
-        if *n > allowed {
-            let d = after.diagnostics.iter().find(|d| d.code == *code)?;
-            return Some(format!(
-                "the fixed text would have {n} {code} finding(s) where at most {allowed} may remain \
-                 (line {}: {})",
-                d.span.line, d.message
-            ));
-        }
-    }
-    None
 }
 
 /// Fix one file's text in memory: `outcome` is its lint with `opts`.
@@ -208,21 +146,28 @@ pub fn fix_text(
             d.span.line, d.code
         ));
     }
+    // The re-lint only counts findings; the one kept gets its own fixes
+    // verified below.
     let attempt = |ds: &[&Diagnostic]| -> Option<(String, FileOutcome)> {
         let fixed = apply_edits(text, &edits_of(ds))?;
-        let after = check_source(path, fixed.as_bytes(), opts);
+        let after = check_source_unverified(path, fixed.as_bytes(), opts);
         Some((fixed, after))
+    };
+    let problem = |ds: &[&Diagnostic], after: &FileOutcome| -> Option<String> {
+        let edits = edits_of(ds);
+        let original_line = |a: &Diagnostic| original_line(text, &edits, a.span.start);
+        relint_problem(&outcome.diagnostics, ds, after, &original_line).map(|p| p.long())
     };
     let mut accepted: Vec<&Diagnostic> = Vec::new();
     let mut best: Option<(String, FileOutcome)> = None;
     match attempt(&kept) {
-        Some((fixed, after)) if relint_problem(&outcome.diagnostics, &kept, &after).is_none() => {
+        Some((fixed, after)) if problem(&kept, &after).is_none() => {
             accepted = kept.clone();
             best = Some((fixed, after));
         }
         together => {
             let why = together
-                .and_then(|(_, after)| relint_problem(&outcome.diagnostics, &kept, &after))
+                .and_then(|(_, after)| problem(&kept, &after))
                 .unwrap_or_else(|| "the edits do not apply".to_owned());
             if kept.len() > MAX_SINGLE_TRIES {
                 notes.push(format!("{path}: not fixed: {why}"));
@@ -234,18 +179,16 @@ pub fn fix_text(
                     let mut trial = accepted.clone();
                     trial.push(d);
                     match attempt(&trial) {
-                        Some((fixed, after)) => {
-                            match relint_problem(&outcome.diagnostics, &trial, &after) {
-                                None => {
-                                    accepted = trial;
-                                    best = Some((fixed, after));
-                                }
-                                Some(why) => notes.push(format!(
-                                    "{path}:{}: {} fix not applied: {why}",
-                                    d.span.line, d.code
-                                )),
+                        Some((fixed, after)) => match problem(&trial, &after) {
+                            None => {
+                                accepted = trial;
+                                best = Some((fixed, after));
                             }
-                        }
+                            Some(why) => notes.push(format!(
+                                "{path}:{}: {} fix not applied: {why}",
+                                d.span.line, d.code
+                            )),
+                        },
                         None => notes.push(format!(
                             "{path}:{}: {} fix not applied: its edits do not apply",
                             d.span.line, d.code
@@ -257,14 +200,15 @@ pub fn fix_text(
     }
     result.notes = notes;
     match best {
-        Some((fixed, after)) => {
+        Some((fixed, mut after)) => {
+            // What is left is reported: offer only fixes that pass alone.
+            verify_fixes(&mut after, opts);
             result.fixed = fixed;
             result.after = after;
             result.applied = accepted.into_iter().cloned().collect();
         }
-        None => {
-            result.after = check_source(path, text.as_bytes(), opts);
-        }
+        // Nothing changed: what is left is what was there.
+        None => result.after = outcome.clone(),
     }
     Some(result)
 }

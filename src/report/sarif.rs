@@ -182,6 +182,9 @@ fn result(d: &Diagnostic, source: Option<&SourceFile>, metas: &[&RuleMeta]) -> V
             })
             .collect();
     }
+    if let Some(why) = &d.fix_withheld {
+        r["properties"]["fixWithheld"] = json!(why);
+    }
     if let (Some(fix), Some(src)) = (&d.fix, source) {
         let mut description = fix.message.clone();
         if fix.applicability == Applicability::Unsafe {
@@ -303,6 +306,7 @@ mod tests {
                 }),
             },
             fix: None,
+            fix_withheld: None,
             fingerprint: "0123456789abcdef0123456789abcdef".to_owned(),
         };
         RunResult {

@@ -10,7 +10,7 @@
 //! `unsigned mask = __ballot_sync(0xffffffff, c);` placed before that
 //! statement, where every lane still runs. Anything else gets no mask fix.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use tree_sitter::Node;
 
@@ -25,17 +25,9 @@ use crate::ir::{ExprKind, Function, Module, Primitive, StmtKind};
 pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
     let text = cx.file.source.text.as_str();
     let mut planned: Vec<Option<Planned>> = Vec::with_capacity(findings.len());
-    // Statements whose race the executor showed (candidates it refuted
-    // are not reported, so not fixed).
-    let races: HashSet<(usize, usize)> = findings
-        .iter()
-        .zip(confirmed)
-        .filter(|(f, c)| f.rule.code == "WL004" && **c)
-        .map(|(f, _)| (f.start, f.end))
-        .collect();
     for (i, f) in findings.iter().enumerate() {
         let confirmed = confirmed.get(i).copied().unwrap_or(false);
-        planned.push(plan(cx, f, confirmed, &races));
+        planned.push(plan(cx, f, confirmed));
     }
     // Ballots are named once per function: `mask` when a function needs
     // one and has no `mask` of its own, `mask_LINE` otherwise.
@@ -118,17 +110,18 @@ struct Reach {
     proven: bool,
 }
 
-fn plan(
-    cx: &RuleContext,
-    f: &Finding,
-    confirmed: bool,
-    races: &HashSet<(usize, usize)>,
-) -> Option<Planned> {
+fn plan(cx: &RuleContext, f: &Finding, confirmed: bool) -> Option<Planned> {
+    // Edits are offsets into this file's text: a finding inside a header's
+    // function (reported at the header) has no fix here.
+    let function = f.claim.as_ref()?.function;
+    if cx.module.functions.get(function)?.file != 0 {
+        return None;
+    }
     match f.rule.code {
         "WL001" => plan_legacy(cx, f, confirmed),
         "WL002" => plan_mask_argument(cx, f, false),
         "WL003" => plan_mask_argument(cx, f, true),
-        "WL004" => plan_barriers(cx, f, races),
+        "WL004" => plan_barriers(cx, f),
         _ => None,
     }
 }
@@ -444,15 +437,13 @@ fn has_identifier(text: &str, name: &str) -> bool {
 /// WL004: order the lanes' accesses of one statement with `__syncwarp()`:
 /// a read-modify-write `s[a] op= expr` becomes "read into a register,
 /// `__syncwarp()`, write, `__syncwarp()`", after a `__syncwarp()` that
-/// orders the writes before it (left out when the statement before is a
-/// race this fixes too, whose fix ends in one); a statement that only reads
+/// orders the writes before it (also when the statement before is a race
+/// fixed the same way: each fix must be right alone, as the language server
+/// applies it, so fixes of consecutive races leave two barriers between
+/// them); a statement that only reads
 /// shared memory gets a barrier before it, one that only writes it a
 /// barrier after it. Only where the whole warp runs the statement.
-fn plan_barriers(
-    cx: &RuleContext,
-    f: &Finding,
-    races: &HashSet<(usize, usize)>,
-) -> Option<Planned> {
+fn plan_barriers(cx: &RuleContext, f: &Finding) -> Option<Planned> {
     let claim = f.claim.as_ref()?;
     let func = &cx.module.functions[claim.function];
     let ff = &cx.facts.functions[claim.function];
@@ -501,24 +492,13 @@ fn plan_barriers(
                 }
                 let op = text.get(le..rs)?.trim();
                 let body = text.get(func.span.0..func.span.1).unwrap_or("");
-                let mut prev = node.prev_named_sibling();
-                for _ in 0..8 {
-                    match prev {
-                        Some(p) if p.kind() == "comment" => prev = p.prev_named_sibling(),
-                        _ => break,
-                    }
-                }
-                let lead = match prev {
-                    Some(p) if races.contains(&(p.start_byte(), p.end_byte())) => "",
-                    _ => "__syncwarp(); ",
-                };
                 let mut tmp = "staged".to_owned();
                 while has_identifier(body, &tmp) {
                     tmp.push('_');
                 }
                 (
                     format!(
-                        "{{ {lead}auto {tmp} = {}; __syncwarp(); {} {op} {tmp}; __syncwarp(); }}",
+                        "{{ __syncwarp(); auto {tmp} = {}; __syncwarp(); {} {op} {tmp}; __syncwarp(); }}",
                         &text[rs..re],
                         &text[ls..le]
                     ),

@@ -202,6 +202,9 @@ pub struct DiagnosticData {
     pub status: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixData>,
+    /// Why the rule's fix is not offered (the engine's re-lint refused it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix_withheld: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -280,6 +283,7 @@ pub fn to_lsp(d: &Diagnostic, source: Option<&SourceFile>, v: &DocView) -> lsp_t
         version: v.version,
         status: d.confirmation.status.to_string(),
         fix,
+        fix_withheld: d.fix_withheld.clone(),
     };
     lsp_types::Diagnostic {
         range,
@@ -434,6 +438,7 @@ mod tests {
                 }),
             },
             fix: None,
+            fix_withheld: None,
         };
         let uri: Uri = "file:///k.cu".parse().unwrap();
         let index = LineIndex::new(text);

@@ -383,14 +383,6 @@ impl<'m> Machine<'m> {
                     if m == 0 {
                         continue;
                     }
-                    if iter >= self.cfg.budgets.max_loop_iterations {
-                        self.trace.incomplete.get_or_insert(format!(
-                            "a loop at line {} ran past the executor's iteration budget ({})",
-                            self.line(f.stmt(stmt).span),
-                            self.cfg.budgets.max_loop_iterations
-                        ));
-                        continue;
-                    }
                     let check = !(*kind == LoopKind::DoWhile && iter == 0);
                     if check && let Some(c) = cond {
                         let v = self.eval(act, *c, m);
@@ -425,6 +417,17 @@ impl<'m> Machine<'m> {
                         m = t;
                     }
                     if m == 0 {
+                        continue;
+                    }
+                    // Past the budget only if a lane would run the body
+                    // again: a loop that ends on its own after exactly
+                    // `max_loop_iterations` trips is complete.
+                    if iter >= self.cfg.budgets.max_loop_iterations {
+                        self.trace.incomplete.get_or_insert(format!(
+                            "a loop at line {} ran past the executor's iteration budget ({})",
+                            self.line(f.stmt(stmt).span),
+                            self.cfg.budgets.max_loop_iterations
+                        ));
                         continue;
                     }
                     work.push(Work::Loop {
