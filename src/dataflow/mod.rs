@@ -392,6 +392,12 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         let before = facts.var_level.clone();
         let before_x = facts.thread_x_vars.clone();
         eval.table.clear();
+        // Which guards are in force where depends on this pass's levels
+        // (a uniform exit pushes no guard): declarations are placed anew,
+        // or a depth from an earlier pass would flip a thread-index
+        // variable in and out of `thread_x_vars` and the passes would
+        // never settle.
+        eval.decl_depth.clear();
         let mut walk_state = WalkState::default();
         walk(f, &mut eval, &mut facts, &mut walk_state);
         facts.thread_x_vars = walk_state.thread_x_vars();
@@ -997,6 +1003,45 @@ mod tests {
         let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
         let facts = analyze(&module);
         facts.functions[0].var_level[name]
+    }
+
+    #[test]
+    fn a_lane_index_inside_a_loop_with_an_early_return_settles() {
+        // The early return's guard exists only once `start` is known to
+        // vary by warp; `lane` must stay a thread-index variable across
+        // passes, or the fixpoint oscillates and gives up (all varying).
+        let src = "__device__ bool walk(int first, int count, int end, int *o) {
+            int start = first;
+            int total = __shfl_sync(0xffffffff, end, 31);
+            while (total <= end) {
+                start += 32;
+                if (start > count) return false;
+                int lane = threadIdx.x % 32;
+                o[lane] = start + lane;
+                for (int i = 1; i < 32; i <<= 1) {
+                    int v = __shfl_up_sync(0xffffffff, o[lane], i);
+                    if (lane >= i) o[lane] += v;
+                }
+                total += __shfl_sync(0xffffffff, o[lane], 31);
+            }
+            return true;
+        }";
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
+        let facts = analyze(&module);
+        let f = &facts.functions[0];
+        assert!(!f.stats.gave_up, "{:?}", f.stats);
+        assert!(f.thread_x_vars.contains("lane"));
+        // Only `lane >= i` varies within a warp; the loop and the return
+        // are per warp.
+        let varying: Vec<&str> = f
+            .shown_guard_levels
+            .iter()
+            .filter(|(_, l)| **l == Level::Varying)
+            .map(|(span, _)| &src[span.0..span.1])
+            .collect();
+        assert_eq!(varying, ["lane >= i"]);
     }
 
     #[test]
