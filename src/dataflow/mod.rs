@@ -862,14 +862,25 @@ pub fn walk_subexprs(
 /// For every statement: does it contain `return` (or break/continue)
 /// anywhere? Computed once per function, children before parents.
 fn exit_flags(f: &Function) -> Vec<bool> {
+    // A branch that traps aborts the grid: its exits are nobody's.
+    let live = |list: &Vec<StmtId>| -> Vec<StmtId> {
+        if aborts(f, list) {
+            Vec::new()
+        } else {
+            list.clone()
+        }
+    };
     let nested = |s: StmtId| -> Vec<StmtId> {
         match &f.stmt(s).kind {
             StmtKind::If {
                 then_branch,
                 else_branch,
                 ..
-            } => then_branch.iter().chain(else_branch).copied().collect(),
-            StmtKind::Block(b) => b.clone(),
+            } => live(then_branch)
+                .into_iter()
+                .chain(live(else_branch))
+                .collect(),
+            StmtKind::Block(b) => live(b),
             StmtKind::Loop { body, .. } => body.clone(),
             StmtKind::Switch { cases, .. } => {
                 cases.iter().flat_map(|c| c.body.iter().copied()).collect()
@@ -922,8 +933,15 @@ fn exit_flags(f: &Function) -> Vec<bool> {
 }
 
 /// Does a statement list contain `return` (or break/continue) anywhere?
+/// Not if it traps: lanes that get there abort the whole grid.
 fn contains_exit(eval: &Eval, list: &[StmtId]) -> bool {
-    list.iter().any(|s| eval.exits[*s as usize])
+    !aborts(eval.f, list) && list.iter().any(|s| eval.exits[*s as usize])
+}
+
+/// A statement list that traps (`__trap()`, `asm("trap;")`) directly.
+fn aborts(f: &Function, list: &[StmtId]) -> bool {
+    list.iter()
+        .any(|s| matches!(f.stmt(*s).kind, StmtKind::Abort))
 }
 
 /// The level of the conditions guarding exits inside a loop body.

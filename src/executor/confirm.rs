@@ -362,7 +362,10 @@ fn explore_root(
                 runs += 1;
                 root_steps += m.trace.steps;
                 let present = m.present();
-                let mut observations = if sched == Schedule::Converged {
+                let mut observations = if m.trace.trapped {
+                    // The grid aborted: nothing after the trap happens.
+                    Vec::new()
+                } else if sched == Schedule::Converged {
                     let (obs, cut) = observe(&m.trace, present);
                     if let Some(why) = cut {
                         m.trace.incomplete.get_or_insert(why);

@@ -112,6 +112,8 @@ pub struct Trace {
     pub reads_block: bool,
     /// Call sites executed (for "was this finding's site reached?").
     pub reached: rustc_hash::FxHashSet<Site>,
+    /// A thread trapped: the grid aborted, so the run shows nothing.
+    pub trapped: bool,
     /// Set when a budget ran out or a construct was not modelled.
     pub incomplete: Option<String>,
     pub steps: u64,

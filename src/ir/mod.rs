@@ -133,6 +133,9 @@ pub enum StmtKind {
     Break,
     Continue,
     Block(Vec<StmtId>),
+    /// `__trap()` / `asm("trap;")`: the thread aborts the whole grid, so
+    /// no code after it matters (not an early exit the others wait for).
+    Abort,
     /// Something the lowering does not model (inline asm other than
     /// `%laneid`, `goto`, a parse error…).
     Opaque,

@@ -187,7 +187,8 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                     StmtKind::Return(None)
                     | StmtKind::Break
                     | StmtKind::Continue
-                    | StmtKind::Opaque => {}
+                    | StmtKind::Opaque
+                    | StmtKind::Abort => {}
                 }
             }
         }

@@ -730,6 +730,13 @@ impl<'m> Machine<'m> {
                 mask: m,
             }),
             StmtKind::Opaque => {}
+            // The grid aborts: nothing after this is observed on the GPU,
+            // so the run stops here and shows nothing past it.
+            StmtKind::Abort => {
+                let line = self.line(stmt.span);
+                self.trace.trapped = true;
+                self.give_up(format!("a thread traps at line {line} (the grid aborts)"));
+            }
         }
     }
 

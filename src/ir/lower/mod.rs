@@ -616,6 +616,11 @@ impl FnBuilder<'_> {
                     self.push_to(dest, id);
                     return;
                 }
+                if is_trap(e, text) {
+                    let id = self.stmt(StmtKind::Abort, span);
+                    self.push_to(dest, id);
+                    return;
+                }
                 let id_e = self.lower_expr(e, text, 0, site);
                 let id = self.stmt(StmtKind::Expr(id_e), span);
                 self.push_to(dest, id);
@@ -1289,6 +1294,23 @@ fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) 
     let kids: Vec<Node> = n.named_children(&mut c).collect();
     for k in kids.into_iter().rev() {
         work.push((k, dest));
+    }
+}
+
+/// `__trap()` or `asm("trap;")`: the thread aborts the whole grid.
+fn is_trap(e: Node, text: &str) -> bool {
+    match e.kind() {
+        "call_expression" => e
+            .child_by_field_name("function")
+            .is_some_and(|f| node_text(f, text).trim() == "__trap"),
+        "gnu_asm_expression" => e.child_by_field_name("assembly_code").is_some_and(|c| {
+            let code = node_text(c, text);
+            code.trim_matches(|ch: char| ch == '"' || ch.is_whitespace())
+                .trim_end_matches(';')
+                .trim()
+                == "trap"
+        }),
+        _ => false,
     }
 }
 
