@@ -173,7 +173,9 @@ fn analyse(
     outcome.includes_resolved = unit.resolved;
     outcome.missing_includes = unit.missing.clone();
     outcome.includes_cut = unit.cut;
-    if !unit.headers.is_empty() || !unit.defines.is_empty() {
+    // A file without function definitions lowers to no function, so no
+    // header macro is ever looked up (and no header is parsed for it).
+    if parsed.functions.total > 0 && (unit.has_headers() || !unit.defines.is_empty()) {
         parsed.macros.inherit(unit.macros());
     }
     clock.lap(Stage::Unit);
