@@ -25,6 +25,11 @@ pub struct Budgets {
     /// Files larger than this are not read or analysed (reported as such).
     /// tree-sitter's offsets are 32-bit, so this must stay below 4 GiB.
     pub max_file_bytes: u64,
+    /// Headers larger than this are not parsed for a translation unit
+    /// (counted in `includes_cut`): a generated table of several MB (such
+    /// as CUTLASS's tensor-core atom lists) costs tens of MB of syntax tree
+    /// while it is lowered, which bounds a run's memory.
+    pub max_header_bytes: u64,
 }
 
 impl Default for Budgets {
@@ -37,6 +42,7 @@ impl Default for Budgets {
             max_file_steps: 1_500_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
+            max_header_bytes: 512 * 1024,
         }
     }
 }

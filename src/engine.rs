@@ -57,6 +57,7 @@ fn unit_options(opts: &Options) -> tu::UnitOptions<'_> {
         env: &opts.env,
         max_file_bytes: opts.budgets.max_file_bytes,
         max_parse_operations: opts.budgets.max_parse_operations,
+        max_header_bytes: opts.budgets.max_header_bytes,
     }
 }
 

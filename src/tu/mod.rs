@@ -61,10 +61,14 @@ pub struct IncludeOptions {
     pub disabled: bool,
 }
 
-/// What one header is before configuration: its text and directives.
+/// What one header is before configuration: its size and directives. Its
+/// text is not kept: the few headers a unit parses are read again then, so
+/// a run holds the text of the headers it lowered, not of every header
+/// it walked.
 #[derive(Debug)]
 struct Scan {
-    source: Option<Arc<SourceFile>>,
+    /// `None` when it cannot be read (or is over the file size limit).
+    bytes: Option<u64>,
     directives: Vec<Directive>,
     has_warp_code: bool,
 }
@@ -169,6 +173,8 @@ pub struct UnitOptions<'a> {
     pub env: &'a PreprocEnv,
     pub max_file_bytes: u64,
     pub max_parse_operations: u64,
+    /// Headers larger than this are not parsed for a unit (counted as cut).
+    pub max_header_bytes: u64,
 }
 
 impl Session {
@@ -233,6 +239,15 @@ impl Session {
         let mut order: Vec<PathBuf> = Vec::new();
         let (missing, resolved, cut) = self.walk_paths(path, text, &search, opts, &mut order);
         for header in order {
+            // Generated tables of many MB would cost their tree's memory.
+            if self
+                .scan(&header, opts)
+                .bytes
+                .is_some_and(|b| b > opts.max_header_bytes)
+            {
+                unit.cut += 1;
+                continue;
+            }
             if let Some(words) = self.words(&header, key, opts) {
                 unit.headers.push(UnitHeader {
                     path: header,
@@ -249,7 +264,7 @@ impl Session {
         });
         unit.missing = missing;
         unit.resolved = resolved;
-        unit.cut = cut;
+        unit.cut += cut;
         unit.defines = search.defines;
         unit
     }
@@ -308,7 +323,7 @@ impl Session {
         let mut stack: Vec<(PathBuf, Arc<Scan>, usize)> = vec![(
             main.clone(),
             Arc::new(Scan {
-                source: None,
+                bytes: None,
                 directives: resolve::directives(text),
                 has_warp_code: false,
             }),
@@ -339,7 +354,7 @@ impl Session {
                 continue;
             }
             let scan = self.scan(&header, opts);
-            if scan.source.is_none() {
+            if scan.bytes.is_none() {
                 cut += 1;
                 continue;
             }
@@ -427,8 +442,7 @@ impl Session {
                 .or_default(),
         );
         cell.get_or_init(|| {
-            let scan = self.scan(header, opts);
-            let source = scan.source.as_ref()?;
+            let source = read_source(header, opts.max_file_bytes)?;
             // The view `frontend::parse_configured` parses.
             let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
             let mut env = frontend::MacroEnv::from_config(opts.env);
@@ -454,8 +468,7 @@ impl Session {
                 .or_default(),
         );
         cell.get_or_init(|| {
-            let scan = self.scan(header, opts);
-            let source = scan.source.as_ref()?;
+            let source = read_source(header, opts.max_file_bytes)?;
             // The header as the configuration compiles it (the same view a
             // checked file gets); spans are unchanged, so findings render
             // from the text as written (`source`).
@@ -471,7 +484,7 @@ impl Session {
             self.headers_lowered
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Some(Arc::new(Lowered {
-                source: Arc::clone(source),
+                source: Arc::new(source),
                 module,
                 macros,
             }))
@@ -539,26 +552,32 @@ fn pathdiff(path: &Path, base: &Path) -> Option<PathBuf> {
     })
 }
 
-fn read_scan(header: &Path, max_bytes: u64) -> Scan {
-    let empty = Scan {
-        source: None,
-        directives: Vec::new(),
-        has_warp_code: false,
-    };
-    let Ok(md) = std::fs::metadata(header) else {
-        return empty;
-    };
+/// A header's bytes, if it is a readable file within `max_bytes`.
+fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
+    let md = std::fs::metadata(header).ok()?;
     if !md.is_file() || md.len() > max_bytes {
-        return empty;
+        return None;
     }
-    let Ok(bytes) = std::fs::read(header) else {
-        return empty;
+    std::fs::read(header).ok()
+}
+
+fn read_source(header: &Path, max_bytes: u64) -> Option<SourceFile> {
+    let bytes = read_bytes(header, max_bytes)?;
+    Some(SourceFile::new(header.display().to_string(), &bytes))
+}
+
+fn read_scan(header: &Path, max_bytes: u64) -> Scan {
+    let Some(bytes) = read_bytes(header, max_bytes) else {
+        return Scan {
+            bytes: None,
+            directives: Vec::new(),
+            has_warp_code: false,
+        };
     };
-    let source = SourceFile::new(header.display().to_string(), &bytes);
     Scan {
-        directives: resolve::directives(&source.text),
+        directives: resolve::directives(&String::from_utf8_lossy(&bytes)),
         has_warp_code: crate::prefilter::has_warp_code(&bytes),
-        source: Some(Arc::new(source)),
+        bytes: Some(bytes.len() as u64),
     }
 }
 
