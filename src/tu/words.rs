@@ -27,6 +27,8 @@
 
 use std::collections::HashSet;
 
+use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
+
 /// A name as the sets store it.
 pub fn hash_word(w: &[u8]) -> u64 {
     // FNV-1a: fast, and the same in every run.
@@ -262,7 +264,7 @@ fn scan(b: &[u8], w: &mut Words) {
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
             }
-            b'"' | b'\'' => i = literal_end(b, i, c),
+            b'"' | b'\'' => i = literal_end(b, i + 1, c),
             b'{' => {
                 if enum_pending && enum_body.is_none() {
                     enum_body = Some(depth);
@@ -391,60 +393,6 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .windows(needle.len())
         .position(|w| w == needle)
         .map(|p| from + p)
-}
-
-/// The end of a `//` comment starting at `from` (backslash-newline
-/// continues it).
-fn line_comment_end(b: &[u8], from: usize) -> usize {
-    let mut i = from;
-    while i < b.len() {
-        if b[i] == b'\n' {
-            let cont =
-                i > 0 && b[i - 1] == b'\\' || i > 1 && b[i - 1] == b'\r' && b[i - 2] == b'\\';
-            if !cont {
-                return i;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-/// The end of a `"…"` or `'…'` literal starting at `from`: its closing
-/// quote, or the end of the line when it is not closed.
-fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {
-    let mut i = from + 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'\n' => return i,
-            q if q == quote => return i + 1,
-            _ => i += 1,
-        }
-    }
-    b.len()
-}
-
-/// The end of a raw string `R"delim( … )delim"` whose `"` is at `quote`.
-fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
-    let open = quote
-        + 1
-        + b.get(quote + 1..)?
-            .iter()
-            .take(17)
-            .position(|&c| c == b'(')?;
-    let delim = &b[quote + 1..open];
-    if delim
-        .iter()
-        .any(|c| c.is_ascii_whitespace() || matches!(c, b'\\' | b')'))
-    {
-        return None;
-    }
-    let mut close = Vec::with_capacity(delim.len() + 2);
-    close.push(b')');
-    close.extend_from_slice(delim);
-    close.push(b'"');
-    Some(find(b, open + 1, &close).map_or(b.len(), |e| e + close.len()))
 }
 
 #[cfg(test)]
