@@ -88,6 +88,8 @@ type Once<T> = Arc<OnceLock<T>>;
 type LoweredCache = HashMap<(PathBuf, u64), Once<Option<Arc<Lowered>>>>;
 /// (header, configuration key) → the words of its configured view.
 type WordsCache = HashMap<(PathBuf, u64), Once<Option<Arc<Words>>>>;
+/// The files a header's includes name, in order (`None`: not found).
+type Targets = Arc<[Option<PathBuf>]>;
 /// (includer's directory, name, quoted, search key) → the file found.
 type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
 
@@ -99,6 +101,7 @@ pub struct Session {
     lowered: Mutex<LoweredCache>,
     words: Mutex<WordsCache>,
     resolved: Mutex<ResolvedCache>,
+    targets: Mutex<HashMap<(PathBuf, u64), Targets>>,
     suffix: OnceLock<SuffixIndex>,
     dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
     /// Headers parsed and lowered (each once per configuration).
@@ -153,6 +156,14 @@ struct Search {
 }
 
 impl Search {
+    /// What resolving an include depends on besides its includer.
+    fn resolve_key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.dirs.hash(&mut h);
+        self.by_suffix.hash(&mut h);
+        h.finish()
+    }
+
     fn key(&self, env: &PreprocEnv, parse_budget: u64) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.dirs.hash(&mut h);
@@ -203,6 +214,7 @@ impl Session {
             lowered: Mutex::default(),
             words: Mutex::default(),
             resolved: Mutex::default(),
+            targets: Mutex::default(),
             suffix: OnceLock::new(),
             dbs: Mutex::default(),
             headers_lowered: Default::default(),
@@ -319,29 +331,32 @@ impl Session {
         let (mut resolved, mut cut) = (0usize, 0usize);
         let main = normalize(path);
         let mut seen: HashSet<PathBuf> = HashSet::from([main.clone()]);
-        // (file, its directives, next directive)
-        let mut stack: Vec<(PathBuf, Arc<Scan>, usize)> = vec![(
-            main.clone(),
-            Arc::new(Scan {
-                bytes: None,
-                directives: resolve::directives(text),
-                has_warp_code: false,
-            }),
-            0,
-        )];
-        while let Some((file, scan, next)) = stack.last_mut() {
-            let Some(d) = scan.directives.get(*next).cloned() else {
-                let (file, _, _) = stack.pop().expect("non-empty");
+        let main_scan = Arc::new(Scan {
+            bytes: None,
+            directives: resolve::directives(text),
+            has_warp_code: false,
+        });
+        let main_targets: Targets = main_scan
+            .directives
+            .iter()
+            .map(|d| self.resolve(&main, d, search))
+            .collect();
+        // (file, its directives, the files they name, next directive)
+        let mut stack: Vec<(PathBuf, Arc<Scan>, Targets, usize)> =
+            vec![(main.clone(), main_scan, main_targets, 0)];
+        while let Some((_, scan, targets, next)) = stack.last_mut() {
+            let at = *next;
+            let Some(d) = scan.directives.get(at) else {
+                let (file, _, _, _) = stack.pop().expect("non-empty");
                 if file != main {
                     order.push(file);
                 }
                 continue;
             };
             *next += 1;
-            let includer = file.clone();
-            let Some(header) = self.resolve(&includer, &d, search) else {
+            let Some(header) = targets[at].clone() else {
                 if missing_seen.insert(d.name.clone()) {
-                    missing.push(d.name);
+                    missing.push(d.name.clone());
                 }
                 continue;
             };
@@ -361,20 +376,32 @@ impl Session {
             if !visit(&scan) {
                 break;
             }
-            stack.push((header, scan, 0));
+            let targets = self.targets(&header, &scan, search);
+            stack.push((header, scan, targets, 0));
         }
         (missing, resolved, cut)
+    }
+
+    /// The files a header's `#include`s name (`None`: not found), once per
+    /// header and search path, for every unit that walks through it.
+    fn targets(&self, header: &Path, scan: &Scan, search: &Search) -> Targets {
+        let key = (header.to_path_buf(), search.resolve_key());
+        if let Some(hit) = lock(&self.targets).get(&key) {
+            return Arc::clone(hit);
+        }
+        let found: Targets = scan
+            .directives
+            .iter()
+            .map(|d| self.resolve(header, d, search))
+            .collect();
+        lock(&self.targets).insert(key, Arc::clone(&found));
+        found
     }
 
     /// The file `d` names, included from `includer`.
     fn resolve(&self, includer: &Path, d: &Directive, search: &Search) -> Option<PathBuf> {
         let dir = includer.parent().map(Path::to_path_buf).unwrap_or_default();
-        let config_key = {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            search.dirs.hash(&mut h);
-            search.by_suffix.hash(&mut h);
-            h.finish()
-        };
+        let config_key = search.resolve_key();
         let key = (dir.clone(), d.name.clone(), d.quoted, config_key);
         if let Some(hit) = lock(&self.resolved).get(&key) {
             return hit.clone();
