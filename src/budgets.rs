@@ -28,6 +28,11 @@ pub struct Budgets {
     /// Fixes verified per file: each is one re-lint of the file with that
     /// fix applied (`engine`); findings past it offer no fix, and say so.
     pub max_fix_relints: u32,
+    /// Headers larger than this are not parsed for a translation unit
+    /// (counted in `includes_cut`): a generated table of several MB (such
+    /// as CUTLASS's tensor-core atom lists) costs tens of MB of syntax tree
+    /// while it is lowered, which bounds a run's memory.
+    pub max_header_bytes: u64,
 }
 
 impl Default for Budgets {
@@ -41,6 +46,7 @@ impl Default for Budgets {
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
             max_fix_relints: 16,
+            max_header_bytes: 512 * 1024,
         }
     }
 }

@@ -86,6 +86,7 @@ fn unit_options(opts: &Options) -> tu::UnitOptions<'_> {
         env: &opts.env,
         max_file_bytes: opts.budgets.max_file_bytes,
         max_parse_operations: opts.budgets.max_parse_operations,
+        max_header_bytes: opts.budgets.max_header_bytes,
     }
 }
 
@@ -279,7 +280,9 @@ fn analyse(
     outcome.includes_resolved = unit.resolved;
     outcome.missing_includes = unit.missing.clone();
     outcome.includes_cut = unit.cut;
-    if !unit.headers.is_empty() || !unit.defines.is_empty() {
+    // A file without function definitions lowers to no function, so no
+    // header macro is ever looked up (and no header is parsed for it).
+    if parsed.functions.total > 0 && (unit.has_headers() || !unit.defines.is_empty()) {
         parsed.macros.inherit(unit.macros());
     }
     clock.lap(Stage::Unit);

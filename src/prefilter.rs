@@ -326,7 +326,7 @@ fn header_name_range(b: &[u8], start: usize) -> std::ops::Range<usize> {
 
 /// End (exclusive) of a `//` comment whose text starts at `from`: the first
 /// newline not escaped by a backslash (a continued line stays a comment).
-fn line_comment_end(b: &[u8], from: usize) -> usize {
+pub(crate) fn line_comment_end(b: &[u8], from: usize) -> usize {
     let mut i = from;
     while let Some(off) = memchr::memchr(b'\n', &b[i..]) {
         let nl = i + off;
@@ -345,7 +345,7 @@ fn line_comment_end(b: &[u8], from: usize) -> usize {
 
 /// End (exclusive) of a literal whose body starts at `from`: after the
 /// closing quote, or at the end of the line if it is unterminated.
-fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {
+pub(crate) fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {
     let mut i = from;
     while let Some(off) = memchr::memchr3(quote, b'\\', b'\n', &b[i..]) {
         let at = i + off;
@@ -364,7 +364,7 @@ fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {
 /// For a `"` at `quote` that opens a raw string (`R"delim(`, also `u8R`,
 /// `LR`, …): the end (exclusive) of the whole literal, after `)delim"`, or
 /// the end of the file when it is unterminated. `None` if not a raw string.
-fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
+pub(crate) fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
     if quote == 0 || b[quote - 1] != b'R' {
         return None;
     }

@@ -24,7 +24,9 @@
 
 pub mod compile_db;
 pub mod resolve;
+pub mod words;
 
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -36,6 +38,7 @@ use crate::source::SourceFile;
 
 use compile_db::{CompileDb, Flags};
 use resolve::{Directive, SuffixIndex, normalize};
+use words::{Words, code_words, hash_word};
 
 /// Headers one unit takes in, at most (the rest are counted as cut).
 pub const MAX_HEADERS_PER_UNIT: usize = 2048;
@@ -58,10 +61,14 @@ pub struct IncludeOptions {
     pub disabled: bool,
 }
 
-/// What one header is before configuration: its text and directives.
+/// What one header is before configuration: its size and directives. Its
+/// text is not kept: the few headers a unit parses are read again then, so
+/// a run holds the text of the headers it lowered, not of every header
+/// it walked.
 #[derive(Debug)]
 struct Scan {
-    source: Option<Arc<SourceFile>>,
+    /// `None` when it cannot be read (or is over the file size limit).
+    bytes: Option<u64>,
     directives: Vec<Directive>,
     has_warp_code: bool,
 }
@@ -79,6 +86,10 @@ pub struct Lowered {
 type Once<T> = Arc<OnceLock<T>>;
 /// (header, configuration key) → the header lowered for it.
 type LoweredCache = HashMap<(PathBuf, u64), Once<Option<Arc<Lowered>>>>;
+/// (header, configuration key) → the words of its configured view.
+type WordsCache = HashMap<(PathBuf, u64), Once<Option<Arc<Words>>>>;
+/// The files a header's includes name, in order (`None`: not found).
+type Targets = Arc<[Option<PathBuf>]>;
 /// (includer's directory, name, quoted, search key) → the file found.
 type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
 
@@ -88,17 +99,28 @@ pub struct Session {
     roots: Vec<PathBuf>,
     scans: Mutex<HashMap<PathBuf, Once<Arc<Scan>>>>,
     lowered: Mutex<LoweredCache>,
+    words: Mutex<WordsCache>,
     resolved: Mutex<ResolvedCache>,
+    targets: Mutex<HashMap<(PathBuf, u64), Targets>>,
     suffix: OnceLock<SuffixIndex>,
     dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
     /// Headers parsed and lowered (each once per configuration).
     pub headers_lowered: std::sync::atomic::AtomicUsize,
 }
 
-/// One file's translation unit: its headers in include order.
-#[derive(Debug, Default)]
-pub struct Unit {
-    pub headers: Vec<Arc<Lowered>>,
+/// One file's translation unit: its headers in include order, each parsed
+/// and lowered only when the file may need something it defines (see
+/// [`words`]): [`Unit::macros`] and [`Unit::link`] give the same answers as
+/// with every header parsed.
+#[derive(Default)]
+pub struct Unit<'s> {
+    lazy: Option<Lazy<'s>>,
+    headers: Vec<UnitHeader>,
+    /// The words of the file's configured view.
+    main_words: HashSet<u64>,
+    /// Names the file's lowering may look up: its words and those of the
+    /// inherited macros' bodies (set by [`Unit::macros`]).
+    names: RefCell<Option<HashSet<u64>>>,
     /// Names that resolved to no file (system headers, other projects).
     pub missing: Vec<String>,
     /// Includes resolved to a file.
@@ -107,6 +129,20 @@ pub struct Unit {
     pub cut: usize,
     /// `-D` definitions of the compile database entry.
     pub defines: Vec<(String, String)>,
+}
+
+/// Where a unit's headers are parsed and lowered on demand.
+struct Lazy<'s> {
+    session: &'s Session,
+    opts: UnitOptions<'s>,
+    key: u64,
+}
+
+/// One header of a unit: its words now, its lowering when first needed.
+struct UnitHeader {
+    path: PathBuf,
+    words: Arc<Words>,
+    lowered: OnceCell<Option<Arc<Lowered>>>,
 }
 
 /// The configuration a file is seen under: its search path and defines.
@@ -120,6 +156,14 @@ struct Search {
 }
 
 impl Search {
+    /// What resolving an include depends on besides its includer.
+    fn resolve_key(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.dirs.hash(&mut h);
+        self.by_suffix.hash(&mut h);
+        h.finish()
+    }
+
     fn key(&self, env: &PreprocEnv, parse_budget: u64) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.dirs.hash(&mut h);
@@ -134,11 +178,14 @@ impl Search {
 }
 
 /// The options the unit stage reads (a subset of `engine::Options`).
+#[derive(Clone, Copy)]
 pub struct UnitOptions<'a> {
     pub includes: &'a IncludeOptions,
     pub env: &'a PreprocEnv,
     pub max_file_bytes: u64,
     pub max_parse_operations: u64,
+    /// Headers larger than this are not parsed for a unit (counted as cut).
+    pub max_header_bytes: u64,
 }
 
 impl Session {
@@ -165,7 +212,9 @@ impl Session {
             roots: dirs,
             scans: Mutex::default(),
             lowered: Mutex::default(),
+            words: Mutex::default(),
             resolved: Mutex::default(),
+            targets: Mutex::default(),
             suffix: OnceLock::new(),
             dbs: Mutex::default(),
             headers_lowered: Default::default(),
@@ -189,8 +238,10 @@ impl Session {
         found
     }
 
-    /// The translation unit of `path`, whose text is `text`.
-    pub fn unit(&self, path: &Path, text: &str, opts: &UnitOptions) -> Unit {
+    /// The translation unit of `path`, whose configured view is `text`.
+    /// Its headers are read and their words known; each is parsed and
+    /// lowered when the unit first needs it.
+    pub fn unit<'s>(&'s self, path: &Path, text: &str, opts: &UnitOptions<'s>) -> Unit<'s> {
         let mut unit = Unit::default();
         if opts.includes.disabled {
             return unit;
@@ -200,13 +251,32 @@ impl Session {
         let mut order: Vec<PathBuf> = Vec::new();
         let (missing, resolved, cut) = self.walk_paths(path, text, &search, opts, &mut order);
         for header in order {
-            if let Some(l) = self.lowered(&header, key, opts) {
-                unit.headers.push(l);
+            // Generated tables of many MB would cost their tree's memory.
+            if self
+                .scan(&header, opts)
+                .bytes
+                .is_some_and(|b| b > opts.max_header_bytes)
+            {
+                unit.cut += 1;
+                continue;
+            }
+            if let Some(words) = self.words(&header, key, opts) {
+                unit.headers.push(UnitHeader {
+                    path: header,
+                    words,
+                    lowered: OnceCell::new(),
+                });
             }
         }
+        unit.main_words = code_words(text);
+        unit.lazy = Some(Lazy {
+            session: self,
+            opts: *opts,
+            key,
+        });
         unit.missing = missing;
         unit.resolved = resolved;
-        unit.cut = cut;
+        unit.cut += cut;
         unit.defines = search.defines;
         unit
     }
@@ -261,29 +331,32 @@ impl Session {
         let (mut resolved, mut cut) = (0usize, 0usize);
         let main = normalize(path);
         let mut seen: HashSet<PathBuf> = HashSet::from([main.clone()]);
-        // (file, its directives, next directive)
-        let mut stack: Vec<(PathBuf, Arc<Scan>, usize)> = vec![(
-            main.clone(),
-            Arc::new(Scan {
-                source: None,
-                directives: resolve::directives(text),
-                has_warp_code: false,
-            }),
-            0,
-        )];
-        while let Some((file, scan, next)) = stack.last_mut() {
-            let Some(d) = scan.directives.get(*next).cloned() else {
-                let (file, _, _) = stack.pop().expect("non-empty");
+        let main_scan = Arc::new(Scan {
+            bytes: None,
+            directives: resolve::directives(text),
+            has_warp_code: false,
+        });
+        let main_targets: Targets = main_scan
+            .directives
+            .iter()
+            .map(|d| self.resolve(&main, d, search))
+            .collect();
+        // (file, its directives, the files they name, next directive)
+        let mut stack: Vec<(PathBuf, Arc<Scan>, Targets, usize)> =
+            vec![(main.clone(), main_scan, main_targets, 0)];
+        while let Some((_, scan, targets, next)) = stack.last_mut() {
+            let at = *next;
+            let Some(d) = scan.directives.get(at) else {
+                let (file, _, _, _) = stack.pop().expect("non-empty");
                 if file != main {
                     order.push(file);
                 }
                 continue;
             };
             *next += 1;
-            let includer = file.clone();
-            let Some(header) = self.resolve(&includer, &d, search) else {
+            let Some(header) = targets[at].clone() else {
                 if missing_seen.insert(d.name.clone()) {
-                    missing.push(d.name);
+                    missing.push(d.name.clone());
                 }
                 continue;
             };
@@ -296,27 +369,39 @@ impl Session {
                 continue;
             }
             let scan = self.scan(&header, opts);
-            if scan.source.is_none() {
+            if scan.bytes.is_none() {
                 cut += 1;
                 continue;
             }
             if !visit(&scan) {
                 break;
             }
-            stack.push((header, scan, 0));
+            let targets = self.targets(&header, &scan, search);
+            stack.push((header, scan, targets, 0));
         }
         (missing, resolved, cut)
+    }
+
+    /// The files a header's `#include`s name (`None`: not found), once per
+    /// header and search path, for every unit that walks through it.
+    fn targets(&self, header: &Path, scan: &Scan, search: &Search) -> Targets {
+        let key = (header.to_path_buf(), search.resolve_key());
+        if let Some(hit) = lock(&self.targets).get(&key) {
+            return Arc::clone(hit);
+        }
+        let found: Targets = scan
+            .directives
+            .iter()
+            .map(|d| self.resolve(header, d, search))
+            .collect();
+        lock(&self.targets).insert(key, Arc::clone(&found));
+        found
     }
 
     /// The file `d` names, included from `includer`.
     fn resolve(&self, includer: &Path, d: &Directive, search: &Search) -> Option<PathBuf> {
         let dir = includer.parent().map(Path::to_path_buf).unwrap_or_default();
-        let config_key = {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            search.dirs.hash(&mut h);
-            search.by_suffix.hash(&mut h);
-            h.finish()
-        };
+        let config_key = search.resolve_key();
         let key = (dir.clone(), d.name.clone(), d.quoted, config_key);
         if let Some(hit) = lock(&self.resolved).get(&key) {
             return hit.clone();
@@ -374,6 +459,31 @@ impl Session {
         Arc::clone(cell.get_or_init(|| Arc::new(read_scan(header, opts.max_file_bytes))))
     }
 
+    /// The words of a header's configured view (what it may define), once
+    /// per header and configuration: a lexer pass, no parse. `None` when
+    /// it cannot be read.
+    fn words(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
+        let cell = Arc::clone(
+            lock(&self.words)
+                .entry((header.to_path_buf(), key))
+                .or_default(),
+        );
+        cell.get_or_init(|| {
+            let source = read_source(header, opts.max_file_bytes)?;
+            // The view `frontend::parse_configured` parses.
+            let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
+            let mut env = frontend::MacroEnv::from_config(opts.env);
+            let view = frontend::configure::configure_within(
+                source.text.as_bytes(),
+                opts.env,
+                &mut env,
+                max_tokens,
+            );
+            Some(Arc::new(Words::of(&view.text)))
+        })
+        .clone()
+    }
+
     /// The per-header step: read → its includes in order → its macros →
     /// parse → lower; once per header and configuration, shared by every
     /// unit that includes it. `None` when it cannot be read or parsed
@@ -385,8 +495,7 @@ impl Session {
                 .or_default(),
         );
         cell.get_or_init(|| {
-            let scan = self.scan(header, opts);
-            let source = scan.source.as_ref()?;
+            let source = read_source(header, opts.max_file_bytes)?;
             // The header as the configuration compiles it (the same view a
             // checked file gets); spans are unchanged, so findings render
             // from the text as written (`source`).
@@ -402,7 +511,7 @@ impl Session {
             self.headers_lowered
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Some(Arc::new(Lowered {
-                source: Arc::clone(source),
+                source: Arc::new(source),
                 module,
                 macros,
             }))
@@ -470,36 +579,65 @@ fn pathdiff(path: &Path, base: &Path) -> Option<PathBuf> {
     })
 }
 
-fn read_scan(header: &Path, max_bytes: u64) -> Scan {
-    let empty = Scan {
-        source: None,
-        directives: Vec::new(),
-        has_warp_code: false,
-    };
-    let Ok(md) = std::fs::metadata(header) else {
-        return empty;
-    };
+/// A header's bytes, if it is a readable file within `max_bytes`.
+fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
+    let md = std::fs::metadata(header).ok()?;
     if !md.is_file() || md.len() > max_bytes {
-        return empty;
+        return None;
     }
-    let Ok(bytes) = std::fs::read(header) else {
-        return empty;
+    std::fs::read(header).ok()
+}
+
+fn read_source(header: &Path, max_bytes: u64) -> Option<SourceFile> {
+    let bytes = read_bytes(header, max_bytes)?;
+    Some(SourceFile::new(header.display().to_string(), &bytes))
+}
+
+fn read_scan(header: &Path, max_bytes: u64) -> Scan {
+    let Some(bytes) = read_bytes(header, max_bytes) else {
+        return Scan {
+            bytes: None,
+            directives: Vec::new(),
+            has_warp_code: false,
+        };
     };
-    let source = SourceFile::new(header.display().to_string(), &bytes);
     Scan {
-        directives: resolve::directives(&source.text),
+        directives: resolve::directives(&String::from_utf8_lossy(&bytes)),
         has_warp_code: crate::prefilter::has_warp_code(&bytes),
-        source: Some(Arc::new(source)),
+        bytes: Some(bytes.len() as u64),
     }
 }
 
-impl Unit {
+impl Unit<'_> {
+    /// Does the unit hold any header?
+    pub fn has_headers(&self) -> bool {
+        !self.headers.is_empty()
+    }
+
+    /// Header `i` parsed and lowered (once; `None` if it could not be).
+    fn header(&self, i: usize) -> Option<&Arc<Lowered>> {
+        let h = &self.headers[i];
+        h.lowered
+            .get_or_init(|| {
+                let lazy = self.lazy.as_ref()?;
+                lazy.session.lowered(&h.path, lazy.key, &lazy.opts)
+            })
+            .as_ref()
+    }
+
     /// The macros of the unit's headers, by name; a later header's
     /// definition wins, as it would after the preprocessor saw both.
     /// `-D` definitions come first (any header may redefine them).
+    ///
+    /// Only names the file's lowering can look up are given: the words of
+    /// its view and, transitively, of the bodies of the macros given. So
+    /// only headers that may `#define` one of those are parsed, and every
+    /// lookup answers as with all of them.
     pub fn macros(&self) -> Arc<HashMap<String, Arc<Macro>>> {
         let mut map: HashMap<String, Arc<Macro>> = HashMap::new();
+        let mut names = self.main_words.clone();
         for (name, value) in &self.defines {
+            names.extend(code_words(value));
             map.insert(
                 name.clone(),
                 Arc::new(Macro {
@@ -511,11 +649,39 @@ impl Unit {
                 }),
             );
         }
-        for h in &self.headers {
-            for m in &h.macros {
-                map.insert(m.name.clone(), Arc::clone(m));
+        let n = self.headers.len();
+        let mut taken = vec![false; n];
+        // Macros whose bodies' words are in `names`.
+        let mut expanded: HashSet<(usize, usize)> = HashSet::new();
+        // Names added since the untaken headers were last tested.
+        let mut fresh = names.clone();
+        while !fresh.is_empty() {
+            for (i, h) in self.headers.iter().enumerate() {
+                if !taken[i] && h.words.may_define_any_macro(&fresh) {
+                    taken[i] = true;
+                }
+            }
+            fresh.clear();
+            for i in (0..n).filter(|&i| taken[i]) {
+                let Some(l) = self.header(i) else { continue };
+                for (mi, m) in l.macros.iter().enumerate() {
+                    if names.contains(&hash_word(m.name.as_bytes())) && expanded.insert((i, mi)) {
+                        let body = code_words(&m.body);
+                        fresh.extend(body.into_iter().filter(|w| !names.contains(w)));
+                        names.extend(fresh.iter().copied());
+                    }
+                }
             }
         }
+        for i in (0..n).filter(|&i| taken[i]) {
+            let Some(l) = self.header(i) else { continue };
+            for m in &l.macros {
+                if names.contains(&hash_word(m.name.as_bytes())) {
+                    map.insert(m.name.clone(), Arc::clone(m));
+                }
+            }
+        }
+        *self.names.borrow_mut() = Some(names);
         Arc::new(map)
     }
 
@@ -525,21 +691,17 @@ impl Unit {
     /// that defines a name gives all its overloads). Lambdas inside a
     /// linked function come along, re-indexed. Bounded by
     /// [`MAX_LINKED_FUNCTIONS`].
+    ///
+    /// Headers are parsed only where they may define a called function, or
+    /// a constant or class block shape a name of the module can read.
     pub fn link(&self, module: &mut Module) {
         for (name, value) in &self.defines {
             if let Some(v) = parse_define_value(value) {
                 module.constants.entry(name.clone()).or_insert(v);
             }
         }
-        for h in &self.headers {
-            for (k, v) in &h.module.constants {
-                module.constants.entry(k.clone()).or_insert(*v);
-            }
-            for (k, v) in &h.module.class_block_shapes {
-                module.class_block_shapes.entry(k.clone()).or_insert(*v);
-            }
-        }
-        if self.headers.is_empty() {
+        // Without functions nothing reads what the headers give.
+        if self.headers.is_empty() || module.functions.is_empty() {
             return;
         }
         let own: HashSet<String> = module.by_name.keys().cloned().collect();
@@ -553,12 +715,16 @@ impl Unit {
         let mut file_of_header: HashMap<usize, u32> = HashMap::new();
         let mut linked = 0usize;
         while let Some(name) = wanted.pop() {
-            let Some((hi, idxs)) = self
-                .headers
-                .iter()
-                .enumerate()
-                .find_map(|(hi, h)| h.module.by_name.get(&name).map(|v| (hi, v.clone())))
-            else {
+            if words::is_keyword_call(&name) {
+                continue;
+            }
+            let Some((hi, l, idxs)) = (0..self.headers.len()).find_map(|hi| {
+                if !self.headers[hi].words.may_define_function(&name) {
+                    return None;
+                }
+                let l = self.header(hi)?;
+                l.module.by_name.get(&name).map(|v| (hi, l, v.clone()))
+            }) else {
                 continue;
             };
             for fi in idxs {
@@ -570,10 +736,10 @@ impl Unit {
                         continue;
                     }
                     let file = *file_of_header.entry(hi).or_insert_with(|| {
-                        module.headers.push(Arc::clone(&self.headers[hi].source));
+                        module.headers.push(Arc::clone(&l.source));
                         module.headers.len() as u32
                     });
-                    let mut f: Function = self.headers[hi].module.functions[fi].clone();
+                    let mut f: Function = l.module.functions[fi].clone();
                     f.file = file;
                     placed.insert((hi, fi), module.functions.len());
                     linked += 1;
@@ -603,7 +769,87 @@ impl Unit {
             }
         }
         module.index_functions();
+        self.link_constants(module, file_of_header.keys().copied());
     }
+
+    /// The headers' constants and class block shapes that a name of the
+    /// module can read, the first header in include order winning (the
+    /// file's own first). A name the module reads comes from the file's
+    /// view, an inherited macro's body, or a linked function's header; a
+    /// header is parsed only while it may define one still unresolved.
+    fn link_constants(&self, module: &mut Module, providers: impl Iterator<Item = usize>) {
+        let mut names = match &*self.names.borrow() {
+            Some(n) => n.clone(),
+            None => self.main_words.clone(),
+        };
+        for hi in providers {
+            names.extend(self.headers[hi].words.all().iter().copied());
+        }
+        for k in module.constants.keys() {
+            names.remove(&hash_word(k.as_bytes()));
+        }
+        for k in KEYWORD_HASHES.get_or_init(keyword_hashes) {
+            names.remove(k);
+        }
+        let mut classes: HashSet<&str> = module
+            .functions
+            .iter()
+            .filter_map(|f| f.class.as_deref())
+            .filter(|c| !module.class_block_shapes.contains_key(*c))
+            .collect();
+        let mut constants: Vec<(String, i64)> = Vec::new();
+        let mut shapes: Vec<(String, ([u32; 3], usize))> = Vec::new();
+        for (hi, h) in self.headers.iter().enumerate() {
+            if names.is_empty() && classes.is_empty() {
+                break;
+            }
+            let want_constants = h.words.may_define_any_constant(&names);
+            let want_shapes = classes.iter().any(|c| h.words.has(c));
+            if !want_constants && !want_shapes {
+                continue;
+            }
+            let Some(l) = self.header(hi) else { continue };
+            if want_constants {
+                let found: Vec<u64> = l
+                    .module
+                    .constants
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let key = hash_word(k.as_bytes());
+                        names.contains(&key).then(|| {
+                            constants.push((k.clone(), *v));
+                            key
+                        })
+                    })
+                    .collect();
+                for key in found {
+                    names.remove(&key);
+                }
+            }
+            if want_shapes {
+                for (k, v) in &l.module.class_block_shapes {
+                    if classes.remove(k.as_str()) {
+                        shapes.push((k.clone(), *v));
+                    }
+                }
+            }
+        }
+        for (k, v) in constants {
+            module.constants.entry(k).or_insert(v);
+        }
+        for (k, v) in shapes {
+            module.class_block_shapes.entry(k).or_insert(v);
+        }
+    }
+}
+
+static KEYWORD_HASHES: OnceLock<Vec<u64>> = OnceLock::new();
+
+fn keyword_hashes() -> Vec<u64> {
+    words::KEYWORDS
+        .iter()
+        .map(|w| hash_word(w.as_bytes()))
+        .collect()
 }
 
 /// Queue the names `f` calls that the file does not define itself.

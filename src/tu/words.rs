@@ -1,0 +1,453 @@
+//! What a header may define, known without parsing it.
+//!
+//! Parsing is the translation-unit stage's cost (a CUB or Thrust header
+//! includes hundreds of others), and most of a unit's headers give the
+//! checked file nothing it looks up. A unit therefore parses a header only
+//! when the header may define a name the file can ask for: a macro its
+//! lowering expands, a function it calls (transitively), a constant or a
+//! class's block shape its analysis reads. "May define" is decided on the
+//! header's configured view with a lexer, as a superset of what the parsed
+//! tree defines, so the unit's answers are the same as with every header
+//! parsed:
+//! - every name a tree gives (an identifier, a field name, a function's
+//!   declarator) is a run of word bytes in its view, outside comments and
+//!   literals ([`Words::has`]; the file's own words, [`code_words`], are
+//!   likewise every name its lowering can look up);
+//! - a defined function's name is followed by `(` or by `<` (template
+//!   arguments), or is `operator…` ([`Words::may_define_function`]);
+//! - a macro's name is the first word after `define`
+//!   ([`Words::may_define_any_macro`]);
+//! - a constant's name is in an `enum` body, after `const`/`constexpr` in
+//!   its declaration, or a macro's name ([`Words::may_define_any_constant`]).
+//!
+//! The lexer skips comments, string and character literals (raw strings
+//! included) and numbers as tree-sitter lexes them. Names are kept as
+//! 64-bit hashes: a collision only makes a header a candidate that is then
+//! parsed for nothing.
+
+use std::collections::HashSet;
+
+use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
+
+/// A name as the sets store it.
+pub fn hash_word(w: &[u8]) -> u64 {
+    // FNV-1a: fast, and the same in every run.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in w {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Bytes that may be part of an identifier as tree-sitter-cuda lexes it
+/// (a superset: `$` and every non-ASCII byte count).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+/// The words of `text` outside comments and literals: every name its
+/// tree can hold.
+pub fn code_words(text: &str) -> HashSet<u64> {
+    Words::of(text).all
+}
+
+/// C++ keywords and primitive types: in code that compiles they name no
+/// constant, function or class.
+pub const KEYWORDS: [&str; 77] = [
+    "alignas",
+    "alignof",
+    "asm",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "nullptr",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+];
+
+/// C++ keywords that tree-sitter-cuda may still read as a called name
+/// (`static_cast<int>(x)`): no header that compiles defines a function of
+/// that name, so none is parsed to look for one.
+pub fn is_keyword_call(name: &str) -> bool {
+    matches!(
+        name,
+        "static_cast"
+            | "dynamic_cast"
+            | "reinterpret_cast"
+            | "const_cast"
+            | "sizeof"
+            | "alignof"
+            | "alignas"
+            | "decltype"
+            | "typeid"
+            | "noexcept"
+            | "static_assert"
+            | "return"
+            | "if"
+            | "while"
+            | "for"
+            | "switch"
+            | "new"
+            | "delete"
+            | "throw"
+    )
+}
+
+/// The word a definition of `name` must hold: its first run of word bytes
+/// (`foo` of `foo<6>`, `operator` of `operator()`). `None` when it has none.
+pub fn key_word(name: &str) -> Option<u64> {
+    let b = name.as_bytes();
+    let start = b
+        .iter()
+        .position(|&c| is_word_byte(c) && !c.is_ascii_digit())?;
+    let end = b[start..]
+        .iter()
+        .position(|&c| !is_word_byte(c))
+        .map_or(b.len(), |e| start + e);
+    Some(hash_word(&b[start..end]))
+}
+
+/// The words of one header's configured view.
+#[derive(Debug, Default)]
+pub struct Words {
+    /// Every word outside comments and literals.
+    all: HashSet<u64>,
+    /// Words followed by `(` or `<`, and `operator`.
+    functions: HashSet<u64>,
+    /// The first word after each `define`.
+    defines: HashSet<u64>,
+    /// Words that may name a folded constant: in `enum` bodies and in
+    /// declarations from a `const`/`constexpr` to their `;`.
+    constants: HashSet<u64>,
+}
+
+impl Words {
+    pub fn of(text: &str) -> Words {
+        let mut w = Words::default();
+        scan(text.as_bytes(), &mut w);
+        w
+    }
+
+    /// May the header define something named `name` (a class)?
+    pub fn has(&self, name: &str) -> bool {
+        key_word(name).is_none_or(|k| self.all.contains(&k))
+    }
+
+    /// May the header define a function named `name`?
+    pub fn may_define_function(&self, name: &str) -> bool {
+        key_word(name).is_none_or(|k| self.functions.contains(&k))
+    }
+
+    /// May the header `#define` any of `names`?
+    pub fn may_define_any_macro(&self, names: &HashSet<u64>) -> bool {
+        intersects(&self.defines, names)
+    }
+
+    /// May the header give a constant named by any of `names`?
+    pub fn may_define_any_constant(&self, names: &HashSet<u64>) -> bool {
+        intersects(&self.defines, names) || intersects(&self.constants, names)
+    }
+
+    /// Every word of the view.
+    pub fn all(&self) -> &HashSet<u64> {
+        &self.all
+    }
+}
+
+/// Do `a` and `b` share an element? Iterates the smaller.
+fn intersects(a: &HashSet<u64>, b: &HashSet<u64>) -> bool {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    small.iter().any(|h| large.contains(h))
+}
+
+/// One forward pass, lexing comments, string and character literals
+/// (raw strings included) and numbers as tree-sitter does, so that their
+/// words are not names and their braces and `;` do not end an `enum` body
+/// or a declaration early.
+fn scan(b: &[u8], w: &mut Words) {
+    let mut i = 0;
+    let mut after_define = false;
+    let mut enum_pending = false;
+    // Brace depth, and the depth an `enum` body opened at.
+    let mut depth = 0usize;
+    let mut enum_body: Option<usize> = None;
+    let mut in_const_decl = false;
+    // The last token closed a parameter list or was a function qualifier:
+    // a `{` now opens a function body, which ends a `const` declaration
+    // (`operator T() const { return T(); }` declares no constant).
+    let mut body_may_follow = false;
+    while i < b.len() {
+        let c = b[i];
+        if !(c.is_ascii_whitespace() || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'))) {
+            let qualifier = is_word_byte(c)
+                && matches!(
+                    word_at(b, i),
+                    b"const" | b"noexcept" | b"override" | b"final" | b"mutable" | b"volatile"
+                );
+            let was = body_may_follow;
+            body_may_follow = c == b')' || qualifier;
+            if c == b'{' && was {
+                in_const_decl = false;
+            }
+        }
+        match c {
+            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
+            }
+            b'"' | b'\'' => i = literal_end(b, i + 1, c),
+            b'{' => {
+                if enum_pending && enum_body.is_none() {
+                    enum_body = Some(depth);
+                    enum_pending = false;
+                }
+                depth += 1;
+                i += 1;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if enum_body == Some(depth) {
+                    enum_body = None;
+                }
+                i += 1;
+            }
+            b';' => {
+                enum_pending = false;
+                in_const_decl = false;
+                i += 1;
+            }
+            _ if c.is_ascii_digit() => {
+                // A number: digits, letters, `.`, digit separators, and a
+                // sign after an exponent.
+                i += 1;
+                while i < b.len() {
+                    let d = b[i];
+                    let exponent_sign =
+                        matches!(d, b'+' | b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P');
+                    if !(is_word_byte(d) || d == b'.' || d == b'\'' || exponent_sign) {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            _ if is_word_byte(c) => {
+                let start = i;
+                while i < b.len() && is_word_byte(b[i]) {
+                    i += 1;
+                }
+                let word = &b[start..i];
+                if b.get(i) == Some(&b'"') && matches!(word, b"R" | b"u8R" | b"LR" | b"uR" | b"UR")
+                {
+                    i = raw_string_end(b, i).unwrap_or(i);
+                    continue;
+                }
+                let h = hash_word(word);
+                w.all.insert(h);
+                if after_define {
+                    w.defines.insert(h);
+                    after_define = false;
+                }
+                let next = next_token(b, i);
+                let after = b.get(next).copied();
+                // An enumerator's name is followed by `=`, `,`, `}`, an
+                // attribute or a directive, never by an operator; a folded
+                // `const` declarator by `=` (not `==`) or `(`.
+                let in_enum = enum_body.is_some()
+                    && !matches!(
+                        after,
+                        Some(
+                            b'(' | b')'
+                                | b'+'
+                                | b'-'
+                                | b'*'
+                                | b'/'
+                                | b'%'
+                                | b'<'
+                                | b'>'
+                                | b'&'
+                                | b'|'
+                                | b'^'
+                                | b'?'
+                                | b':'
+                                | b'.'
+                                | b'!'
+                                | b'~'
+                        )
+                    );
+                let in_const =
+                    in_const_decl && after == Some(b'=') && b.get(next + 1) != Some(&b'=');
+                if in_enum || in_const {
+                    w.constants.insert(h);
+                }
+                if word == b"operator" || matches!(after, Some(b'(' | b'<')) {
+                    w.functions.insert(h);
+                }
+                match word {
+                    b"define" => after_define = true,
+                    b"enum" => enum_pending = true,
+                    b"const" | b"constexpr" => in_const_decl = true,
+                    _ => {}
+                }
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// Where the next token after `from` starts: past whitespace,
+/// backslash-newlines and comments.
+fn next_token(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_whitespace() || c == b'\\' => i += 1,
+            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
+            }
+            _ => return i,
+        }
+    }
+    i
+}
+
+/// The run of word bytes starting at `i`.
+fn word_at(b: &[u8], i: usize) -> &[u8] {
+    let end = b[i..]
+        .iter()
+        .position(|&c| !is_word_byte(c))
+        .map_or(b.len(), |e| i + e);
+    &b[i..end]
+}
+
+fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    b.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| from + p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> u64 {
+        hash_word(s.as_bytes())
+    }
+
+    #[test]
+    fn definitions_are_found_past_comments_and_literals() {
+        let text = "#define FULL_MASK 0xffffffff\n\
+                    #define SHFL(v, l) \\\n  __shfl_sync(FULL_MASK, v, l)\n\
+                    enum Kind { A = 1, /* } */ B, C = '}' };\n\
+                    static constexpr int /* ; */ WARP = 32;\n\
+                    const char* s = R\"x(;})x\"; int after_raw = 3;\n\
+                    int not_const = 4; // const hidden\n\
+                    const char* t = \"in_string\";\n\
+                    struct S { operator int() const { return in_body(1); } };\n\
+                    __device__ int f(int x) { return x; }\n";
+        let w = Words::of(text);
+        let one = |s: &str| HashSet::from([h(s)]);
+        for m in ["FULL_MASK", "SHFL"] {
+            assert!(w.may_define_any_macro(&one(m)), "{m}");
+        }
+        for m in ["__shfl_sync", "Kind", "v"] {
+            assert!(!w.may_define_any_macro(&one(m)), "{m}");
+        }
+        for c in ["A", "B", "C", "WARP", "FULL_MASK"] {
+            assert!(w.may_define_any_constant(&one(c)), "{c}");
+        }
+        for c in ["not_const", "after_raw", "f", "x", "in_body", "int"] {
+            assert!(!w.may_define_any_constant(&one(c)), "{c}");
+        }
+        assert!(w.may_define_function("f"));
+        assert!(w.may_define_function("f<6>"));
+        assert!(w.may_define_function("SHFL"));
+        assert!(!w.may_define_function("x"));
+        assert!(!w.may_define_function("g"));
+        assert!(
+            w.may_define_function("()"),
+            "a name without a word may be anywhere"
+        );
+        assert!(w.has("Kind"));
+        assert!(!w.has("hidden"), "words in comments are not names");
+        assert!(!w.has("in_string"), "nor words in string literals");
+    }
+
+    #[test]
+    fn digit_separators_and_exponents_are_numbers() {
+        let w = Words::of("const int N = 1'000'000; enum { E = 0x1p+3 };\nint k;");
+        let one = |s: &str| HashSet::from([h(s)]);
+        assert!(w.may_define_any_constant(&one("N")));
+        assert!(w.may_define_any_constant(&one("E")));
+        assert!(!w.may_define_any_constant(&one("k")));
+    }
+}
