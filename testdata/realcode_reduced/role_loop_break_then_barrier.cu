@@ -1,4 +1,4 @@
-// Known false positive (pending, see README.md).
+// Formerly a known false positive (testdata/pending/README.md); fixed, so it must stay clean.
 // A role branch whose loop ends with `break` still falls through to the
 // block barrier: every thread reaches it.
 __global__ __launch_bounds__(128) void roles_then_barrier(const int *flags, int *out, int n) {
