@@ -1,4 +1,4 @@
-// Known false positive (pending, see README.md): each thread writes its own slot, the
+// Formerly a known false positive (fixed; must stay clean): each thread writes its own slot, the
 // block meets at __syncthreads(), then thread 0 reads every slot. The
 // barrier orders all of it; a long loop before it must not turn the pair
 // into an unverified race.

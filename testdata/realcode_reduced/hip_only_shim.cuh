@@ -1,4 +1,4 @@
-// Known false positive (pending, see README.md): a HIP-only compatibility shim. The block
+// Formerly a known false positive (fixed; must stay clean): a HIP-only compatibility shim. The block
 // is compiled only when __HIP_DEVICE_COMPILE__ is defined, which no CUDA
 // target defines, so its maskless shuffles are not CUDA code.
 #ifndef SHIM_WARP_H
