@@ -361,20 +361,7 @@ fn explore_root(
                 m.run_root(root);
                 runs += 1;
                 root_steps += m.trace.steps;
-                let present = m.present();
-                let mut observations = if m.trace.trapped {
-                    // The grid aborted: nothing after the trap happens.
-                    Vec::new()
-                } else if sched == Schedule::Converged {
-                    let (obs, cut) = observe(&m.trace, present);
-                    if let Some(why) = cut {
-                        m.trace.incomplete.get_or_insert(why);
-                    }
-                    obs
-                } else {
-                    Vec::new()
-                };
-                observations.extend(legacy_observations(&m));
+                let observations = observations_of(&mut m, sched);
                 per_warp.push(RunResult {
                     setup_index: si,
                     warp: w,
@@ -604,6 +591,23 @@ const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
 /// it read left unknown (see `shows_on_unknown_memory`).
 const MAX_UNSEEDED_TRIES: u8 = 2;
 
+/// What a finished run shows: the trace's problems (judged on the
+/// converged schedule only; nothing when a thread trapped and the grid
+/// aborted) and the legacy primitives it executed.
+fn observations_of(m: &mut Machine, sched: Schedule) -> Vec<Observation> {
+    let mut observations = if m.trace.trapped || sched != Schedule::Converged {
+        Vec::new()
+    } else {
+        let (obs, cut) = observe(&m.trace, m.present());
+        if let Some(why) = cut {
+            m.trace.incomplete.get_or_insert(why);
+        }
+        obs
+    };
+    observations.extend(legacy_observations(m));
+    observations
+}
+
 /// Whether observation `o` is the problem `claim` proposes, at its sites.
 fn shows(claim: &Claim, o: &Observation) -> bool {
     claim.classes.contains(&o.class)
@@ -625,8 +629,7 @@ fn shows_on_unknown_memory(
 ) -> (bool, u64) {
     let mut m = Machine::new(module, cfg, source);
     m.run_root(root);
-    let (mut observations, _) = observe(&m.trace, m.present());
-    observations.extend(legacy_observations(&m));
+    let observations = observations_of(&mut m, cfg.schedule);
     let guessed = m.trace.assumptions.iter().any(|a| a.1 != 0);
     let shown = !guessed && observations.iter().any(|o| shows(claim, o));
     (shown, m.trace.steps)

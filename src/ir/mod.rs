@@ -242,6 +242,20 @@ pub enum ExprKind {
     Unknown,
 }
 
+impl StmtKind {
+    /// A scalar local `T name = init;` (not `__shared__`, not an array).
+    pub fn local(name: String, init: Option<ExprId>, is_pointer: bool, is_float: bool) -> StmtKind {
+        StmtKind::Decl {
+            name,
+            init,
+            dims: Vec::new(),
+            shared: false,
+            is_pointer,
+            is_float,
+        }
+    }
+}
+
 impl ExprKind {
     /// The direct subexpressions (a lambda's body is another function).
     pub fn children(&self) -> Vec<ExprId> {

@@ -46,6 +46,8 @@ enum Item {
 /// end.
 struct Frame {
     restore: Vec<(String, Option<String>)>,
+    /// The source names bound in this scope (a set: checked per statement).
+    bound: HashSet<String>,
     kills: bool,
 }
 
@@ -78,6 +80,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
         match item {
             Item::Enter { kills } => undo.push(Frame {
                 restore: Vec::new(),
+                bound: HashSet::new(),
                 kills: kills && !f.has_labels,
             }),
             Item::Exit => {
@@ -135,14 +138,12 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                         {
                             rename_uses(f, &[rhs], &current);
                             let ir_name = next_version(&mut declared, &name);
-                            f.stmts[sid as usize].kind = StmtKind::Decl {
-                                name: ir_name.clone(),
-                                init: Some(rhs),
-                                dims: Vec::new(),
-                                shared: false,
-                                is_pointer: scalar.is_pointer,
-                                is_float: scalar.is_float,
-                            };
+                            f.stmts[sid as usize].kind = StmtKind::local(
+                                ir_name.clone(),
+                                Some(rhs),
+                                scalar.is_pointer,
+                                scalar.is_float,
+                            );
                             scalars.insert(ir_name.clone(), scalar);
                             bind(&mut current, &mut undo, name, ir_name);
                         } else {
@@ -219,6 +220,7 @@ fn next_version(declared: &mut HashMap<String, u32>, name: &str) -> String {
 fn bind(current: &mut HashMap<String, String>, undo: &mut [Frame], name: String, ir_name: String) {
     let before = current.insert(name.clone(), ir_name);
     if let Some(scope) = undo.last_mut() {
+        scope.bound.insert(name.clone());
         scope.restore.push((name, before));
     }
 }
@@ -243,7 +245,7 @@ fn killing_assignment(
         return None;
     };
     let frame = undo.last()?;
-    if !frame.kills || pinned.contains(name) || !frame.restore.iter().any(|(n, _)| n == name) {
+    if !frame.kills || pinned.contains(name) || !frame.bound.contains(name) {
         return None;
     }
     let scalar = *scalars.get(current.get(name)?)?;

@@ -455,7 +455,7 @@ impl Session {
     }
 
     fn scan(&self, header: &Path, opts: &UnitOptions) -> Arc<Scan> {
-        let cell = Arc::clone(lock(&self.scans).entry(header.to_path_buf()).or_default());
+        let cell = once_cell(&self.scans, header.to_path_buf());
         Arc::clone(cell.get_or_init(|| Arc::new(read_scan(header, opts.max_file_bytes))))
     }
 
@@ -463,11 +463,7 @@ impl Session {
     /// per header and configuration: a lexer pass, no parse. `None` when
     /// it cannot be read.
     fn words(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
-        let cell = Arc::clone(
-            lock(&self.words)
-                .entry((header.to_path_buf(), key))
-                .or_default(),
-        );
+        let cell = once_cell(&self.words, (header.to_path_buf(), key));
         cell.get_or_init(|| {
             let source = read_source(header, opts.max_file_bytes)?;
             // The view `frontend::parse_configured` parses.
@@ -489,11 +485,7 @@ impl Session {
     /// unit that includes it. `None` when it cannot be read or parsed
     /// within the budgets.
     pub fn lowered(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
-        let cell = Arc::clone(
-            lock(&self.lowered)
-                .entry((header.to_path_buf(), key))
-                .or_default(),
-        );
+        let cell = once_cell(&self.lowered, (header.to_path_buf(), key));
         cell.get_or_init(|| {
             let source = read_source(header, opts.max_file_bytes)?;
             // The header as the configuration compiles it (the same view a
@@ -559,7 +551,7 @@ impl Session {
                 .find(|p| p.is_file())?
             }
         };
-        let cell = Arc::clone(lock(&self.dbs).entry(file.clone()).or_default());
+        let cell = once_cell(&self.dbs, file.clone());
         cell.get_or_init(|| CompileDb::load(&file).map(Arc::new))
             .clone()
     }
@@ -567,6 +559,13 @@ impl Session {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The cell for `key` in a cache of computed-once values: the map's lock is
+/// held only to find or add the cell, so workers compute different keys in
+/// parallel and each key exactly once.
+fn once_cell<K: std::hash::Hash + Eq, T>(cache: &Mutex<HashMap<K, Once<T>>>, key: K) -> Once<T> {
+    Arc::clone(lock(cache).entry(key).or_default())
 }
 
 /// `path` relative to `base` when it lies under it.

@@ -602,17 +602,7 @@ impl FnBuilder<'_> {
                     return;
                 }
                 if let Some((name, init)) = self.misparsed_tile_decl(e, text, site) {
-                    let id = self.stmt(
-                        StmtKind::Decl {
-                            name,
-                            init,
-                            dims: Vec::new(),
-                            shared: false,
-                            is_pointer: false,
-                            is_float: false,
-                        },
-                        span,
-                    );
+                    let id = self.stmt(StmtKind::local(name, init, false, false), span);
                     self.push_to(dest, id);
                     return;
                 }
