@@ -389,10 +389,7 @@ fn word_at(b: &[u8], i: usize) -> &[u8] {
 }
 
 fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    b.get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| from + p)
+    memchr::memmem::find(b.get(from..)?, needle).map(|p| from + p)
 }
 
 #[cfg(test)]
