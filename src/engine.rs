@@ -337,8 +337,19 @@ fn analyse(
         }
     }
     outcome.header_diagnostics = suppress_in_headers(in_headers, opts);
+    let mut original_text = original_text;
     if audit_comments {
+        // Directives are comments as written: the configured view blanks
+        // some (inside `<nv/target>` dispatch arguments). Offsets and lines
+        // are the same in both texts.
+        let swap = |parsed: &mut frontend::ParsedFile, text: &mut Option<String>| {
+            if let Some(t) = text.as_mut() {
+                std::mem::swap(&mut parsed.source.text, t);
+            }
+        };
+        swap(&mut parsed, &mut original_text);
         let applied = suppress::apply(&parsed.source, diagnostics, &opts.rules);
+        swap(&mut parsed, &mut original_text);
         diagnostics = applied.diagnostics;
         outcome.suppressed = applied.suppressed;
     }

@@ -310,3 +310,24 @@ fn the_cli_flag_and_the_json_count() {
     assert_eq!(report["stats"]["suppressed"], 0);
     assert_eq!(report["diagnostics"][0]["code"], "WL001");
 }
+
+#[test]
+fn a_directive_inside_a_target_dispatch_argument_suppresses() {
+    // The configured view keeps only the taken arm of `NV_IF_TARGET`; the
+    // comment between its arguments is read as written.
+    let text = "__global__ void k(const int *src, int *dst) {
+    int lane = threadIdx.x % 32;
+    int v = src[threadIdx.x];
+    if (lane < 8) {
+        NV_IF_TARGET(NV_IS_DEVICE,
+                     // warplint: ignore[WL002] the caller runs one lane group
+                     (v = __shfl_sync(0xffffffff, v, 0);),
+                     (v = 0;));
+    }
+    dst[threadIdx.x] = v;
+}
+";
+    let unsuppressed = text.replace("warplint: ignore[WL002]", "no directive:");
+    assert_eq!(found(&unsuppressed), [(7, "WL002")]);
+    assert!(found(text).is_empty(), "{:?}", found(text));
+}
