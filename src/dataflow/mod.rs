@@ -360,7 +360,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     for (p, level) in f.params.iter().zip(&seed.params) {
         facts.var_level.insert(p.name.clone(), *level);
     }
-    for t in &f.template_values {
+    for t in f.template_values.iter().chain(&f.type_sizes) {
         facts.var_level.insert(t.clone(), Level::Uniform);
     }
     let declared = f

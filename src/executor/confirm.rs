@@ -587,6 +587,30 @@ fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
 /// large enough for every lane, tiny, and just past a warp.
 const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
 
+/// Sizes tried for `sizeof(T)`: those of the scalar and vector types a
+/// template is instantiated with (a size past 16 would make the usual
+/// `16 / sizeof(T)` vector width zero, which the code rules out).
+const TYPE_SIZES: [i64; 5] = [4, 2, 1, 8, 16];
+
+/// The values a free input of `f` is tried with.
+fn candidates_for(
+    f: &crate::ir::Function,
+    name: &str,
+    constants: &HashMap<String, i64>,
+) -> Vec<i64> {
+    if f.type_sizes.iter().any(|t| t == name) {
+        return TYPE_SIZES.to_vec();
+    }
+    if f.flag_values.iter().any(|t| t == name) {
+        return vec![1, 0];
+    }
+    CANDIDATES
+        .iter()
+        .copied()
+        .chain(compared_constants(f, name, constants))
+        .collect()
+}
+
 /// Reruns of a seeded run, per speculative claim and root, with the memory
 /// it read left unknown (see `shows_on_unknown_memory`).
 const MAX_UNSEEDED_TRIES: u8 = 2;
@@ -684,6 +708,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .chain(
             f.template_values
                 .iter()
+                .chain(&f.type_sizes)
                 .filter(|t| !fixed.contains_key(*t))
                 .map(|t| t.as_str()),
         )
@@ -694,7 +719,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // without a caller gets four seeds for the branches it cannot compute.
     let pool_len = free
         .iter()
-        .map(|name| CANDIDATES.len() + compared_constants(f, name, &module.constants).len())
+        .map(|name| candidates_for(f, name, &module.constants).len())
         .max()
         .unwrap_or(0);
     let wanted = if standalone {
@@ -726,8 +751,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 inputs.insert(name.clone(), i64::from(block_dim[*d]));
             }
             for (k, name) in free.iter().enumerate() {
-                let own = compared_constants(f, name, &module.constants);
-                let pool: Vec<i64> = CANDIDATES.iter().copied().chain(own).collect();
+                let pool = candidates_for(f, name, &module.constants);
                 inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
             }
             let shown: BTreeMap<String, i64> =

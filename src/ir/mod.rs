@@ -61,6 +61,12 @@ pub struct Function {
     pub params: Vec<Param>,
     /// Non-type template parameters (`template <int BLOCK>`).
     pub template_values: Vec<String>,
+    /// `sizeof(T)` of the template type parameters the body measures, named
+    /// `sizeof(T)`: uniform compile-time sizes the executor picks.
+    pub type_sizes: Vec<String>,
+    /// The `bool` ones among `template_values` (`template <bool kResidual>`):
+    /// a run tries both arms of `if constexpr (kResidual)`.
+    pub flag_values: Vec<String>,
     /// `__launch_bounds__(N)`: the most threads per block.
     pub launch_bounds: Option<u32>,
     /// The class this function is a member of (`A` for `A<T>::f`).

@@ -235,7 +235,7 @@ impl<'m> Machine<'m> {
             let v = self.param_value(f, i, p);
             act.vars.insert(p.name.clone(), v);
         }
-        for t in &f.template_values {
+        for t in f.template_values.iter().chain(&f.type_sizes) {
             if let Some(&v) = self.cfg.inputs.get(t) {
                 act.vars.insert(t.clone(), [Val::Int(v); 32]);
             }
@@ -247,6 +247,7 @@ impl<'m> Machine<'m> {
             .iter()
             .map(|p| p.name.clone())
             .chain(f.template_values.iter().cloned())
+            .chain(f.type_sizes.iter().cloned())
             .filter(|n| self.cfg.chosen_inputs.contains(n))
             .collect();
         let returned = self.run_body(&mut act, mask);

@@ -17,6 +17,7 @@ mod constants;
 mod coop;
 mod fields;
 mod launch;
+mod sizes;
 mod templates;
 
 use super::*;
@@ -178,16 +179,32 @@ fn template_values_for(def: Node, text: &str) -> Vec<String> {
 
 /// The non-type parameters of a `template_declaration` (`template <int N>`).
 fn template_params(decl: Node, text: &str) -> Vec<String> {
+    template_params_where(decl, text, |_| true)
+}
+
+/// The `bool` non-type parameters of the template a definition opens with.
+fn flag_params_for(def: Node, text: &str) -> Vec<String> {
+    match def.parent() {
+        Some(parent) if parent.kind() == "template_declaration" => {
+            template_params_where(parent, text, |ty| ty == "bool")
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn template_params_where(decl: Node, text: &str, keep_type: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     let Some(params) = decl.child_by_field_name("parameters") else {
         return out;
     };
     let mut c = params.walk();
     for p in params.named_children(&mut c) {
+        let ty = p.child_by_field_name("type").map(|t| node_text(t, text));
         if matches!(
             p.kind(),
             "parameter_declaration" | "optional_parameter_declaration"
-        ) && let Some(d) = p.child_by_field_name("declarator")
+        ) && keep_type(ty.unwrap_or(""))
+            && let Some(d) = p.child_by_field_name("declarator")
         {
             out.push(node_text(d, text).to_owned());
         }
@@ -304,6 +321,7 @@ impl<'a> Lowerer<'a> {
         f.name = name;
         f.kind = kind;
         f.template_values = template_values;
+        f.flag_values = flag_params_for(def, text);
         f.launch_bounds = launch_bounds;
         f.span = (def.start_byte(), def.end_byte());
         f.name_span = (name_node.start_byte(), name_node.end_byte());
@@ -981,6 +999,7 @@ impl FnBuilder<'_> {
                         .unwrap_or(ExprKind::Unknown),
                 }
             }
+            "sizeof_expression" => self.lower_sizeof(n, text),
             "true" => ExprKind::Int(1),
             "false" | "null" | "nullptr" => ExprKind::Int(0),
             "char_literal" => node_text(n, text)
@@ -1310,6 +1329,8 @@ fn empty_function() -> Function {
         kind: FnKind::Device,
         params: Vec::new(),
         template_values: Vec::new(),
+        type_sizes: Vec::new(),
+        flag_values: Vec::new(),
         launch_bounds: None,
         class: None,
         body: Vec::new(),
