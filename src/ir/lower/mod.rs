@@ -1272,6 +1272,17 @@ impl FnBuilder<'_> {
                 target = target.child_by_field_name("name").unwrap_or(target);
             }
             name = last_segment(node_text(target, text)).to_owned();
+            // `apply(x)` where `apply` is a parameter calls that object (a
+            // functor or lambda): C++ finds the parameter before any
+            // function of the same name, so it is never that function.
+            if receiver.is_none()
+                && target.kind() == "identifier"
+                && target == f
+                && self.f.params.iter().any(|p| p.name == name)
+            {
+                receiver = Some(self.expr(ExprKind::Var(name), span));
+                name = "operator()".to_owned();
+            }
         }
         let mut args = Vec::new();
         if let Some(a) = n.child_by_field_name("arguments") {
