@@ -109,7 +109,10 @@ impl Levels {
                 }
                 continue;
             }
-            let entry = self.combine(s, kind);
+            let mut entry = self.combine(s, kind);
+            if entry.level == Level::Varying && s.facts.exchange_uniform.contains(&id) {
+                entry.level = Level::Warp;
+            }
             self.evaluations += 1;
             self.memo[id as usize] = Some(entry);
         }
@@ -259,14 +262,25 @@ impl Levels {
         };
         match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
             Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
-            // Every lane reading one uniform source lane reads one value.
+            // Every lane reading one uniform source lane reads one value,
+            // over the whole warp only with width 32 (a narrower width
+            // reads that lane of each segment).
             Some(Primitive::Shfl(ShflMode::Idx))
                 if c.args
                     .get(2)
-                    .is_some_and(|src| self.get(*src).level <= Level::Warp) =>
+                    .is_some_and(|src| self.get(*src).level <= Level::Warp)
+                    && c.args
+                        .get(3)
+                        .is_none_or(|w| self.get(*w).constant == Some(32)) =>
             {
                 Level::Warp
             }
+            // The group's mask if every lane passed the same value, else 0:
+            // one answer for the lanes that call it together with one mask.
+            Some(Primitive::Match { all: true }) => c
+                .args
+                .first()
+                .map_or(Level::Varying, |m| self.get(*m).level.max(Level::Warp)),
             Some(Primitive::Match { .. })
             | Some(Primitive::Shfl(_))
             | Some(Primitive::Activemask) => Level::Varying,

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::*;
 
+mod exchange;
 mod interprocedural;
 mod levels;
 
@@ -96,6 +97,9 @@ pub struct FnFacts {
     /// from thread indices, lane ids and shuffles. Keyed by the guard's
     /// span; see [`FnFacts::shown_level`].
     pub shown_guard_levels: HashMap<ByteSpan, Level>,
+    /// Expressions whose value a warp exchange leaves the same in every
+    /// lane (a full xor butterfly, `exchange.rs`): at most warp-varying.
+    pub exchange_uniform: HashSet<ExprId>,
     pub stats: FlowStats,
 }
 
@@ -343,7 +347,10 @@ impl Eval<'_> {
 }
 
 pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> FnFacts {
-    let mut facts = FnFacts::default();
+    let mut facts = FnFacts {
+        exchange_uniform: exchange::butterfly_results(f, module),
+        ..FnFacts::default()
+    };
     // Every name the function declares starts uniform and rises with what
     // is assigned to it; a name it does not declare is unknown (see
     // `levels::var_entry`) unless the enclosing function knows it.
