@@ -88,11 +88,18 @@ impl Machine<'_> {
                         Some(Val::Unknown { varying: false })
                     )
                 });
-                let broadcast =
-                    mode == ShflMode::Idx && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
                 let w = width
                     .filter(|w| [1, 2, 4, 8, 16, 32].contains(w))
                     .unwrap_or(0) as u32;
+                // One source lane for the whole warp: with width 32 every
+                // lane reads that lane's value (the source lane its own),
+                // so an unknown value read is the same in every lane. A
+                // narrower width reads that lane of each segment: one
+                // value per segment, not per warp.
+                let broadcast = mode == ShflMode::Idx
+                    && w == 32
+                    && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
+                let uniform_src = uniform_src && w == 32;
                 for l in lanes_of(m) {
                     let var = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
                     if w == 0 {
@@ -122,7 +129,10 @@ impl Machine<'_> {
                         // One unknown source lane for everyone: same value.
                         None if mode == ShflMode::Idx && uniform_src => Val::UNKNOWN_UNIFORM,
                         None => Val::UNKNOWN_VARYING,
-                        Some(s) if s == lane => var,
+                        Some(s) if s == lane => match var {
+                            Val::Unknown { .. } if broadcast => Val::UNKNOWN_UNIFORM,
+                            v => v,
+                        },
                         Some(s) => {
                             event.reads.push((lane, s));
                             let in_mask = masks[l].is_some_and(|mk| mk >> s & 1 == 1);
@@ -178,9 +188,22 @@ impl Machine<'_> {
                 }
             }
             Primitive::Match { all } => {
+                // Lanes that pass one mask get one answer from
+                // `__match_all_sync`, even when it is not known.
+                let one_mask = lanes_of(m).all(|l| {
+                    masks[l].is_some() && masks[l] == masks[lanes_of(m).next().unwrap_or(0)]
+                });
                 for l in lanes_of(m) {
                     let group = masks[l].unwrap_or(m) & m;
                     let me = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+                    let vals = |k: usize| args.get(1).map(|a| a[k]);
+                    if all
+                        && one_mask
+                        && lanes_of(group).any(|k| !vals(k).is_some_and(|v| v.is_known()))
+                    {
+                        out[l] = Val::UNKNOWN_UNIFORM;
+                        continue;
+                    }
                     if !me.is_known() {
                         continue;
                     }

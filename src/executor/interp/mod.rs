@@ -1086,8 +1086,12 @@ impl<'m> Machine<'m> {
         };
         let name = match &f.expr(ue).kind {
             ExprKind::Var(name) => {
+                // Only the lanes compared take the chosen value: the others
+                // may hold something else (another arm's assignment).
                 if let Some(vals) = act.vars.get_mut(name) {
-                    *vals = [c; 32];
+                    for l in lanes_of(m) {
+                        vals[l] = c;
+                    }
                 }
                 name.clone()
             }
