@@ -16,7 +16,7 @@
 //! lanes.
 
 use super::{FnFacts, Level};
-use crate::ir::primitives::ShflMode;
+use crate::ir::primitives::{ASM_BROADCAST, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
 /// What the table knows about one expression.
@@ -54,6 +54,9 @@ pub struct Scope<'a> {
     /// Level of the value returned by function `i` of the module when all
     /// its arguments are uniform (`None`: not known, taken as varying).
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Level of the value function `i` returns whatever its arguments
+    /// (`None`: not known, taken as varying).
+    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
     pub assume: super::Assume,
 }
 
@@ -285,11 +288,33 @@ impl Levels {
             | Some(Primitive::Shfl(_))
             | Some(Primitive::Activemask) => Level::Varying,
             Some(Primitive::Syncwarp) | Some(Primitive::Syncthreads(_)) => Level::Uniform,
+            // Inline-PTX `shfl.sync.idx` over the whole warp from one
+            // source lane: one value for the warp.
+            None if c.name == ASM_BROADCAST && c.receiver.is_none() => {
+                let uniform_src = c
+                    .args
+                    .get(1)
+                    .is_some_and(|a| self.get(*a).level <= Level::Warp);
+                let whole_warp = c
+                    .args
+                    .get(2)
+                    .is_some_and(|a| self.get(*a).constant == Some(PTX_WHOLE_WARP));
+                if uniform_src && whole_warp {
+                    Level::Warp
+                } else {
+                    Level::Varying
+                }
+            }
             None => match s.module.callee(c) {
-                Some(g) => match (s.return_level)(g) {
-                    Some(r) => r.max(args()),
-                    None => s.unknown().max(args()),
-                },
+                Some(g) => {
+                    let with_args = match (s.return_level)(g) {
+                        Some(r) => r.max(args()),
+                        None => s.unknown().max(args()),
+                    };
+                    // What it returns whatever the arguments (a helper
+                    // that broadcasts its argument from lane 0).
+                    with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
+                }
                 None if crate::ir::library::is_shape_query(c) => Level::Uniform,
                 None if c.receiver.is_none() && pure_function(&c.name) => args(),
                 None => s.unknown().max(args()),

@@ -248,6 +248,8 @@ pub(crate) struct Seed<'a> {
     pub captured: Option<&'a HashMap<String, Level>>,
     /// Level of what function `g` returns when its arguments are uniform.
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Level of what function `g` returns whatever its arguments.
+    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Take unknown inputs as uniform (see [`Assume`]).
     pub assume: Assume,
 }
@@ -278,6 +280,7 @@ pub(crate) struct Eval<'a> {
     f: &'a Function,
     module: &'a Module,
     return_level: &'a dyn Fn(usize) -> Option<Level>,
+    bound_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Parameters and locals (they shadow file-scope names).
     declared: HashSet<String>,
     /// Statements that contain an exit, by id.
@@ -331,6 +334,7 @@ impl Eval<'_> {
             module: self.module,
             facts,
             return_level: self.return_level,
+            bound_level: self.bound_level,
             assume: self.assume,
         };
         op(&mut self.table, &scope)
@@ -383,6 +387,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         f,
         module,
         return_level: seed.return_level,
+        bound_level: seed.bound_level,
         declared,
         exits: exit_flags(f),
         table: Levels::new(f),
@@ -993,6 +998,7 @@ pub fn expr_level(f: &Function, e: ExprId, facts: &FnFacts, module: &Module) -> 
         module,
         facts,
         return_level: &none,
+        bound_level: &none,
         assume: Assume::Varying,
     };
     Levels::new(f).level(&scope, e)

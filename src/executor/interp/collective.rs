@@ -276,3 +276,51 @@ impl Machine<'_> {
         out
     }
 }
+
+/// The value of an inline-PTX `shfl.sync.idx.b32` (`ASM_BROADCAST(a, b, c,
+/// m)`): lane `b` of `a` within the lane's segment. Its rendezvous is not
+/// judged (the rules do not claim anything of it); only the value is
+/// modelled. With width 32 and one source lane, every lane reads one value.
+pub(super) fn asm_broadcast(args: &[Lanes], m: u32) -> Lanes {
+    let mut out = [Val::UNKNOWN_VARYING; 32];
+    let at = |i: usize, l: usize| args.get(i).map(|a| a[l]);
+    // PTX `c`: segment mask in bits 8-12, clamp in bits 0-4.
+    let first = lanes_of(m).next().unwrap_or(0);
+    let (seg_mask, clamp) = match at(2, first).and_then(|c| c.as_int()) {
+        Some(c) if lanes_of(m).all(|l| at(2, l) == Some(Val::Int(c))) => {
+            (((c >> 8) & 0x1f) as u32, (c & 0x1f) as u32)
+        }
+        _ => return out,
+    };
+    let whole_warp = seg_mask == 0 && clamp == 0x1f;
+    let srcs: Vec<Option<i64>> = lanes_of(m)
+        .map(|l| at(1, l).and_then(|v| v.as_int()))
+        .collect();
+    let one_src = srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
+    let uniform_unknown_src = lanes_of(m).all(|l| at(1, l) == Some(Val::UNKNOWN_UNIFORM));
+    for l in lanes_of(m) {
+        let lane = l as u32;
+        out[l] = match at(1, l).and_then(|v| v.as_int()) {
+            None if whole_warp && uniform_unknown_src => Val::UNKNOWN_UNIFORM,
+            None => Val::UNKNOWN_VARYING,
+            Some(b) => {
+                // PTX: the source lane keeps the segment bits of the reader.
+                let min_lane = lane & seg_mask;
+                let src = min_lane | (b as u32 & 0x1f & !seg_mask);
+                if src > (min_lane | (clamp & !seg_mask)) {
+                    // Past the clamp: the lane keeps its own value.
+                    at(0, l).unwrap_or(Val::UNKNOWN_VARYING)
+                } else if m >> src & 1 == 0 {
+                    Val::UNKNOWN_VARYING
+                } else {
+                    match at(0, src as usize) {
+                        Some(Val::Unknown { .. }) if whole_warp && one_src => Val::UNKNOWN_UNIFORM,
+                        Some(v) => v,
+                        None => Val::UNKNOWN_VARYING,
+                    }
+                }
+            }
+        };
+    }
+    out
+}

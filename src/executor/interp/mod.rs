@@ -1297,6 +1297,9 @@ impl<'m> Machine<'m> {
             self.chain.pop();
             return out;
         }
+        if call.name == crate::ir::primitives::ASM_BROADCAST && call.receiver.is_none() {
+            return collective::asm_broadcast(&args, m);
+        }
         if crate::rules::legacy_replacement(&call.name).is_some()
             && call.receiver.is_none()
             && call.scope.as_deref().is_none_or(str::is_empty)
