@@ -224,9 +224,21 @@ impl Levels {
         };
         // The block width times something the same for a warp.
         let row_factor = |y: Entry| y.level <= Level::Warp || y.row_index;
+        // A warp-uniform value times a multiple of 32 (`warp * 32`,
+        // `warp << 5`): `warp * 32 + lane` is a thread slot whose 32 lanes
+        // are one warp's.
+        let times_32 = |y: Entry, k: Option<i64>| {
+            y.level <= Level::Warp && k.is_some_and(|k| k != 0 && k % 32 == 0)
+        };
         let warp_aligned_offset = match op {
             BinOp::Mul => {
-                (a.warp_aligned_offset && row_factor(b)) || (b.warp_aligned_offset && row_factor(a))
+                (a.warp_aligned_offset && row_factor(b))
+                    || (b.warp_aligned_offset && row_factor(a))
+                    || times_32(a, b.constant)
+                    || times_32(b, a.constant)
+            }
+            BinOp::Shl => {
+                a.level <= Level::Warp && b.constant.is_some_and(|k| (5..32).contains(&k))
             }
             BinOp::Add => offset(a) && offset(b),
             _ => false,
