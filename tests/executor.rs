@@ -165,3 +165,51 @@ fn activemask_schedules_are_compared() {
         w.summary
     );
 }
+
+fn all_findings() -> Options {
+    Options {
+        show_refuted: true,
+        min_confidence: warplint::diagnostic::MinConfidence::All,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn broadcast_gives_the_source_lane_its_own_value_as_everyone_else() {
+    // Lane 0's atomic result is broadcast from lane 0 (a source lane the
+    // dataflow cannot show uniform): every lane, lane 0 included, holds
+    // the same unknown value, so `claim > 3` cannot split the warp.
+    let src = "__global__ void k(int *out, int *ctr) {
+        int lane = threadIdx.x & 31;
+        int src = threadIdx.x - threadIdx.x % 32;
+        int claim = 0;
+        if (lane == 0) claim = atomicAdd(ctr, 1);
+        claim = __shfl_sync(0xffffffff, claim, src);
+        if (claim > 3) {
+            out[threadIdx.x] = __shfl_xor_sync(0xffffffff, lane, 1);
+        }
+    }";
+    let d = check(src, &all_findings());
+    for x in &d {
+        assert_ne!(x.confirmation.status, Status::Confirmed, "{x:#?}");
+    }
+}
+
+#[test]
+fn narrow_broadcast_is_one_value_per_segment() {
+    // Width 16: lanes 0-15 read lane 0 (0), lanes 16-31 lane 16 (48). The
+    // values differ, so the branch splits the warp: a real WL002.
+    let src = "__global__ void k(int *out) {
+        int v = (threadIdx.x & 31) * 3;
+        int b = __shfl_sync(0xffffffff, v, 0, 16);
+        if (b > 40) {
+            out[threadIdx.x] = __shfl_xor_sync(0xffffffff, v, 1);
+        }
+    }";
+    let d = check(src, &all_findings());
+    assert!(
+        d.iter()
+            .any(|x| x.code == "WL002" && x.confirmation.status == Status::Confirmed),
+        "{d:#?}"
+    );
+}

@@ -12,8 +12,14 @@
 //!   arguments joined with the function's *summary*: the level of what it
 //!   returns when every argument is uniform.
 //!
-//! Every function is analysed at most twice (summary, then real), so the
-//! module costs linear time in its size.
+//! - A function that broadcasts, votes or reduces (or calls one that
+//!   does) also gets a *bound*: its result's level with every argument
+//!   varying. A call's level is never above its callee's bound, so
+//!   `make_warp_uniform(threadIdx.z)` is warp-uniform.
+//!
+//! Every function is analysed at most three times (summary, bound for
+//! the few that narrow, then real), so the module costs linear time in its
+//! size.
 
 use super::{Assume, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
@@ -36,9 +42,10 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             }
         }
     }
-    let summaries = summaries(module, &calls, assume);
+    let (summaries, bounds) = summaries(module, &calls, assume);
     let unknown = assume.unknown();
     let return_level = |g: usize| summaries.get(g).copied().flatten();
+    let bound_level = |g: usize| bounds.get(g).copied().flatten();
 
     // Callers (and enclosing functions) before callees: Kahn's order; what
     // a cycle leaves comes last, in index order.
@@ -108,6 +115,7 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             params,
             captured,
             return_level: &return_level,
+            bound_level: &bound_level,
             assume,
         };
         facts[i] = Some(analyze_function(f, module, &seed));
@@ -148,13 +156,19 @@ fn param_levels(
     levels
 }
 
+/// Per function, its bound when it has one.
+type Bounds = Vec<Option<Level>>;
+
 /// For every function some call resolves to: the level of its result when
-/// all its arguments are uniform (`None`: on a call cycle, unknown).
+/// all its arguments are uniform (`None`: on a call cycle, unknown), and
+/// its *bound*: the level of its result whatever its arguments, computed
+/// only for functions that broadcast, vote or reduce, or call one whose
+/// bound is below varying (`make_warp_uniform(x)` returns lane 0's `x`).
 fn summaries(
     module: &Module,
     calls: &[Vec<(usize, ExprId)>],
     assume: Assume,
-) -> Vec<Option<Level>> {
+) -> (Vec<Option<Level>>, Bounds) {
     let n = module.functions.len();
     let mut wanted = vec![false; n];
     for cs in calls {
@@ -191,25 +205,53 @@ fn summaries(
         }
     }
     let mut out: Vec<Option<Level>> = vec![None; n];
+    let mut bounds: Bounds = vec![None; n];
     for g in order {
         let f = &module.functions[g];
         if f.kind == FnKind::Lambda {
             continue;
         }
-        let level = {
+        let run = |params: Level, out: &[Option<Level>], bounds: &Bounds| {
             let known = |h: usize| out.get(h).copied().flatten();
+            let bound = |h: usize| bounds.get(h).copied().flatten();
             let seed = Seed {
-                params: vec![Level::Uniform; f.params.len()],
+                params: vec![params; f.params.len()],
                 captured: None,
                 return_level: &known,
+                bound_level: &bound,
                 assume,
             };
             let facts = analyze_function(f, module, &seed);
             returned_level(f, &facts)
         };
-        out[g] = Some(level);
+        out[g] = Some(run(Level::Uniform, &out, &bounds));
+        let narrows = calls[g]
+            .iter()
+            .any(|&(h, _)| bounds[h].is_some_and(|b| b < Level::Varying))
+            || f.exprs.iter().any(|e| match &e.kind {
+                ExprKind::Call(c) => narrows_any_argument(c),
+                _ => false,
+            });
+        if narrows && out[g] != Some(Level::Varying) {
+            bounds[g] = Some(run(Level::Varying, &out, &bounds));
+        }
     }
-    out
+    (out, bounds)
+}
+
+/// A call whose value can be the same for a warp whatever its inputs.
+fn narrows_any_argument(c: &Call) -> bool {
+    use crate::ir::primitives::{ASM_BROADCAST, ShflMode};
+    c.name == ASM_BROADCAST
+        || matches!(
+            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()),
+            Some(
+                Primitive::Shfl(ShflMode::Idx)
+                    | Primitive::Vote(_)
+                    | Primitive::Reduce(_)
+                    | Primitive::Match { all: true }
+            )
+        )
 }
 
 /// What `f` returns: each returned value, joined with the guards that

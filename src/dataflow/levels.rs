@@ -16,7 +16,7 @@
 //! lanes.
 
 use super::{FnFacts, Level};
-use crate::ir::primitives::ShflMode;
+use crate::ir::primitives::{ASM_BROADCAST, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
 /// What the table knows about one expression.
@@ -54,6 +54,9 @@ pub struct Scope<'a> {
     /// Level of the value returned by function `i` of the module when all
     /// its arguments are uniform (`None`: not known, taken as varying).
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Level of the value function `i` returns whatever its arguments
+    /// (`None`: not known, taken as varying).
+    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
     pub assume: super::Assume,
 }
 
@@ -109,7 +112,10 @@ impl Levels {
                 }
                 continue;
             }
-            let entry = self.combine(s, kind);
+            let mut entry = self.combine(s, kind);
+            if entry.level == Level::Varying && s.facts.exchange_uniform.contains(&id) {
+                entry.level = Level::Warp;
+            }
             self.evaluations += 1;
             self.memo[id as usize] = Some(entry);
         }
@@ -218,9 +224,21 @@ impl Levels {
         };
         // The block width times something the same for a warp.
         let row_factor = |y: Entry| y.level <= Level::Warp || y.row_index;
+        // A warp-uniform value times a multiple of 32 (`warp * 32`,
+        // `warp << 5`): `warp * 32 + lane` is a thread slot whose 32 lanes
+        // are one warp's.
+        let times_32 = |y: Entry, k: Option<i64>| {
+            y.level <= Level::Warp && k.is_some_and(|k| k != 0 && k % 32 == 0)
+        };
         let warp_aligned_offset = match op {
             BinOp::Mul => {
-                (a.warp_aligned_offset && row_factor(b)) || (b.warp_aligned_offset && row_factor(a))
+                (a.warp_aligned_offset && row_factor(b))
+                    || (b.warp_aligned_offset && row_factor(a))
+                    || times_32(a, b.constant)
+                    || times_32(b, a.constant)
+            }
+            BinOp::Shl => {
+                a.level <= Level::Warp && b.constant.is_some_and(|k| (5..32).contains(&k))
             }
             BinOp::Add => offset(a) && offset(b),
             _ => false,
@@ -259,23 +277,56 @@ impl Levels {
         };
         match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
             Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
-            // Every lane reading one uniform source lane reads one value.
+            // Every lane reading one uniform source lane reads one value,
+            // over the whole warp only with width 32 (a narrower width
+            // reads that lane of each segment).
             Some(Primitive::Shfl(ShflMode::Idx))
                 if c.args
                     .get(2)
-                    .is_some_and(|src| self.get(*src).level <= Level::Warp) =>
+                    .is_some_and(|src| self.get(*src).level <= Level::Warp)
+                    && c.args
+                        .get(3)
+                        .is_none_or(|w| self.get(*w).constant == Some(32)) =>
             {
                 Level::Warp
             }
+            // The group's mask if every lane passed the same value, else 0:
+            // one answer for the lanes that call it together with one mask.
+            Some(Primitive::Match { all: true }) => c
+                .args
+                .first()
+                .map_or(Level::Varying, |m| self.get(*m).level.max(Level::Warp)),
             Some(Primitive::Match { .. })
             | Some(Primitive::Shfl(_))
             | Some(Primitive::Activemask) => Level::Varying,
             Some(Primitive::Syncwarp) | Some(Primitive::Syncthreads(_)) => Level::Uniform,
+            // Inline-PTX `shfl.sync.idx` over the whole warp from one
+            // source lane: one value for the warp.
+            None if c.name == ASM_BROADCAST && c.receiver.is_none() => {
+                let uniform_src = c
+                    .args
+                    .get(1)
+                    .is_some_and(|a| self.get(*a).level <= Level::Warp);
+                let whole_warp = c
+                    .args
+                    .get(2)
+                    .is_some_and(|a| self.get(*a).constant == Some(PTX_WHOLE_WARP));
+                if uniform_src && whole_warp {
+                    Level::Warp
+                } else {
+                    Level::Varying
+                }
+            }
             None => match s.module.callee(c) {
-                Some(g) => match (s.return_level)(g) {
-                    Some(r) => r.max(args()),
-                    None => s.unknown().max(args()),
-                },
+                Some(g) => {
+                    let with_args = match (s.return_level)(g) {
+                        Some(r) => r.max(args()),
+                        None => s.unknown().max(args()),
+                    };
+                    // What it returns whatever the arguments (a helper
+                    // that broadcasts its argument from lane 0).
+                    with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
+                }
                 None if crate::ir::library::is_shape_query(c) => Level::Uniform,
                 None if c.receiver.is_none() && pure_function(&c.name) => args(),
                 None => s.unknown().max(args()),

@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::ir::*;
 
+mod exchange;
 mod interprocedural;
 mod levels;
 
@@ -96,6 +97,9 @@ pub struct FnFacts {
     /// from thread indices, lane ids and shuffles. Keyed by the guard's
     /// span; see [`FnFacts::shown_level`].
     pub shown_guard_levels: HashMap<ByteSpan, Level>,
+    /// Expressions whose value a warp exchange leaves the same in every
+    /// lane (a full xor butterfly, `exchange.rs`): at most warp-varying.
+    pub exchange_uniform: HashSet<ExprId>,
     pub stats: FlowStats,
 }
 
@@ -244,6 +248,8 @@ pub(crate) struct Seed<'a> {
     pub captured: Option<&'a HashMap<String, Level>>,
     /// Level of what function `g` returns when its arguments are uniform.
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// Level of what function `g` returns whatever its arguments.
+    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Take unknown inputs as uniform (see [`Assume`]).
     pub assume: Assume,
 }
@@ -274,6 +280,7 @@ pub(crate) struct Eval<'a> {
     f: &'a Function,
     module: &'a Module,
     return_level: &'a dyn Fn(usize) -> Option<Level>,
+    bound_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Parameters and locals (they shadow file-scope names).
     declared: HashSet<String>,
     /// Statements that contain an exit, by id.
@@ -327,6 +334,7 @@ impl Eval<'_> {
             module: self.module,
             facts,
             return_level: self.return_level,
+            bound_level: self.bound_level,
             assume: self.assume,
         };
         op(&mut self.table, &scope)
@@ -343,7 +351,10 @@ impl Eval<'_> {
 }
 
 pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> FnFacts {
-    let mut facts = FnFacts::default();
+    let mut facts = FnFacts {
+        exchange_uniform: exchange::butterfly_results(f, module),
+        ..FnFacts::default()
+    };
     // Every name the function declares starts uniform and rises with what
     // is assigned to it; a name it does not declare is unknown (see
     // `levels::var_entry`) unless the enclosing function knows it.
@@ -376,6 +387,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         f,
         module,
         return_level: seed.return_level,
+        bound_level: seed.bound_level,
         declared,
         exits: exit_flags(f),
         table: Levels::new(f),
@@ -986,6 +998,7 @@ pub fn expr_level(f: &Function, e: ExprId, facts: &FnFacts, module: &Module) -> 
         module,
         facts,
         return_level: &none,
+        bound_level: &none,
         assume: Assume::Varying,
     };
     Levels::new(f).level(&scope, e)

@@ -1,5 +1,15 @@
 //! The warp- and block-level primitives warplint models, by name.
 
+/// The name an inline-PTX `shfl.sync.idx.b32 d, a, b, c, m;` lowers to:
+/// `ASM_BROADCAST(a, b, c, m)`, lane `b` of `a` with PTX clamp/segment
+/// operand `c` (`0x1f`: the whole warp) and member mask `m`. Not a
+/// `Primitive` (rules do not check it); the dataflow and the executor know
+/// its value.
+pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
+
+/// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
+pub const PTX_WHOLE_WARP: i64 = 0x1f;
+
 /// A call the executor treats as a collective (or as lane-identity).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Primitive {

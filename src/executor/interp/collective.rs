@@ -88,11 +88,18 @@ impl Machine<'_> {
                         Some(Val::Unknown { varying: false })
                     )
                 });
-                let broadcast =
-                    mode == ShflMode::Idx && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
                 let w = width
                     .filter(|w| [1, 2, 4, 8, 16, 32].contains(w))
                     .unwrap_or(0) as u32;
+                // One source lane for the whole warp: with width 32 every
+                // lane reads that lane's value (the source lane its own),
+                // so an unknown value read is the same in every lane. A
+                // narrower width reads that lane of each segment: one
+                // value per segment, not per warp.
+                let broadcast = mode == ShflMode::Idx
+                    && w == 32
+                    && srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
+                let uniform_src = uniform_src && w == 32;
                 for l in lanes_of(m) {
                     let var = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
                     if w == 0 {
@@ -122,7 +129,10 @@ impl Machine<'_> {
                         // One unknown source lane for everyone: same value.
                         None if mode == ShflMode::Idx && uniform_src => Val::UNKNOWN_UNIFORM,
                         None => Val::UNKNOWN_VARYING,
-                        Some(s) if s == lane => var,
+                        Some(s) if s == lane => match var {
+                            Val::Unknown { .. } if broadcast => Val::UNKNOWN_UNIFORM,
+                            v => v,
+                        },
                         Some(s) => {
                             event.reads.push((lane, s));
                             let in_mask = masks[l].is_some_and(|mk| mk >> s & 1 == 1);
@@ -178,9 +188,22 @@ impl Machine<'_> {
                 }
             }
             Primitive::Match { all } => {
+                // Lanes that pass one mask get one answer from
+                // `__match_all_sync`, even when it is not known.
+                let one_mask = lanes_of(m).all(|l| {
+                    masks[l].is_some() && masks[l] == masks[lanes_of(m).next().unwrap_or(0)]
+                });
                 for l in lanes_of(m) {
                     let group = masks[l].unwrap_or(m) & m;
                     let me = args.get(1).map(|a| a[l]).unwrap_or(Val::UNKNOWN_VARYING);
+                    let vals = |k: usize| args.get(1).map(|a| a[k]);
+                    if all
+                        && one_mask
+                        && lanes_of(group).any(|k| !vals(k).is_some_and(|v| v.is_known()))
+                    {
+                        out[l] = Val::UNKNOWN_UNIFORM;
+                        continue;
+                    }
                     if !me.is_known() {
                         continue;
                     }
@@ -252,4 +275,52 @@ impl Machine<'_> {
         self.trace.collectives.push(event);
         out
     }
+}
+
+/// The value of an inline-PTX `shfl.sync.idx.b32` (`ASM_BROADCAST(a, b, c,
+/// m)`): lane `b` of `a` within the lane's segment. Its rendezvous is not
+/// judged (the rules do not claim anything of it); only the value is
+/// modelled. With width 32 and one source lane, every lane reads one value.
+pub(super) fn asm_broadcast(args: &[Lanes], m: u32) -> Lanes {
+    let mut out = [Val::UNKNOWN_VARYING; 32];
+    let at = |i: usize, l: usize| args.get(i).map(|a| a[l]);
+    // PTX `c`: segment mask in bits 8-12, clamp in bits 0-4.
+    let first = lanes_of(m).next().unwrap_or(0);
+    let (seg_mask, clamp) = match at(2, first).and_then(|c| c.as_int()) {
+        Some(c) if lanes_of(m).all(|l| at(2, l) == Some(Val::Int(c))) => {
+            (((c >> 8) & 0x1f) as u32, (c & 0x1f) as u32)
+        }
+        _ => return out,
+    };
+    let whole_warp = seg_mask == 0 && clamp == 0x1f;
+    let srcs: Vec<Option<i64>> = lanes_of(m)
+        .map(|l| at(1, l).and_then(|v| v.as_int()))
+        .collect();
+    let one_src = srcs.iter().all(|s| s.is_some() && *s == srcs[0]);
+    let uniform_unknown_src = lanes_of(m).all(|l| at(1, l) == Some(Val::UNKNOWN_UNIFORM));
+    for l in lanes_of(m) {
+        let lane = l as u32;
+        out[l] = match at(1, l).and_then(|v| v.as_int()) {
+            None if whole_warp && uniform_unknown_src => Val::UNKNOWN_UNIFORM,
+            None => Val::UNKNOWN_VARYING,
+            Some(b) => {
+                // PTX: the source lane keeps the segment bits of the reader.
+                let min_lane = lane & seg_mask;
+                let src = min_lane | (b as u32 & 0x1f & !seg_mask);
+                if src > (min_lane | (clamp & !seg_mask)) {
+                    // Past the clamp: the lane keeps its own value.
+                    at(0, l).unwrap_or(Val::UNKNOWN_VARYING)
+                } else if m >> src & 1 == 0 {
+                    Val::UNKNOWN_VARYING
+                } else {
+                    match at(0, src as usize) {
+                        Some(Val::Unknown { .. }) if whole_warp && one_src => Val::UNKNOWN_UNIFORM,
+                        Some(v) => v,
+                        None => Val::UNKNOWN_VARYING,
+                    }
+                }
+            }
+        };
+    }
+    out
 }

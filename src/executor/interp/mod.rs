@@ -1086,8 +1086,12 @@ impl<'m> Machine<'m> {
         };
         let name = match &f.expr(ue).kind {
             ExprKind::Var(name) => {
+                // Only the lanes compared take the chosen value: the others
+                // may hold something else (another arm's assignment).
                 if let Some(vals) = act.vars.get_mut(name) {
-                    *vals = [c; 32];
+                    for l in lanes_of(m) {
+                        vals[l] = c;
+                    }
                 }
                 name.clone()
             }
@@ -1292,6 +1296,9 @@ impl<'m> Machine<'m> {
             let out = self.collective(prim, &args, m, f.expr(e).span);
             self.chain.pop();
             return out;
+        }
+        if call.name == crate::ir::primitives::ASM_BROADCAST && call.receiver.is_none() {
+            return collective::asm_broadcast(&args, m);
         }
         if crate::rules::legacy_replacement(&call.name).is_some()
             && call.receiver.is_none()

@@ -1,12 +1,8 @@
-// Known false positive (pending, see README.md): a warp-0 scheduler loop.
-// Each lane probes one earlier request; a full xor butterfly takes the
-// minimum, so every lane holds the same probe_pos, and everything after
-// it (request_begin, the parity test, the claim broadcast from lane 0) is
-// the same for the whole warp: every lane reaches every full-mask shuffle.
-// The executor confirms WL002 here with 'qidx = 16 (chosen so that the
-// lanes split)' and lane 0 absent in a later round. A correct tool reports
-// nothing.
-__global__ void __launch_bounds__(256) probe(unsigned *Requests, unsigned *Workspace, unsigned num_q_tokens, unsigned num_ctas) {
+// Look-alike of butterfly_min_scheduler.cu whose butterfly stops after
+// offset 2: lanes 2k and 2k+1 may still hold different minima, so the
+// parity test and the loop exit differ between lanes and the full-mask
+// shuffles of the next round are reached by only some of them.
+__global__ void __launch_bounds__(256) probe_partial(unsigned *Requests, unsigned *Workspace, unsigned num_q_tokens, unsigned num_ctas) {
     const int tid = threadIdx.x;
     const unsigned warp = __shfl_sync(0xffffffff, threadIdx.x / 32, 0);
     const unsigned lane = (unsigned)tid & 31u;
@@ -20,15 +16,13 @@ __global__ void __launch_bounds__(256) probe(unsigned *Requests, unsigned *Works
                 if (qidx > lane) {
                     if (Requests[qidx - 1 - lane] != request) probe_pos = lane;
                 }
-                unsigned other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 16);
+                unsigned other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 16); // expect: WL002
                 probe_pos = probe_pos < other ? probe_pos : other;
-                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 8);
+                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 8); // expect: WL002
                 probe_pos = probe_pos < other ? probe_pos : other;
-                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 4);
+                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 4); // expect: WL002
                 probe_pos = probe_pos < other ? probe_pos : other;
-                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 2);
-                probe_pos = probe_pos < other ? probe_pos : other;
-                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 1);
+                other = __shfl_xor_sync(0xFFFFFFFF, probe_pos, 2); // expect: WL002
                 probe_pos = probe_pos < other ? probe_pos : other;
                 unsigned m5 = qidx < 32u ? qidx : 32u;
                 unsigned m6 = probe_pos < m5 ? probe_pos : m5;
@@ -42,7 +36,7 @@ __global__ void __launch_bounds__(256) probe(unsigned *Requests, unsigned *Works
                 if ((qidx - request_begin) % 2 != 0) {
                     unsigned claim = 0;
                     if (lane == 0) claim = atomicAdd(&Workspace[32], 1);
-                    claim = __shfl_sync(0xFFFFFFFF, claim, 0);
+                    claim = __shfl_sync(0xFFFFFFFF, claim, 0); // expect: WL002
                     qidx = num_ctas + claim;
                 } else {
                     Workspace[qidx] = 1;
