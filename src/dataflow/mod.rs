@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 use crate::ir::*;
 
 mod interprocedural;
+pub mod lanes;
 mod levels;
 
 use levels::{Levels, Scope};
