@@ -26,6 +26,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::{Context, Facts, FnFacts, GuardKind, Level};
+use crate::ir::StmtId;
 use crate::ir::primitives::{ShflMode, VoteMode};
 use crate::ir::{
     BinOp, Builtin, Dim, ExprId, ExprKind, Function, Module, Primitive, StmtKind, UnOp,
@@ -63,6 +64,8 @@ enum Key {
     WEq(i64),
     Not(u32),
     Ballot(ExprId),
+    /// A counted loop's variable: its start and step in this lane.
+    LoopVar(StmtId, V, V),
 }
 
 type Lanes = Rc<Vec<V>>;
@@ -75,6 +78,8 @@ struct Eval<'a> {
     immutable: HashMap<&'a str, ExprId>,
     /// Names written anywhere (never read through their declaration).
     written: HashSet<&'a str>,
+    /// Counted loops' variables: the loop, its start and its step.
+    loop_vars: HashMap<&'a str, (StmtId, ExprId, Option<ExprId>, i64)>,
     intern: HashMap<Key, u32>,
     booleans: HashSet<u32>,
     ballots: HashMap<u32, ExprId>,
@@ -103,8 +108,8 @@ impl<'a> Eval<'a> {
                 };
             }
         }
-        let mut written: HashSet<&str> = HashSet::new();
-        let scan = |g: &'a Function, written: &mut HashSet<&'a str>| {
+        let mut written: HashMap<&str, usize> = HashMap::new();
+        let scan = |g: &'a Function, written: &mut HashMap<&'a str, usize>| {
             for e in &g.exprs {
                 let target = match &e.kind {
                     ExprKind::Assign { lhs, .. } => Some(*lhs),
@@ -115,7 +120,7 @@ impl<'a> Eval<'a> {
                 if let Some(t) = target
                     && let ExprKind::Var(v) = &g.expr(t).kind
                 {
-                    written.insert(v.as_str());
+                    *written.entry(v.as_str()).or_default() += 1;
                 }
             }
         };
@@ -128,6 +133,8 @@ impl<'a> Eval<'a> {
                 scan(g, &mut written);
             }
         }
+        let loop_vars = counted_loops(f, &decls, &written);
+        let written: HashSet<&str> = written.into_keys().collect();
         let immutable = decls
             .into_iter()
             .filter(|(n, (count, init))| *count == 1 && init.is_some() && !written.contains(n))
@@ -139,6 +146,7 @@ impl<'a> Eval<'a> {
             ff,
             immutable,
             written,
+            loop_vars,
             intern: HashMap::new(),
             booleans: HashSet::new(),
             ballots: HashMap::new(),
@@ -252,6 +260,27 @@ impl<'a> Eval<'a> {
     fn var(&mut self, e: ExprId, name: &str, d: usize) -> Lanes {
         if let Some(&init) = self.immutable.get(name) {
             return self.eval(init, d);
+        }
+        // Lanes that start a counted loop at the same value and step by
+        // the same amount hold the same value in every iteration.
+        if let Some(&(stmt, start, step, sign)) = self.loop_vars.get(name) {
+            let a = self.eval(start, d);
+            let b: Lanes = match step {
+                Some(r) => {
+                    let b = self.eval(r, d);
+                    if sign < 0 {
+                        Rc::new(b.iter().map(|x| self.unary(UnOp::Neg, x)).collect())
+                    } else {
+                        b
+                    }
+                }
+                None => Rc::new(vec![V::Const(sign); 32]),
+            };
+            return Rc::new(
+                (0..32)
+                    .map(|l| self.sym(Key::LoopVar(stmt, a[l].clone(), b[l].clone())))
+                    .collect(),
+            );
         }
         let local = self
             .f
@@ -413,6 +442,106 @@ impl<'a> Eval<'a> {
     }
 }
 
+/// The variables of counted loops: `for (int i = start; cond; i += step)`
+/// whose variable is declared once, written only by that step, and whose
+/// body has no `break`, `continue` or `return` (the condition alone decides
+/// the trip count).
+fn counted_loops<'a>(
+    f: &'a Function,
+    decls: &HashMap<&str, (usize, Option<ExprId>)>,
+    written: &HashMap<&str, usize>,
+) -> HashMap<&'a str, (StmtId, ExprId, Option<ExprId>, i64)> {
+    let mut out = HashMap::new();
+    for (id, s) in f.stmts.iter().enumerate() {
+        let StmtKind::Loop {
+            init,
+            step: Some(step),
+            body,
+            ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        let [first] = init.as_slice() else { continue };
+        let StmtKind::Decl {
+            name,
+            init: Some(start),
+            dims,
+            shared: false,
+            ..
+        } = &f.stmt(*first).kind
+        else {
+            continue;
+        };
+        if !dims.is_empty()
+            || decls.get(name.as_str()).map(|d| d.0) != Some(1)
+            || written.get(name.as_str()) != Some(&1)
+            || has_exit(f, body)
+        {
+            continue;
+        }
+        let is_var = |e: ExprId| matches!(&f.expr(e).kind, ExprKind::Var(v) if v == name);
+        let (delta, sign) = match &f.expr(*step).kind {
+            ExprKind::Assign {
+                op: Some(op @ (BinOp::Add | BinOp::Sub)),
+                lhs,
+                rhs,
+            } if is_var(*lhs) => (Some(*rhs), if *op == BinOp::Sub { -1 } else { 1 }),
+            ExprKind::Update {
+                target, increment, ..
+            } if is_var(*target) => (None, if *increment { 1 } else { -1 }),
+            _ => continue,
+        };
+        out.insert(name.as_str(), (id as StmtId, *start, delta, sign));
+    }
+    out
+}
+
+/// The condition of the counted loop whose condition spans `span`.
+fn counted_loop_cond(
+    f: &Function,
+    loop_vars: &HashMap<&str, (StmtId, ExprId, Option<ExprId>, i64)>,
+    span: (usize, usize),
+) -> Option<ExprId> {
+    loop_vars
+        .values()
+        .find_map(|&(stmt, ..)| match &f.stmt(stmt).kind {
+            StmtKind::Loop { cond: Some(c), .. } if f.expr(*c).span == span => Some(*c),
+            _ => None,
+        })
+}
+
+/// Whether statements hold a `break`, `continue` or `return` (at any depth:
+/// conservative for the nested loops' own).
+fn has_exit(f: &Function, list: &[StmtId]) -> bool {
+    let mut stack: Vec<StmtId> = list.to_vec();
+    while let Some(s) = stack.pop() {
+        match &f.stmt(s).kind {
+            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue => return true,
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                stack.extend(then_branch);
+                stack.extend(else_branch);
+            }
+            StmtKind::Loop { init, body, .. } => {
+                stack.extend(init);
+                stack.extend(body);
+            }
+            StmtKind::Switch { cases, .. } => {
+                for c in cases {
+                    stack.extend(&c.body);
+                }
+            }
+            StmtKind::Block(b) => stack.extend(b),
+            _ => {}
+        }
+    }
+    false
+}
+
 fn lin(mul: i64, off: i64) -> V {
     if mul == 0 {
         V::Const(off)
@@ -462,8 +591,17 @@ pub fn reaching_lanes_proof(
         if g.level < Level::Varying {
             continue; // the whole warp agrees
         }
-        let GuardKind::Branch { negated } = g.kind else {
-            return None; // lane-varying loops and exits are not modelled
+        let negated = match g.kind {
+            GuardKind::Branch { negated } => negated,
+            // A counted loop without exits: lanes whose condition has the
+            // same value in every iteration run it equally often.
+            GuardKind::Loop => {
+                let cond = counted_loop_cond(f, &ev.loop_vars, g.span)?;
+                let v = ev.eval(cond, 0);
+                guards.push((i, None, v));
+                continue;
+            }
+            GuardKind::EarlyExit => return None, // not modelled
         };
         let mut vals: Option<Lanes> = None;
         for (id, e) in f.exprs.iter().enumerate() {

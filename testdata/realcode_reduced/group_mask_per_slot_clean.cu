@@ -62,3 +62,18 @@ __global__ void __launch_bounds__(32) ballot_then_branch(const int *experts, int
         first[lane] = lane == __ffs(same) - 1;
     }
 }
+
+// A counted loop per sixteen-lane subgroup: both halves of a warp start at
+// different splits, so they loop a different number of times, but each
+// mask names only its own half.
+__global__ void __launch_bounds__(64) split_merge(const float *x, float *y, int splits) {
+    int t = threadIdx.x;
+    int sg = t >> 4;
+    unsigned sub_mask = 0x0000ffffu << (16 * (sg & 1));
+    float acc = 0.f;
+    for (int s = sg; s < splits; s += 4) {
+        float v = x[s * 64 + t];
+        acc += __shfl_sync(sub_mask, v, 0, 16);
+    }
+    y[t] = acc;
+}

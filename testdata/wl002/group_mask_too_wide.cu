@@ -42,3 +42,16 @@ __global__ void __launch_bounds__(32) ballot_wider_than_branch(const int *expert
 }
 
 template __global__ void ballot_wider_than_branch<8>(const int *, int *);
+
+// The same loop with a whole-warp mask: the two halves stop at different
+// times, and the full mask waits for the half that has left.
+__global__ void __launch_bounds__(64) split_merge_full(const float *x, float *y, int splits) {
+    int t = threadIdx.x;
+    int sg = t >> 4;
+    float acc = 0.f;
+    for (int s = sg; s < splits; s += 4) {
+        float v = x[s * 64 + t];
+        acc += __shfl_sync(0xffffffff, v, 0, 16); // expect: WL002
+    }
+    y[t] = acc;
+}
