@@ -570,90 +570,20 @@ pub fn reaching_lanes_proof(
     let ExprKind::Call(call) = &f.expr(site).kind else {
         return None;
     };
-    let prim = Primitive::from_call(&call.name, call.scope.as_deref(), call.receiver.is_some())?;
+    let mut ev = Eval::new(module, f, ff);
+    let guards = guard_values(&mut ev, context)?;
+    let Some(prim) =
+        Primitive::from_call(&call.name, call.scope.as_deref(), call.receiver.is_some())
+    else {
+        return helper_proof(module, facts, function, call, &guards);
+    };
     if !prim.is_masked() {
         return None;
     }
-    let mask = *call.args.first()?;
-    let mut ev = Eval::new(module, f, ff);
-    let masks = ev.eval(mask, 0);
-    // The lane-varying guards, each with its value in every lane.
-    let switches: HashSet<(usize, usize)> = f
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Switch { scrutinee, .. } => Some(f.expr(*scrutinee).span),
-            _ => None,
-        })
-        .collect();
-    let mut guards: Vec<(usize, Option<bool>, Lanes)> = Vec::new();
-    for (i, g) in context.guards.iter().enumerate() {
-        if g.level < Level::Varying {
-            continue; // the whole warp agrees
-        }
-        let negated = match g.kind {
-            GuardKind::Branch { negated } => negated,
-            // A counted loop without exits: lanes whose condition has the
-            // same value in every iteration run it equally often.
-            GuardKind::Loop => {
-                let cond = counted_loop_cond(f, &ev.loop_vars, g.span)?;
-                let v = ev.eval(cond, 0);
-                guards.push((i, None, v));
-                continue;
-            }
-            GuardKind::EarlyExit => return None, // not modelled
-        };
-        let mut vals: Option<Lanes> = None;
-        for (id, e) in f.exprs.iter().enumerate() {
-            if e.span == g.span {
-                let v = ev.eval(id as ExprId, 0);
-                match &vals {
-                    Some(w) if *w != v => return None,
-                    _ => vals = Some(v),
-                }
-            }
-        }
-        // Which value takes the branch, where the guard is a condition.
-        let taken = (!switches.contains(&g.span)).then_some(!negated);
-        guards.push((i, taken, vals?));
-    }
-    let passes = |taken: Option<bool>, v: &V| match (taken, v) {
-        (Some(t), V::Const(c)) => (*c != 0) == t,
-        _ => true,
-    };
+    let masks = ev.eval(*call.args.first()?, 0);
     if masks.iter().all(|m| matches!(m, V::Const(_))) {
-        let mask_of = |l: usize| match masks[l] {
-            V::Const(c) => c as u32,
-            _ => 0,
-        };
         let shfl_src = shuffle_sources(&mut ev, prim, &call.args);
-        let mut reaching = 0u32;
-        for l in 0..32usize {
-            if !guards.iter().all(|(_, t, v)| passes(*t, &v[l])) {
-                continue; // this lane never gets here
-            }
-            reaching |= 1 << l;
-            let ml = mask_of(l);
-            if ml >> l & 1 == 0 {
-                return None;
-            }
-            for j in (0..32usize).filter(|j| ml >> j & 1 == 1) {
-                if mask_of(j) != ml || guards.iter().any(|(_, _, v)| v[j] != v[l]) {
-                    return None;
-                }
-            }
-            if let Some(src) = &shfl_src {
-                if ml >> src.get(l).copied().flatten()? & 1 == 0 {
-                    return None;
-                }
-            } else if matches!(prim, Primitive::Shfl(_)) {
-                return None;
-            }
-        }
-        let groups: HashSet<u32> = (0..32)
-            .filter(|l| reaching >> l & 1 == 1)
-            .map(mask_of)
-            .collect();
+        let groups = const_mask_groups(&masks, &[&guards], prim, shfl_src.as_deref())?;
         return Some(format!(
             "evaluated lane by lane, the mask is {} and each lane it names takes the same branch at every lane-varying guard, so it names exactly the lanes that reach the call",
             describe(&groups)
@@ -692,6 +622,165 @@ pub fn reaching_lanes_proof(
     }
     matched.then(|| {
         "the mask is a `__ballot_sync(0xffffffff, p)` taken where the lanes are still together, and the only lane-varying guard since is `p` itself, so it names exactly the lanes that reach the call".to_owned()
+    })
+}
+
+/// A lane-varying guard: its index in the context, the value that takes
+/// it (`None` when not a condition: a switch, a loop), its value per lane.
+type GuardValues = Vec<(usize, Option<bool>, Lanes)>;
+
+/// The values of a context's lane-varying guards in every lane; `None`
+/// when one is not modelled (an early exit, a loop that is not counted, a
+/// condition the spans do not name).
+fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
+    let f = ev.f;
+    let switches: HashSet<(usize, usize)> = f
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Switch { scrutinee, .. } => Some(f.expr(*scrutinee).span),
+            _ => None,
+        })
+        .collect();
+    let mut guards: GuardValues = Vec::new();
+    for (i, g) in context.guards.iter().enumerate() {
+        if g.level < Level::Varying {
+            continue; // the whole warp agrees
+        }
+        let negated = match g.kind {
+            GuardKind::Branch { negated } => negated,
+            // A counted loop without exits: lanes whose condition has the
+            // same value in every iteration run it equally often.
+            GuardKind::Loop => {
+                let cond = counted_loop_cond(f, &ev.loop_vars, g.span)?;
+                let v = ev.eval(cond, 0);
+                guards.push((i, None, v));
+                continue;
+            }
+            GuardKind::EarlyExit => return None, // not modelled
+        };
+        let mut vals: Option<Lanes> = None;
+        for (id, e) in f.exprs.iter().enumerate() {
+            if e.span == g.span {
+                let v = ev.eval(id as ExprId, 0);
+                match &vals {
+                    Some(w) if *w != v => return None,
+                    _ => vals = Some(v),
+                }
+            }
+        }
+        // Which value takes the branch, where the guard is a condition.
+        let taken = (!switches.contains(&g.span)).then_some(!negated);
+        guards.push((i, taken, vals?));
+    }
+    Some(guards)
+}
+
+/// For masks known in every lane: the masks the reaching lanes pass, if
+/// each names itself, lanes passing the same mask, and lanes whose every
+/// guard has its own value (so they reach the call together), and each
+/// shuffle reads inside its mask.
+fn const_mask_groups(
+    masks: &[V],
+    guards: &[&GuardValues],
+    prim: Primitive,
+    shfl_src: Option<&[Option<u32>]>,
+) -> Option<HashSet<u32>> {
+    let passes = |taken: Option<bool>, v: &V| match (taken, v) {
+        (Some(t), V::Const(c)) => (*c != 0) == t,
+        _ => true,
+    };
+    let mask_of = |l: usize| match masks[l] {
+        V::Const(c) => Some(c as u32),
+        _ => None,
+    };
+    let all = || guards.iter().flat_map(|g| g.iter());
+    let mut groups = HashSet::new();
+    for l in 0..32usize {
+        if !all().all(|(_, t, v)| passes(*t, &v[l])) {
+            continue; // this lane never gets here
+        }
+        let ml = mask_of(l)?;
+        if ml >> l & 1 == 0 {
+            return None;
+        }
+        for j in (0..32usize).filter(|j| ml >> j & 1 == 1) {
+            if mask_of(j) != Some(ml) || all().any(|(_, _, v)| v[j] != v[l]) {
+                return None;
+            }
+        }
+        match shfl_src {
+            Some(src) => {
+                if ml >> src.get(l).copied().flatten()? & 1 == 0 {
+                    return None;
+                }
+            }
+            None if matches!(prim, Primitive::Shfl(_)) => return None,
+            None => {}
+        }
+        groups.insert(ml);
+    }
+    Some(groups)
+}
+
+/// A kernel's call of a helper that runs warp primitives: each masked
+/// primitive of the helper (which calls no other warp code) is proved
+/// with the kernel's guards at the call and the helper's own guards.
+fn helper_proof(
+    module: &Module,
+    facts: &Facts,
+    caller: usize,
+    call: &crate::ir::Call,
+    caller_guards: &GuardValues,
+) -> Option<String> {
+    let gi = super::callee(module, call)?;
+    let g = module.functions.get(gi)?;
+    let lambda = g
+        .exprs
+        .iter()
+        .any(|e| matches!(e.kind, ExprKind::Lambda(_)));
+    if gi == caller || g.kind == crate::ir::FnKind::Lambda || lambda {
+        return None;
+    }
+    let gf = facts.functions.get(gi)?;
+    let mut ev = Eval::new(module, g, gf);
+    let mut groups = HashSet::new();
+    let mut any = false;
+    for (i, e) in g.exprs.iter().enumerate() {
+        let ExprKind::Call(c) = &e.kind else { continue };
+        let Some(prim) = Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+        else {
+            // Warp code one call further is not followed.
+            match super::callee(module, c) {
+                Some(k) if facts.uses_warp_primitives[k] => return None,
+                Some(_) => continue,
+                None => continue,
+            }
+        };
+        if !prim.is_masked() {
+            if prim == Primitive::Activemask {
+                return None;
+            }
+            continue;
+        }
+        let ctx = gf.call_context.get(&(i as ExprId))?;
+        let own = guard_values(&mut ev, ctx)?;
+        let masks = ev.eval(*c.args.first()?, 0);
+        let shfl_src = shuffle_sources(&mut ev, prim, &c.args);
+        groups.extend(const_mask_groups(
+            &masks,
+            &[caller_guards, &own],
+            prim,
+            shfl_src.as_deref(),
+        )?);
+        any = true;
+    }
+    any.then(|| {
+        format!(
+            "evaluated lane by lane, every warp primitive in `{}` passes {} and each lane it names takes the same branch at every lane-varying guard here and inside, so they name exactly the lanes that reach them",
+            g.name,
+            describe(&groups)
+        )
     })
 }
 

@@ -99,15 +99,13 @@ impl Rule for FullMaskInDivergentCode {
                         // branch's own condition) name just the lanes that
                         // reach the call; only a launch of whole warps
                         // makes that a proof (checked by the executor).
-                        lane_proof: site.prim.and_then(|_| {
-                            dataflow::lanes::reaching_lanes_proof(
-                                cx.module,
-                                cx.facts,
-                                site.function,
-                                site.expr,
-                                &site.context,
-                            )
-                        }),
+                        lane_proof: dataflow::lanes::reaching_lanes_proof(
+                            cx.module,
+                            cx.facts,
+                            site.function,
+                            site.expr,
+                            &site.context,
+                        ),
                         ..site.guarded_claim(CLASSES, cx.facts, Level::Varying)
                     }
                 }),

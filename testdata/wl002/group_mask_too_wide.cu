@@ -55,3 +55,20 @@ __global__ void __launch_bounds__(64) split_merge_full(const float *x, float *y,
     }
     y[t] = acc;
 }
+
+// The helper's shuffles name lanes 0-3, but only lanes 0-1 call it.
+constexpr int kQuad = 4;
+__device__ float quad_sum(float v) {
+    constexpr unsigned kQuadMask = (1u << kQuad) - 1;
+    v += __shfl_xor_sync(kQuadMask, v, 1);
+    v += __shfl_xor_sync(kQuadMask, v, 2);
+    return v;
+}
+
+__global__ void __launch_bounds__(128) half_quad_metadata(const float *x, float *y) {
+    int warp = threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (warp == 0 && lane < kQuad / 2) {
+        y[lane] = quad_sum(x[lane]); // expect: WL002
+    }
+}
