@@ -137,7 +137,16 @@ impl<'a> Eval<'a> {
         let written: HashSet<&str> = written.into_keys().collect();
         let immutable = decls
             .into_iter()
-            .filter(|(n, (count, init))| *count == 1 && init.is_some() && !written.contains(n))
+            // A local that shares a parameter's or a file constant's name
+            // may be read as that other one before its declaration.
+            .filter(|(n, (count, init))| {
+                *count == 1
+                    && init.is_some()
+                    && !written.contains(n)
+                    && !f.params.iter().any(|p| p.name == *n)
+                    && !module.constants.contains_key(*n)
+                    && !module.globals.contains(*n)
+            })
             .map(|(n, (_, init))| (n, init.unwrap_or_default()))
             .collect();
         Eval {
@@ -476,6 +485,7 @@ fn counted_loops<'a>(
         if !dims.is_empty()
             || decls.get(name.as_str()).map(|d| d.0) != Some(1)
             || written.get(name.as_str()) != Some(&1)
+            || f.params.iter().any(|p| p.name == *name)
             || has_exit(f, body)
         {
             continue;
