@@ -719,14 +719,13 @@ fn const_mask_groups(
                 return None;
             }
         }
-        match shfl_src {
-            Some(src) => {
-                if ml >> src.get(l).copied().flatten()? & 1 == 0 {
-                    return None;
-                }
-            }
-            None if matches!(prim, Primitive::Shfl(_)) => return None,
-            None => {}
+        // A shuffle must read a lane of its own mask (which reaches).
+        let reads_inside = match shfl_src {
+            Some(src) => ml >> src.get(l).copied().flatten()? & 1 == 1,
+            None => !matches!(prim, Primitive::Shfl(_)),
+        };
+        if !reads_inside {
+            return None;
         }
         groups.insert(ml);
     }
