@@ -84,12 +84,17 @@ pub enum Proof {
     /// Every run the code admits was executed exactly (stated launch shape,
     /// every warp, no chosen input, no guessed branch) and none showed it.
     ExhaustiveRuns,
+    /// The mask, evaluated lane by lane, names exactly the lanes that reach
+    /// the call, and the launch states whole warps (block x a multiple of
+    /// 32).
+    ReachingLanes,
 }
 
 impl fmt::Display for Proof {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Proof::ExhaustiveRuns => "exhaustive-runs",
+            Proof::ReachingLanes => "reaching-lanes",
         })
     }
 }

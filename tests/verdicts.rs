@@ -190,3 +190,42 @@ fn a_finding_that_depends_on_an_assumed_shape_is_undecided() {
     let shown = check_source("shape.cu", SHAPE.as_bytes(), &Options::default()).diagnostics;
     assert!(shown.is_empty(), "{shown:#?}");
 }
+
+const SLOTS: &str = r#"
+__global__ void slot_sum(const float *in, float *out, int n)
+{
+    int t = threadIdx.x;
+    unsigned slot_mask = 0xffu << ((t & 31) - t % 8);
+    float v = in[t];
+    if (t / 8 < n)
+        v += __shfl_xor_sync(slot_mask, v, 4);
+    out[t] = v;
+}
+
+int main()
+{
+    slot_sum<<<1, BLOCK>>>(0, 0, 3);
+    return 0;
+}
+"#;
+
+#[test]
+fn reaching_lanes_is_a_proof_only_for_whole_warps() {
+    // 64 threads: whole warps, each slot mask names the lanes of one slot,
+    // which take the branch together.
+    let whole = SLOTS.replace("BLOCK", "64");
+    let d = check_source("slots.cu", whole.as_bytes(), &everything()).diagnostics;
+    let wl002: Vec<_> = d.iter().filter(|d| d.code == "WL002").collect();
+    assert!(!wl002.is_empty(), "{d:#?}");
+    for r in &wl002 {
+        assert_eq!(r.confirmation.status, Status::Refuted, "{r:#?}");
+        assert_eq!(r.confirmation.proof, Some(Proof::ReachingLanes));
+    }
+    // 40 threads: the second warp is partial, so the lane-by-lane values
+    // prove nothing.
+    let partial = SLOTS.replace("BLOCK", "40");
+    let d = check_source("slots.cu", partial.as_bytes(), &everything()).diagnostics;
+    for r in d.iter().filter(|d| d.code == "WL002") {
+        assert_ne!(r.confirmation.proof, Some(Proof::ReachingLanes), "{r:#?}");
+    }
+}

@@ -18,6 +18,7 @@ use crate::ir::*;
 
 mod exchange;
 mod interprocedural;
+pub mod lanes;
 mod levels;
 
 use levels::{Levels, Scope};

@@ -198,6 +198,27 @@ pub fn confirm_findings(
                         Evidence::Direct,
                     ),
                 },
+                // Shown lane by lane: a proof where the launch states whole
+                // warps, and shape-dependent where it does not.
+                None if claim.lane_proof.is_some() => {
+                    let proof = claim.lane_proof.clone().unwrap_or_default();
+                    match full_warps_stated(module, claim.function, opts) {
+                        Some(shape) => Verdict {
+                            detail: None,
+                            confirmation: Confirmation::refuted(
+                                Proof::ReachingLanes,
+                                format!("{proof}; the block's x extent is a multiple of 32 ({shape}), so each warp is 32 consecutive threadIdx.x"),
+                            ),
+                        },
+                        None => Verdict {
+                            detail: None,
+                            confirmation: Confirmation::undecided(
+                                format!("{proof}, if each warp is 32 consecutive threadIdx.x; nothing states that the block's x extent is a multiple of 32"),
+                                Evidence::ShapeDependent,
+                            ),
+                        },
+                    }
+                }
                 None if !starved.contains(&i)
                     && roots_seen[i] > 0
                     && roots_proven[i].len() == roots_seen[i] =>
@@ -844,6 +865,47 @@ fn admitted_shapes(
         Some(lb) => (vec![[lb, 1, 1]], "__launch_bounds__".to_owned(), false),
         None => (vec![[128, 1, 1]], ASSUMED.to_owned(), false),
     }
+}
+
+/// Where the code states that kernel `function`'s block has an x extent
+/// that is a multiple of 32 (whole warps of consecutive `threadIdx.x`):
+/// every launch site that gives a shape, else the kernel class's shape,
+/// `__launch_bounds__` of a kernel that reads only `threadIdx.x`, or the
+/// configured block-dim. `None` when nothing states it.
+fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Option<String> {
+    let f = &module.functions[function];
+    if !f.is_kernel() {
+        return None;
+    }
+    let sites: Vec<_> = module
+        .launches
+        .iter()
+        .filter(|l| l.kernel == f.name)
+        .collect();
+    let known: Vec<_> = sites
+        .iter()
+        .filter_map(|l| l.block_dim.map(|b| (b, l.line)))
+        .collect();
+    if known.iter().any(|(b, _)| b[0] % 32 != 0) {
+        return None;
+    }
+    if !known.is_empty() && known.len() == sites.len() {
+        let lines: Vec<String> = known.iter().map(|(_, l)| l.to_string()).collect();
+        return Some(format!("launch at line {}", lines.join(", ")));
+    }
+    if let Some(class) = &f.class
+        && let Some((shape, line)) = module.class_block_shapes.get(class)
+    {
+        return (shape[0] % 32 == 0)
+            .then(|| format!("`get_block_shape()` of `{class}` (line {line})"));
+    }
+    if let Some(lb) = f.launch_bounds.filter(|lb| (1..=1024).contains(lb)) {
+        return (lb % 32 == 0 && !reads_thread_y(module, function))
+            .then(|| format!("__launch_bounds__({lb}), a 1-D block"));
+    }
+    opts.block_dim
+        .filter(|b| b[0] % 32 == 0)
+        .map(|_| "configured block-dim".to_owned())
 }
 
 /// Whether the root or a function it calls reads `threadIdx.y` or `.z`.

@@ -24,6 +24,11 @@ pub struct Claim {
     /// run confirms the claim, it stays unverified with this assumption as
     /// the reason, never refuted by the callers that happen to be visible.
     pub unseen_callers: Option<String>,
+    /// Shown lane by lane (`dataflow::lanes`): the mask names exactly the
+    /// lanes that reach the call, for warps of 32 consecutive
+    /// `threadIdx.x`. The executor refutes with it where the launch states
+    /// such warps (`Proof::ReachingLanes`).
+    pub lane_proof: Option<String>,
 }
 
 /// An observation class: what a run saw that confirms a claim.

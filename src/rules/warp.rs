@@ -110,6 +110,7 @@ impl CallSite<'_> {
             schedule_dependent: false,
             speculative: false,
             unseen_callers: None,
+            lane_proof: None,
         }
     }
 }

@@ -241,6 +241,7 @@ fn ir_claim(
         schedule_dependent: false,
         speculative: false,
         unseen_callers: None,
+        lane_proof: None,
     })
 }
 

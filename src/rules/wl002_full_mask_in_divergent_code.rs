@@ -6,10 +6,10 @@
 //! decides, so correct ballot-before-branch masks and sibling-arm pairings
 //! are refuted rather than reported.
 
-use super::Class;
 use super::warp::{
     activemask_mask, call_sites, code, first_primitive, guard_labels, mask_is_modelled, reach_text,
 };
+use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
@@ -94,7 +94,20 @@ impl Rule for FullMaskInDivergentCode {
                 claim: Some(if partial.is_some() && !site.context.warp_divergent() {
                     site.claim(CLASSES)
                 } else {
-                    site.guarded_claim(CLASSES, cx.facts, Level::Varying)
+                    Claim {
+                        // Group masks (`0xff << 8 * slot`, a ballot of the
+                        // branch's own condition) name just the lanes that
+                        // reach the call; only a launch of whole warps
+                        // makes that a proof (checked by the executor).
+                        lane_proof: dataflow::lanes::reaching_lanes_proof(
+                            cx.module,
+                            cx.facts,
+                            site.function,
+                            site.expr,
+                            &site.context,
+                        ),
+                        ..site.guarded_claim(CLASSES, cx.facts, Level::Varying)
+                    }
                 }),
             });
         }

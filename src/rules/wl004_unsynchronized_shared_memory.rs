@@ -96,6 +96,7 @@ impl Rule for UnsynchronizedSharedMemory {
                         schedule_dependent: false,
                         speculative: true,
                         unseen_callers: None,
+                        lane_proof: None,
                     }),
                 });
             }

@@ -59,6 +59,7 @@ impl Rule for ShuffleSourceOutsideMask {
                 claim: Some(super::Claim {
                     speculative: true,
                     unseen_callers: None,
+                    lane_proof: None,
                     ..site.claim(CLASSES)
                 }),
             });
