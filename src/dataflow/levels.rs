@@ -36,6 +36,9 @@ struct Entry {
     /// `threadIdx.y` / `threadIdx.z`: the same for a warp when the block
     /// width is a multiple of 32.
     row_index: bool,
+    /// A multiple of 32 whatever its value (`64`, `32 * w`, `w << 5`):
+    /// with a warp-uniform level, `tid < e` splits on warp boundaries.
+    mult32: bool,
 }
 
 /// Memoized levels of one function's expressions under one set of
@@ -253,6 +256,19 @@ impl Levels {
                 }
                 _ => false,
             });
+        // `tid < 32 * w` and `tid >= 32 * w` (w the same for the warp) cut
+        // at a warp boundary whatever w is; `<=` and `>` cut after lane
+        // 32·w, inside a warp, so only these two (and their mirrors).
+        let bound = |y: Entry| y.mult32 && y.level <= Level::Warp;
+        let splits_on_warps = splits_on_warps
+            || (a.thread_x_aligned && bound(b) && matches!(op, BinOp::Lt | BinOp::Ge))
+            || (b.thread_x_aligned && bound(a) && matches!(op, BinOp::Gt | BinOp::Le));
+        let mult32 = match op {
+            BinOp::Mul => a.mult32 || b.mult32,
+            BinOp::Add | BinOp::Sub => a.mult32 && b.mult32,
+            BinOp::Shl => b.constant.is_some_and(|k| (5..63).contains(&k)),
+            _ => constant.is_some_and(|k| k % 32 == 0),
+        } || constant.is_some_and(|k| k % 32 == 0);
         Entry {
             level: if splits_on_warps && level == Level::Varying {
                 Level::Warp
@@ -263,6 +279,7 @@ impl Levels {
             constant,
             warp_aligned_offset,
             row_index: false,
+            mult32,
         }
     }
 
@@ -341,8 +358,10 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
         *l
     } else if let Some(v) = s.module.constants.get(name) {
         return Entry::constant(*v);
-    } else if s.module.globals.contains(name) {
-        // One location for every thread.
+    } else if s.module.globals.contains(name) || s.f.scoped_names.contains(name) {
+        // One location for every thread: a file-scope variable, or a name
+        // read through a scope (`Traits::kWarps`), which C++ makes a static
+        // member, a namespace-scope variable or an enumerator.
         Level::Uniform
     } else {
         // Not declared here, not a file constant or global: unknown.
@@ -366,11 +385,13 @@ impl Entry {
             constant: None,
             warp_aligned_offset: false,
             row_index: false,
+            mult32: false,
         }
     }
     fn constant(v: i64) -> Entry {
         Entry {
             constant: Some(v),
+            mult32: v % 32 == 0,
             ..Entry::plain(Level::Uniform)
         }
     }

@@ -39,7 +39,9 @@ pub enum GuardKind {
     /// Inside a branch taken when the condition holds (`negated`: fails).
     Branch { negated: bool },
     /// Some lanes left earlier through `return` (or `break`/`continue`).
-    EarlyExit,
+    /// `ends_threads`: every exit there is a kernel's `return`, so the
+    /// threads that took it have exited.
+    EarlyExit { ends_threads: bool },
     /// Inside a loop whose trip count depends on the condition.
     Loop,
 }
@@ -63,9 +65,16 @@ impl Context {
     pub fn warp_divergent(&self) -> bool {
         self.guards.iter().any(|g| g.level == Level::Varying)
     }
-    /// Some threads of the block may not get here.
+    /// Some threads of the block may not get here. Whole warps that left
+    /// the kernel do not count: a block barrier waits for the threads that
+    /// have not exited (background.md), and a warp-uniform exit takes no
+    /// warp apart. Lanes of one warp that exit still count.
     pub fn block_divergent(&self) -> bool {
-        self.guards.iter().any(|g| g.level >= Level::Warp)
+        self.guards.iter().any(|g| {
+            g.level >= Level::Warp
+                && !(g.level == Level::Warp
+                    && g.kind == GuardKind::EarlyExit { ends_threads: true })
+        })
     }
     pub fn first_varying(&self, min: Level) -> Option<&Guard> {
         self.guards.iter().rev().find(|g| g.level >= min)
@@ -286,6 +295,8 @@ pub(crate) struct Eval<'a> {
     declared: HashSet<String>,
     /// Statements that contain an exit, by id.
     exits: Vec<bool>,
+    /// Statements that contain a `break`/`continue` leaving them, by id.
+    loop_exits: Vec<bool>,
     table: Levels,
     assume: Assume,
     /// Where each local is declared: how many guards and exits were in
@@ -384,13 +395,15 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         })
         .chain(f.params.iter().map(|p| p.name.clone()))
         .collect();
+    let (exits, loop_exits) = exit_flags(f);
     let mut eval = Eval {
         f,
         module,
         return_level: seed.return_level,
         bound_level: seed.bound_level,
         declared,
-        exits: exit_flags(f),
+        exits,
+        loop_exits,
         table: Levels::new(f),
         assume: seed.assume,
         decl_depth: HashMap::new(),
@@ -551,8 +564,14 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                             contains_exit(eval, then_branch) || contains_exit(eval, else_branch);
                         if exits_here && level > Level::Uniform {
                             // Lanes that leave here are missing after the if.
+                            // Whole warps leave only if whole warps get
+                            // here: no lane-varying guard encloses the if.
+                            let ends_threads = f.is_kernel()
+                                && guards.iter().all(|g| g.level <= Level::Warp)
+                                && !leaves_loop(eval, then_branch)
+                                && !leaves_loop(eval, else_branch);
                             stack.push(Item::PushExit(Guard {
-                                kind: GuardKind::EarlyExit,
+                                kind: GuardKind::EarlyExit { ends_threads },
                                 span,
                                 level,
                             }));
@@ -873,8 +892,9 @@ pub fn walk_subexprs(
 }
 
 /// For every statement: does it contain `return` (or break/continue)
-/// anywhere? Computed once per function, children before parents.
-fn exit_flags(f: &Function) -> Vec<bool> {
+/// anywhere, and does it contain a break/continue that leaves it?
+/// Computed once per function, children before parents.
+fn exit_flags(f: &Function) -> (Vec<bool>, Vec<bool>) {
     // A branch that traps aborts the grid: its exits are nobody's.
     let live = |list: &Vec<StmtId>| -> Vec<StmtId> {
         if aborts(f, list) {
@@ -940,9 +960,21 @@ fn exit_flags(f: &Function) -> Vec<bool> {
             flag[s as usize] = Some(out);
         }
     }
-    flag.into_iter()
+    let exits = flag
+        .iter()
         .map(|b| b.is_none_or(|(r, b, c)| r || b || c))
-        .collect()
+        .collect();
+    let loop_exits = flag
+        .iter()
+        .map(|b| b.is_none_or(|(_, b, c)| b || c))
+        .collect();
+    (exits, loop_exits)
+}
+
+/// Does a statement list leave an enclosing loop (`break`/`continue`)?
+/// Such lanes stay alive, unlike those that return from a kernel.
+fn leaves_loop(eval: &Eval, list: &[StmtId]) -> bool {
+    !aborts(eval.f, list) && list.iter().any(|s| eval.loop_exits[*s as usize])
 }
 
 /// Does a statement list contain `return` (or break/continue) anywhere?

@@ -1137,10 +1137,20 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
         })
         .collect();
     let longest = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
+    // A warp all of whose threads returned from the kernel takes no part
+    // in the barriers after its exit (a barrier waits for the threads that
+    // have not exited); lanes of a warp that exit are judged within it.
+    let gone: Vec<bool> = converged
+        .iter()
+        .map(|(_, r)| r.trace.present != 0 && r.trace.returned_lanes == r.trace.present)
+        .collect();
     for k in 0..longest {
         let key = |s: &Vec<&super::trace::Collective>| s.get(k).map(|c| c.chain.clone());
-        let first = key(&seqs[0]);
-        if seqs.iter().all(|s| key(s) == first) {
+        let counts = |i: usize| !gone[i] || seqs[i].len() > k;
+        let Some(first) = (0..seqs.len()).find(|&i| counts(i)).map(|i| key(&seqs[i])) else {
+            continue;
+        };
+        if (0..seqs.len()).all(|i| !counts(i) || key(&seqs[i]) == first) {
             continue;
         }
         // Warps that wait at barrier k vs warps that never get there.
@@ -1160,7 +1170,7 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
         let missing: Vec<u32> = seqs
             .iter()
             .enumerate()
-            .filter(|(_, s)| key(s) != Some(ev.chain.clone()))
+            .filter(|(i, s)| counts(*i) && key(s) != Some(ev.chain.clone()))
             .map(|(i, _)| converged[i].1.warp)
             .collect();
         let list = |v: &[u32]| {

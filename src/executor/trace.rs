@@ -91,6 +91,10 @@ pub struct Trace {
     pub barriers: Vec<Barrier>,
     /// Exits from the kernel: (lanes, line).
     pub exits: Vec<(u32, usize)>,
+    /// Lanes that left the kernel through a `return` (not its end).
+    pub returned_lanes: u32,
+    /// The lanes of the warp that exist (a last warp may be partial).
+    pub present: u32,
     /// Final contents of global memory written by the run.
     pub global: BTreeMap<(Space, i64), Val>,
     /// Per-lane return value of the root function.

@@ -84,6 +84,10 @@ pub struct Function {
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,
+    /// Names the body reads through a scope (`Traits::kWarps`,
+    /// `detail::warp_threads`): a static member, a namespace-scope variable
+    /// or an enumerator, one location or one constant for every thread.
+    pub scoped_names: std::collections::HashSet<String>,
 }
 
 impl Function {

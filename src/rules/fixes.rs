@@ -314,7 +314,7 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
             }
             (stmt, clause, negated)
         }
-        GuardKind::EarlyExit => {
+        GuardKind::EarlyExit { .. } => {
             let exit = root.descendant_for_byte_range(g.span.0, g.span.1)?;
             let exit = if exit.kind() == "return_statement" {
                 exit

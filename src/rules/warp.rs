@@ -150,7 +150,7 @@ pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
     let mut s = match g.kind {
         GuardKind::Branch { negated: false } => format!("where {t} holds"),
         GuardKind::Branch { negated: true } => format!("where {t} fails"),
-        GuardKind::EarlyExit => format!("that did not leave at {t}"),
+        GuardKind::EarlyExit { .. } => format!("that did not leave at {t}"),
         GuardKind::Loop => format!("still looping on {t}"),
     };
     if guards.len() > 1 {
@@ -172,7 +172,7 @@ pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
                     "lanes of a warp diverge here"
                 }
                 GuardKind::Branch { .. } => "threads of the block diverge here",
-                GuardKind::EarlyExit => "some lanes leave here",
+                GuardKind::EarlyExit { .. } => "some lanes leave here",
                 GuardKind::Loop => "lanes stop looping at different times",
             };
             (g.span.0, g.span.1, msg.to_owned())

@@ -227,6 +227,7 @@ impl<'m> Machine<'m> {
     pub fn run_root(&mut self, fidx: usize) {
         let f = &self.module.functions[fidx];
         let mask = self.present;
+        self.trace.present = mask;
         if mask == 0 {
             return;
         }
@@ -701,6 +702,7 @@ impl<'m> Machine<'m> {
                 let line = self.line(stmt.span);
                 if self.depth == 0 {
                     self.exited |= m;
+                    self.trace.returned_lanes |= m;
                     self.trace.exits.push((m, line));
                     self.note_where(m, line, "exited");
                 } else {

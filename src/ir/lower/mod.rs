@@ -1070,7 +1070,11 @@ impl FnBuilder<'_> {
                     ExprKind::Var(name.to_owned())
                 }
             }
-            "qualified_identifier" => ExprKind::Var(last_segment(node_text(n, text)).to_owned()),
+            "qualified_identifier" => {
+                let name = last_segment(node_text(n, text)).to_owned();
+                self.f.scoped_names.insert(name.clone());
+                ExprKind::Var(name)
+            }
             "field_expression" => {
                 let arg = n.child_by_field_name("argument");
                 let field = n
@@ -1459,6 +1463,7 @@ fn empty_function() -> Function {
         unsupported: Vec::new(),
         has_labels: false,
         file: 0,
+        scoped_names: Default::default(),
     }
 }
 
