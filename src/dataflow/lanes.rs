@@ -667,7 +667,7 @@ fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
                 guards.push((i, None, v));
                 continue;
             }
-            GuardKind::EarlyExit => return None, // not modelled
+            GuardKind::EarlyExit { .. } => return None, // not modelled
         };
         let mut vals: Option<Lanes> = None;
         for (id, e) in f.exprs.iter().enumerate() {
