@@ -292,7 +292,18 @@ impl Levels {
                 .max()
                 .unwrap_or(Level::Uniform)
         };
+        // Every lane's copy of a uniform value is that value: whichever
+        // lane a shuffle reads, the result is the same for the block.
+        let exchanged =
+            |value: Option<&ExprId>| value.is_some_and(|v| self.get(*v).level == Level::Uniform);
         match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+            Some(Primitive::Shfl(_)) if exchanged(c.args.get(1)) => Level::Uniform,
+            None if c.name == ASM_BROADCAST
+                && c.receiver.is_none()
+                && exchanged(c.args.first()) =>
+            {
+                Level::Uniform
+            }
             Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
             // Every lane reading one uniform source lane reads one value,
             // over the whole warp only with width 32 (a narrower width

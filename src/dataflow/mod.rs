@@ -151,6 +151,14 @@ pub struct FlowStats {
 /// three values, so real code settles in two or three.
 pub const MAX_PASSES: u32 = 8;
 
+/// Restarts of the fixpoint because new thread-index variables were learned
+/// (`tid` → `lane = tid & 31` → `slot = warp * 32 + lane` → …): each learns
+/// one more link of such a chain, so a generated kernel with a long chain
+/// needs one restart per link. Counted apart from [`MAX_PASSES`], which
+/// bounds the passes after the last restart; together they bound a
+/// function's passes by `(MAX_RESTARTS + 1) * MAX_PASSES`.
+pub const MAX_RESTARTS: u32 = 16;
+
 pub struct Facts {
     pub functions: Vec<FnFacts>,
     /// Functions that (transitively) execute masked warp primitives.
@@ -413,8 +421,11 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     // warp) starts the levels again from the seed, or `warp = tid / 32`
     // would keep the level it got before `tid` was known.
     let seeded = facts.var_level.clone();
+    let mut restarts = 0;
+    let mut passes_since_restart = 0;
     loop {
         facts.stats.passes += 1;
+        passes_since_restart += 1;
         let before = facts.var_level.clone();
         let before_x = facts.thread_x_vars.clone();
         eval.table.clear();
@@ -430,8 +441,8 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         if before == facts.var_level && before_x == facts.thread_x_vars {
             break;
         }
-        let relearn = before_x != facts.thread_x_vars;
-        if facts.stats.passes >= MAX_PASSES {
+        let relearn = before_x != facts.thread_x_vars && restarts < MAX_RESTARTS;
+        if passes_since_restart >= MAX_PASSES || (before_x != facts.thread_x_vars && !relearn) {
             // Not settled: take the sound top for every variable and record
             // the contexts once more under it.
             facts.stats.gave_up = true;
@@ -449,6 +460,8 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
             break;
         }
         if relearn {
+            restarts += 1;
+            passes_since_restart = 0;
             facts.var_level = seeded.clone();
         }
     }
