@@ -200,17 +200,20 @@ pub fn confirm_findings(
                 },
                 // Shown lane by lane: a proof where the launch states whole
                 // warps, and shape-dependent where it does not.
-                None if claim.lane_proof.is_some() => {
+                // (A stated shape of partial warps leaves it to the runs.)
+                None if claim.lane_proof.is_some()
+                    && full_warps_stated(module, claim.function, opts) != Err(true) =>
+                {
                     let proof = claim.lane_proof.clone().unwrap_or_default();
                     match full_warps_stated(module, claim.function, opts) {
-                        Some(shape) => Verdict {
+                        Ok(shape) => Verdict {
                             detail: None,
                             confirmation: Confirmation::refuted(
                                 Proof::ReachingLanes,
                                 format!("{proof}; the block's x extent is a multiple of 32 ({shape}), so each warp is 32 consecutive threadIdx.x"),
                             ),
                         },
-                        None => Verdict {
+                        Err(_) => Verdict {
                             detail: None,
                             confirmation: Confirmation::undecided(
                                 format!("{proof}, if each warp is 32 consecutive threadIdx.x; nothing states that the block's x extent is a multiple of 32"),
@@ -871,11 +874,12 @@ fn admitted_shapes(
 /// that is a multiple of 32 (whole warps of consecutive `threadIdx.x`):
 /// every launch site that gives a shape, else the kernel class's shape,
 /// `__launch_bounds__` of a kernel that reads only `threadIdx.x`, or the
-/// configured block-dim. `None` when nothing states it.
-fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Option<String> {
+/// configured block-dim. `Err(true)` when the code states a shape that is
+/// not one, `Err(false)` when nothing states it.
+fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Result<String, bool> {
     let f = &module.functions[function];
     if !f.is_kernel() {
-        return None;
+        return Err(false);
     }
     let sites: Vec<_> = module
         .launches
@@ -887,25 +891,32 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Op
         .filter_map(|l| l.block_dim.map(|b| (b, l.line)))
         .collect();
     if known.iter().any(|(b, _)| b[0] % 32 != 0) {
-        return None;
+        return Err(true);
     }
     if !known.is_empty() && known.len() == sites.len() {
         let lines: Vec<String> = known.iter().map(|(_, l)| l.to_string()).collect();
-        return Some(format!("launch at line {}", lines.join(", ")));
+        return Ok(format!("launch at line {}", lines.join(", ")));
     }
     if let Some(class) = &f.class
         && let Some((shape, line)) = module.class_block_shapes.get(class)
     {
-        return (shape[0] % 32 == 0)
-            .then(|| format!("`get_block_shape()` of `{class}` (line {line})"));
+        return match shape[0] % 32 {
+            0 => Ok(format!("`get_block_shape()` of `{class}` (line {line})")),
+            _ => Err(true),
+        };
     }
     if let Some(lb) = f.launch_bounds.filter(|lb| (1..=1024).contains(lb)) {
-        return (lb % 32 == 0 && !reads_thread_y(module, function))
-            .then(|| format!("__launch_bounds__({lb}), a 1-D block"));
+        return match (lb % 32 == 0, reads_thread_y(module, function)) {
+            (true, false) => Ok(format!("__launch_bounds__({lb}), a 1-D block")),
+            (true, true) => Err(false),
+            (false, _) => Err(true),
+        };
     }
-    opts.block_dim
-        .filter(|b| b[0] % 32 == 0)
-        .map(|_| "configured block-dim".to_owned())
+    match opts.block_dim {
+        Some(b) if b[0] % 32 == 0 => Ok("configured block-dim".to_owned()),
+        Some(_) => Err(true),
+        None => Err(false),
+    }
 }
 
 /// Whether the root or a function it calls reads `threadIdx.y` or `.z`.
