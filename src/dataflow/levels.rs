@@ -192,6 +192,19 @@ impl Levels {
             ExprKind::Comma(_, b) => plain(self.get(*b).level),
             // A load at `a[b]` is as uniform as its address.
             ExprKind::Index(a, b) => plain(self.get(*a).level.max(self.get(*b).level)),
+            // The row-major thread index of the block's stated extents:
+            // the linear index warps are cut from (see `extents`).
+            ExprKind::Call(c)
+                if s.module.callee(c).is_some_and(|g| {
+                    super::extents::row_major(&s.module.functions[g])
+                        .is_some_and(|rm| super::extents::row_major_call(s.f, c, rm))
+                }) =>
+            {
+                Entry {
+                    thread_x_aligned: true,
+                    ..plain(Level::Varying)
+                }
+            }
             ExprKind::Call(c) => plain(self.call(s, c)),
             // A closure value: its captures are not tracked.
             ExprKind::Lambda(_) | ExprKind::Unknown => plain(s.unknown()),
@@ -381,7 +394,12 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
     Entry {
         thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),
         constant: match level {
-            Level::Uniform => s.module.constants.get(name).copied(),
+            Level::Uniform => s
+                .facts
+                .local_constants
+                .get(name)
+                .or_else(|| s.module.constants.get(name))
+                .copied(),
             _ => None,
         },
         ..Entry::plain(level)

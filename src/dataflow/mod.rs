@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 use crate::ir::*;
 
 mod exchange;
+pub mod extents;
 mod interprocedural;
 pub mod lanes;
 mod levels;
@@ -110,6 +111,10 @@ pub struct FnFacts {
     /// Expressions whose value a warp exchange leaves the same in every
     /// lane (a full xor butterfly, `exchange.rs`): at most warp-varying.
     pub exchange_uniform: HashSet<ExprId>,
+    /// Locals declared once with an initializer that folds and never
+    /// assigned again (`const int kThreads = WARP_THREADS;`, a class's
+    /// static member in a member's prelude): their value everywhere.
+    pub local_constants: HashMap<String, i64>,
     pub stats: FlowStats,
 }
 
@@ -403,6 +408,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         })
         .chain(f.params.iter().map(|p| p.name.clone()))
         .collect();
+    facts.local_constants = local_constants(f, module);
     let (exits, loop_exits) = exit_flags(f);
     let mut eval = Eval {
         f,
@@ -473,6 +479,61 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     facts.stats.stmts = f.stmts.len();
     facts.stats.evaluations = eval.table.evaluations;
     facts
+}
+
+/// See [`FnFacts::local_constants`]. One pass over the statements and one
+/// over the expressions; each initializer is folded once (its depth is
+/// bounded by the folder).
+fn local_constants(f: &Function, module: &Module) -> HashMap<String, i64> {
+    let mut decls: HashMap<&str, usize> = HashMap::new();
+    for s in &f.stmts {
+        if let StmtKind::Decl { name, .. } = &s.kind {
+            *decls.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    // Written after the declaration, or exposed to writes through `&x`.
+    let mut written: HashSet<&str> = HashSet::new();
+    for e in &f.exprs {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => *lhs,
+            ExprKind::Update { target, .. } => *target,
+            ExprKind::Unary(UnOp::AddrOf, a) => *a,
+            _ => continue,
+        };
+        if let ExprKind::Var(name) = &f.expr(target).kind {
+            written.insert(name.as_str());
+        }
+    }
+    let params: HashSet<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    let mut out: HashMap<String, i64> = HashMap::new();
+    for s in &f.stmts {
+        let StmtKind::Decl {
+            name,
+            init: Some(e),
+            dims,
+            is_float: false,
+            ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        if !dims.is_empty()
+            || decls.get(name.as_str()) != Some(&1)
+            || written.contains(name.as_str())
+            || params.contains(name.as_str())
+        {
+            continue;
+        }
+        let lookup = |n: &str| {
+            out.get(n)
+                .copied()
+                .or_else(|| module.constants.get(n).copied())
+        };
+        if let Some(v) = crate::ir::fold::eval(f, *e, &lookup, 0) {
+            out.insert(name.clone(), v);
+        }
+    }
+    out
 }
 
 /// What one pass learns besides levels.

@@ -711,7 +711,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         }
     }
     // Parameters the launch passes its own block extent: set per shape.
-    let block_params: Vec<(String, usize)> = site
+    let mut block_params: Vec<(String, usize)> = site
         .map(|s| {
             f.params
                 .iter()
@@ -721,6 +721,19 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 .collect()
         })
         .unwrap_or_default();
+    // Template values the code states are the block's extents (the
+    // arguments of a row-major thread-index helper, `dataflow::extents`):
+    // equal to the extents of each shape run, never picked apart from them.
+    for (d, name) in crate::dataflow::extents::stated_extents(module, f) {
+        if !fixed.contains_key(&name) && !block_params.iter().any(|(n, _)| *n == name) {
+            let i = match d {
+                crate::ir::Dim::X => 0,
+                crate::ir::Dim::Y => 1,
+                crate::ir::Dim::Z => 2,
+            };
+            block_params.push((name, i));
+        }
+    }
     for (name, _) in &block_params {
         fixed.insert(name.clone(), 0);
     }

@@ -33,6 +33,9 @@ use crate::ir::{Param, StmtKind};
 pub(super) struct ClassInfo<'t> {
     pub template_values: Vec<String>,
     pub fields: Vec<Field<'t>>,
+    /// `static constexpr int kWarps = BLOCK / 32;`: static data members
+    /// with an initializer, (name, declaration, initializer).
+    pub statics: Vec<(String, Node<'t>, Node<'t>)>,
 }
 
 #[derive(Debug)]
@@ -80,6 +83,17 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
     let mut c = body.walk();
     let members: Vec<Node<'t>> = body.named_children(&mut c).collect();
     for m in &members {
+        if m.kind() == "field_declaration"
+            && is_static(*m, text)
+            && let (Some(d), Some(v)) = (
+                m.child_by_field_name("declarator"),
+                m.child_by_field_name("default_value"),
+            )
+            && d.kind() == "field_identifier"
+            && v.kind() != "initializer_list"
+        {
+            info.statics.push((node_text(d, text).to_owned(), *m, v));
+        }
         if m.kind() != "field_declaration" || is_static(*m, text) {
             continue;
         }
@@ -299,6 +313,27 @@ impl super::FnBuilder<'_> {
             if !self.f.template_values.contains(t) {
                 self.f.template_values.push(t.clone());
             }
+        }
+        // Static members first (fields' initializers may read them): one
+        // value for every thread, whatever the class's template values
+        // make it. Those that fold are file constants already.
+        for (name, decl, v) in &info.statics {
+            if self.constants.contains_key(name) || self.f.params.iter().any(|p| &p.name == name) {
+                continue;
+            }
+            let e = self.lower_expr(*v, text, 0, None);
+            let id = self.stmt(
+                StmtKind::Decl {
+                    name: name.clone(),
+                    init: Some(e),
+                    dims: Vec::new(),
+                    shared: false,
+                    is_pointer: false,
+                    is_float: type_is_float(*decl, text),
+                },
+                super::span_of(*decl),
+            );
+            self.push_to(super::Dest::Body, id);
         }
         for field in &info.fields {
             if self.f.params.iter().any(|p| p.name == field.name) {
