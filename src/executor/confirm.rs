@@ -910,20 +910,16 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Re
         let lines: Vec<String> = known.iter().map(|(_, l)| l.to_string()).collect();
         return Ok(format!("launch at line {}", lines.join(", ")));
     }
+    // A kernel class's `get_block_shape()` and `__launch_bounds__` say what
+    // a launch may use (the bound is a maximum), not what every launch
+    // uses: a shape from them is no proof, whole warps or not.
     if let Some(class) = &f.class
-        && let Some((shape, line)) = module.class_block_shapes.get(class)
+        && let Some((shape, _)) = module.class_block_shapes.get(class)
     {
-        return match shape[0] % 32 {
-            0 => Ok(format!("`get_block_shape()` of `{class}` (line {line})")),
-            _ => Err(true),
-        };
+        return Err(shape[0] % 32 != 0);
     }
     if let Some(lb) = f.launch_bounds.filter(|lb| (1..=1024).contains(lb)) {
-        return match (lb % 32 == 0, reads_thread_y(module, function)) {
-            (true, false) => Ok(format!("__launch_bounds__({lb}), a 1-D block")),
-            (true, true) => Err(false),
-            (false, _) => Err(true),
-        };
+        return Err(lb % 32 != 0);
     }
     match opts.block_dim {
         Some(b) if b[0] % 32 == 0 => Ok("configured block-dim".to_owned()),

@@ -1,7 +1,8 @@
 // strict: WL002
 // Look-alikes that stay clean: each mask names, lane by lane, exactly the
-// lanes that reach its call (whole warps: launch sites or __launch_bounds__
-// state a block x extent that is a multiple of 32).
+// lanes that reach its call. Whole warps are stated by the launches at the
+// end of the file (a __launch_bounds__ alone is a maximum, not a shape, so
+// without them these are undecided, shape-dependent, and hidden).
 
 // Eight-lane slots: a lane's mask is the eight lanes of its own slot, and
 // the branch depends on the slot only, so a slot takes it whole.
@@ -93,4 +94,12 @@ __global__ void __launch_bounds__(128) quad_metadata(const float *x, float *y) {
     if (warp == 0 && lane < kQuad) {
         y[lane] = quad_sum(x[lane]);
     }
+}
+
+void launch_all(const float *x, float *y, const int *sel, int *out, int n_heads, int splits) {
+    slot_norm<<<8, 128>>>(x, y, n_heads);
+    first_picks<<<1, 256>>>(sel, out);
+    ballot_then_branch<8><<<1, 32>>>(sel, out);
+    split_merge<<<4, 64>>>(x, y, splits);
+    quad_metadata<<<1, 128>>>(x, y);
 }
