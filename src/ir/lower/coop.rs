@@ -367,7 +367,8 @@ impl FnBuilder<'_> {
         self.expr(ExprKind::Binary(BinOp::Add, tx, off), span)
     }
 
-    fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
+    /// A call of a primitive by name, with no scope or receiver.
+    pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         self.expr(
             ExprKind::Call(Call {
                 name: name.to_owned(),

@@ -1277,17 +1277,7 @@ impl FnBuilder<'_> {
             args.push(id);
         }
         let lhs = self.lower_expr(target, text, d, site);
-        let rhs = self.expr(
-            ExprKind::Call(Call {
-                name: crate::ir::primitives::ASM_BROADCAST.to_owned(),
-                scope: None,
-                receiver: None,
-                args,
-                template_args: Vec::new(),
-                via_macro: None,
-            }),
-            span,
-        );
+        let rhs = self.prim_call(crate::ir::primitives::ASM_BROADCAST, args, span);
         Some(ExprKind::Assign { op: None, lhs, rhs })
     }
 
