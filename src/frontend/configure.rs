@@ -1424,7 +1424,9 @@ fn rewrite_macros(
                 text_of(&toks[i - 2], out).as_str(),
                 "public" | "private" | "protected"
             );
-        let after_template = prev.as_deref() == Some(">") && t.line_start;
+        // (`>>` ends a header whose last parameter's default is a
+        // template-id: `class Env = env<>>`.)
+        let after_template = matches!(prev.as_deref(), Some(">" | ">>")) && t.line_start;
         // After an attribute (`[[nodiscard]] NAME`) or a parameter list
         // (`__launch_bounds__(256) NAME void k(`), for names that say what
         // they are; before `const` in a parameter (`(NAME const T x`).
@@ -2374,6 +2376,16 @@ WIDGET_EXPORT void h();\nconst COUNT x = 1;\n",
         assert!(!v.text.contains("WIDGET_EXPORT"));
         // A type in a declaration is not an attribute.
         assert!(v.text.contains("COUNT x"));
+    }
+
+    #[test]
+    fn attribute_macro_after_a_header_closed_by_a_shift_token() {
+        // `env<>>` ends the template header with the token `>>`.
+        let v = view(
+            "struct S {\n  template <class N, class E = env<>>\n  PROJ_RUNTIME_FUNCTION static int run(N n);\n};\n",
+        );
+        assert!(!v.text.contains("PROJ_RUNTIME_FUNCTION"), "{}", v.text);
+        assert!(v.text.contains("static int run"));
     }
 
     #[test]

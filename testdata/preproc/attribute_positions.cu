@@ -54,3 +54,16 @@ struct Pair {
         return __shfl_sync(0xffffffff, x.a - y.a, 1);
     }
 };
+
+// After a template header whose last default is a template-id, so that
+// the header ends in the token `>>` (`class Env = lib_env<>>`).
+template <class... T> struct lib_env {};
+struct Dispatch {
+    template <class T, class Env = lib_env<>>
+    LIB_RUNTIME_FUNCTION static T partial(T v, Env = {}) {
+        if (threadIdx.x < 20) {
+            v += __shfl_xor_sync(0xffffffff, v, 1); // expect: WL002
+        }
+        return v;
+    }
+};
