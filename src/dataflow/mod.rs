@@ -447,8 +447,8 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         if before == facts.var_level && before_x == facts.thread_x_vars {
             break;
         }
-        let relearn = before_x != facts.thread_x_vars && restarts < MAX_RESTARTS;
-        if passes_since_restart >= MAX_PASSES || (before_x != facts.thread_x_vars && !relearn) {
+        let learned = before_x != facts.thread_x_vars;
+        if passes_since_restart >= MAX_PASSES || (learned && restarts >= MAX_RESTARTS) {
             // Not settled: take the sound top for every variable and record
             // the contexts once more under it.
             facts.stats.gave_up = true;
@@ -465,7 +465,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .for_each(|l| *l = Level::Varying);
             break;
         }
-        if relearn {
+        if learned {
             restarts += 1;
             passes_since_restart = 0;
             facts.var_level = seeded.clone();

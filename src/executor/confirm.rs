@@ -202,10 +202,11 @@ pub fn confirm_findings(
                 // warps, and shape-dependent where it does not.
                 // (A stated shape of partial warps leaves it to the runs.)
                 None if claim.lane_proof.is_some()
-                    && full_warps_stated(module, claim.function, opts) != Err(true) =>
+                    && let stated = full_warps_stated(module, claim.function, opts)
+                    && stated != Err(true) =>
                 {
                     let proof = claim.lane_proof.clone().unwrap_or_default();
-                    match full_warps_stated(module, claim.function, opts) {
+                    match stated {
                         Ok(shape) => Verdict {
                             detail: None,
                             confirmation: Confirmation::refuted(
@@ -885,10 +886,10 @@ fn admitted_shapes(
 
 /// Where the code states that kernel `function`'s block has an x extent
 /// that is a multiple of 32 (whole warps of consecutive `threadIdx.x`):
-/// every launch site that gives a shape, else the kernel class's shape,
-/// `__launch_bounds__` of a kernel that reads only `threadIdx.x`, or the
-/// configured block-dim. `Err(true)` when the code states a shape that is
-/// not one, `Err(false)` when nothing states it.
+/// every launch site that gives a shape, else the configured block-dim (a
+/// kernel class's shape and `__launch_bounds__` are no statement: see the
+/// body). `Err(true)` when the code states a shape that is not one,
+/// `Err(false)` when nothing states it.
 fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Result<String, bool> {
     let f = &module.functions[function];
     if !f.is_kernel() {
