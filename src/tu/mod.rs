@@ -714,7 +714,12 @@ impl Unit<'_> {
         let mut file_of_header: HashMap<usize, u32> = HashMap::new();
         let mut linked = 0usize;
         while let Some(name) = wanted.pop() {
-            if words::is_keyword_call(&name) {
+            // Keywords and a lambda called where it is written name no
+            // function a header could define.
+            if words::is_keyword_call(&name)
+                || words::KEYWORDS.contains(&name.as_str())
+                || !ir::lower::is_identifier(&name)
+            {
                 continue;
             }
             let Some((hi, l, idxs)) = (0..self.headers.len()).find_map(|hi| {

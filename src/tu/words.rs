@@ -13,8 +13,14 @@
 //!   declarator) is a run of word bytes in its view, outside comments and
 //!   literals ([`Words::has`]; the file's own words, [`code_words`], are
 //!   likewise every name its lowering can look up);
-//! - a defined function's name is followed by `(` or by `<` (template
-//!   arguments), or is `operator…` ([`Words::may_define_function`]);
+//! - a defined function's name is `operator…`, or is followed (past any
+//!   template arguments) by a parameter list that a body can follow ([`Words::may_define_function`], [`Signatures`]): within a few
+//!   tokens of its `)` and at the same nesting, a `{`, a constructor's `:`,
+//!   `= default`, a trailing `->`, `requires` or `try`, with only words,
+//!   bracketed groups and declarator punctuation between. A call is
+//!   followed by `;`, an operator, a literal or a closing bracket instead,
+//!   and that is what keeps a header that merely calls `max(…)` from being
+//!   parsed to look for `max`;
 //! - a macro's name is the first word after `define`
 //!   ([`Words::may_define_any_macro`]);
 //! - a constant's name is in an `enum` body, after `const`/`constexpr` in
@@ -181,7 +187,8 @@ pub fn key_word(name: &str) -> Option<u64> {
 pub struct Words {
     /// Every word outside comments and literals.
     all: HashSet<u64>,
-    /// Words followed by `(` or `<`, and `operator`.
+    /// Words followed by `<` or by a parameter list a body may follow,
+    /// and `operator`.
     functions: HashSet<u64>,
     /// The first word after each `define`.
     defines: HashSet<u64>,
@@ -245,9 +252,11 @@ fn scan(b: &[u8], w: &mut Words) {
     // a `{` now opens a function body, which ends a `const` declaration
     // (`operator T() const { return T(); }` declares no constant).
     let mut body_may_follow = false;
+    let mut signatures = Signatures::default();
     while i < b.len() {
         let c = b[i];
         if !(c.is_ascii_whitespace() || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'))) {
+            signatures.token(b, i, &mut w.functions);
             let qualifier = is_word_byte(c)
                 && matches!(
                     word_at(b, i),
@@ -348,8 +357,12 @@ fn scan(b: &[u8], w: &mut Words) {
                 if in_enum || in_const {
                     w.constants.insert(h);
                 }
-                if word == b"operator" || matches!(after, Some(b'(' | b'<')) {
+                if word == b"operator" {
                     w.functions.insert(h);
+                } else if after == Some(b'(') {
+                    signatures.name_before_paren(h);
+                } else if after == Some(b'<') {
+                    signatures.name_before_angle(h, &mut w.functions);
                 }
                 match word {
                     b"define" => after_define = true,
@@ -360,6 +373,181 @@ fn scan(b: &[u8], w: &mut Words) {
             }
             _ => i += 1,
         }
+    }
+    signatures.finish(&mut w.functions);
+}
+
+/// How many tokens after a parameter list's `)`, or inside a template
+/// argument list, are read before the name is taken as possibly defined
+/// (the bound keeps the lexer linear).
+const SIGNATURE_TOKENS: u16 = 128;
+/// Names still being read, at most; past it the oldest is taken as
+/// possibly defined.
+const MAX_PENDING_SIGNATURES: usize = 64;
+
+/// Which names followed by `(` or by template arguments may be defined
+/// there. Tracks bracket nesting; reads a name's template argument list
+/// (`foo<int, 4>`) to its `>`, and the tokens after a parameter list's `)`
+/// at the same nesting. Every uncertain case (the bounds, the end of the
+/// text, an unusual byte) counts as a definition: the set must hold every
+/// name a parsed tree defines.
+#[derive(Default)]
+struct Signatures {
+    /// Open `(` and `[`, each with the name before it, if any.
+    open: Vec<Option<u64>>,
+    /// The name just read is followed by `(` (the next token).
+    name: Option<u64>,
+    /// The next token's name, set while reading the current one.
+    next_name: Option<u64>,
+    /// Names whose template argument lists are being read: (name, nesting
+    /// of the list, `<` depth, tokens read).
+    arguments: Vec<(u64, usize, u16, u16)>,
+    /// Names whose parameter lists closed: (name, nesting after its `)`,
+    /// tokens read since).
+    tails: Vec<(u64, usize, u16)>,
+}
+
+/// What a token after a parameter list says about the name before it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// A body (or `= default`, an initializer list…) may follow.
+    Defines,
+    /// Still a declarator: qualifiers, attributes, `&`, `::`, brackets.
+    Continues,
+    /// A call: an operator, a literal, `;`, a closing bracket.
+    Calls,
+}
+
+impl Signatures {
+    /// The word just read is followed by `(`.
+    fn name_before_paren(&mut self, h: u64) {
+        self.next_name = Some(h);
+    }
+
+    /// The word just read is followed by `<`.
+    fn name_before_angle(&mut self, h: u64, functions: &mut HashSet<u64>) {
+        if self.arguments.len() >= MAX_PENDING_SIGNATURES {
+            functions.insert(self.arguments.remove(0).0);
+        }
+        self.arguments.push((h, self.open.len(), 0, 0));
+    }
+
+    /// Read the token at `i` (not whitespace or a comment).
+    fn token(&mut self, b: &[u8], i: usize, functions: &mut HashSet<u64>) {
+        let c = b[i];
+        let depth = self.open.len();
+        self.name = self.next_name.take();
+        if !self.tails.is_empty() {
+            let tail = tail_token(b, i);
+            self.tails.retain_mut(|(h, at, seen)| {
+                *seen += 1;
+                // Inside `noexcept(…)`, `__attribute__((…))`, `[[…]]`.
+                let verdict = if depth > *at { Tail::Continues } else { tail };
+                match verdict {
+                    Tail::Defines => {
+                        functions.insert(*h);
+                        false
+                    }
+                    Tail::Calls => false,
+                    Tail::Continues if *seen > SIGNATURE_TOKENS => {
+                        functions.insert(*h);
+                        false
+                    }
+                    Tail::Continues => true,
+                }
+            });
+        }
+        if !self.arguments.is_empty() {
+            let mut closed = None;
+            self.arguments.retain_mut(|(h, at, angles, seen)| {
+                *seen += 1;
+                if *seen > SIGNATURE_TOKENS {
+                    functions.insert(*h);
+                    return false;
+                }
+                if depth > *at {
+                    return true;
+                }
+                match c {
+                    b'<' => *angles += 1,
+                    b'>' => {
+                        *angles = angles.saturating_sub(1);
+                        if *angles == 0 {
+                            // `foo<…>(`: a parameter list may follow.
+                            closed = Some(*h);
+                            return false;
+                        }
+                    }
+                    // Not template arguments: a comparison, or a class
+                    // template's name (`Foo<T>::f` defines `f`, not `Foo`).
+                    b';' | b'{' | b'}' | b')' | b']' => return false,
+                    _ => {}
+                }
+                true
+            });
+            if let Some(h) = closed {
+                // `foo<…>(…) {` defines `foo`; so, to a misparse, may
+                // `Foo<T> bar(…) {` (a tree can give the function the
+                // return type's name). The tokens after the `>` decide.
+                self.next_name = closed;
+                self.push_tail(h, depth, functions);
+            }
+        }
+        match c {
+            b'(' => self.open.push(self.name),
+            b'[' => self.open.push(None),
+            b')' | b']' => {
+                if let Some(Some(h)) = self.open.pop() {
+                    self.push_tail(h, self.open.len(), functions);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Read the tokens after `h`'s parameter list (or template arguments),
+    /// at nesting `depth`.
+    fn push_tail(&mut self, h: u64, depth: usize, functions: &mut HashSet<u64>) {
+        if self.tails.len() >= MAX_PENDING_SIGNATURES {
+            functions.insert(self.tails.remove(0).0);
+        }
+        self.tails.push((h, depth, 0));
+    }
+
+    /// The text ended with names unread: take them as defined.
+    fn finish(self, functions: &mut HashSet<u64>) {
+        functions.extend(self.tails.into_iter().map(|(h, _, _)| h));
+        functions.extend(self.arguments.into_iter().map(|(h, _, _, _)| h));
+        functions.extend(self.open.into_iter().flatten());
+    }
+}
+
+/// The verdict of the token at `i` for a parameter list closed just
+/// before it, at the same nesting.
+fn tail_token(b: &[u8], i: usize) -> Tail {
+    let next = b.get(i + 1).copied();
+    let prev = i.checked_sub(1).map(|p| b[p]);
+    match b[i] {
+        b'{' => Tail::Defines,
+        b':' if next == Some(b':') || prev == Some(b':') => Tail::Continues,
+        b':' => Tail::Defines,
+        // `==`, `<=`, `+=`…: an operator after a call.
+        b'=' if next == Some(b'=') || prev.is_some_and(|p| b"<>!=+-*/%&|^".contains(&p)) => {
+            Tail::Calls
+        }
+        b'=' => Tail::Defines,
+        b'-' if next == Some(b'>') => Tail::Defines,
+        b';' | b'}' | b')' | b']' | b'+' | b'-' | b'/' | b'%' | b'!' | b'?' | b'|' | b'^' => {
+            Tail::Calls
+        }
+        b'"' | b'\'' => Tail::Calls,
+        c if c.is_ascii_digit() => Tail::Calls,
+        c if is_word_byte(c) => match word_at(b, i) {
+            // `operator/(…)` holds operator bytes: a declarator still.
+            b"requires" | b"try" | b"operator" => Tail::Defines,
+            _ => Tail::Continues,
+        },
+        _ => Tail::Continues,
     }
 }
 
@@ -427,7 +615,6 @@ mod tests {
         }
         assert!(w.may_define_function("f"));
         assert!(w.may_define_function("f<6>"));
-        assert!(w.may_define_function("SHFL"));
         assert!(!w.may_define_function("x"));
         assert!(!w.may_define_function("g"));
         assert!(
@@ -437,6 +624,43 @@ mod tests {
         assert!(w.has("Kind"));
         assert!(!w.has("hidden"), "words in comments are not names");
         assert!(!w.has("in_string"), "nor words in string literals");
+    }
+
+    #[test]
+    fn a_call_is_not_a_definition_but_every_signature_shape_is() {
+        let w = Words::of(
+            "void use() { x = max(a, b); if (min(a, b) > 3) { y = clamp(v) + 1; }\n\
+             z = forward<T>(v); ok = is_same_v<T, U> && pred(q) == 2; }\n\
+             __device__ int plain(int a) { return a; }\n\
+             struct S { S(int a) : v(a) {} S() = default; int v; };\n\
+             auto trailing() -> int { return 0; }\n\
+             void quals() const noexcept(sizeof(int) > 2) __attribute__((noinline)) {}\n\
+             template <> __device__ int spec<int, 4>(int x) { return x; }\n\
+             Ret<T> misparsed_type(int) { return {}; }\n\
+             inline prom_t<T> operator/(R a, S b) { return a; }\n\
+             void tried() try { } catch (...) { }\n\
+             int unclosed(",
+        );
+        for called in ["max", "min", "clamp", "forward", "is_same_v", "pred"] {
+            assert!(!w.may_define_function(called), "{called} is only called");
+        }
+        for defined in [
+            "use",
+            "plain",
+            "S",
+            "trailing",
+            "quals",
+            "spec",
+            "misparsed_type",
+            "tried",
+        ] {
+            assert!(w.may_define_function(defined), "{defined} is defined");
+        }
+        // A return type's name may come out of a misparse as the
+        // function's; the end of the text leaves a name undecided.
+        assert!(w.may_define_function("Ret"));
+        assert!(w.may_define_function("prom_t"));
+        assert!(w.may_define_function("unclosed"));
     }
 
     #[test]

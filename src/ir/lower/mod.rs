@@ -375,7 +375,27 @@ fn find_function_declarator(mut d: Node) -> Option<Node> {
 
 fn last_segment(name: &str) -> &str {
     let name = name.split('<').next().unwrap_or(name);
-    name.rsplit("::").next().unwrap_or(name).trim()
+    let last = name.rsplit("::").next().unwrap_or(name).trim();
+    // `this->template Store<…>(…)` names `Store`; `(min)(a, b)` (written
+    // so that no `min` macro expands) names `min`.
+    let mut bare = last
+        .strip_prefix("template")
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+        .unwrap_or(last)
+        .trim();
+    if name.trim_start().starts_with('(') {
+        bare = bare.trim_start_matches('(').trim_end_matches(')').trim();
+    }
+    if is_identifier(bare) { bare } else { last }
+}
+
+/// A C++ identifier (ASCII letters, digits and `_`, not starting with a
+/// digit).
+pub fn is_identifier(s: &str) -> bool {
+    s.bytes()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 pub fn parse_int_literal(lit: &str) -> Option<i64> {

@@ -1,0 +1,103 @@
+//! A translation unit parses a header only when its words say it may
+//! define a name the file asks for (`tu::words`). That is sound only if
+//! every function a parsed header defines passes
+//! `Words::may_define_function`: checked here on every file we have
+//! (testdata, the fuzz seeds, and the cached corpora's headers when the
+//! benchmark has fetched them).
+
+use std::path::{Path, PathBuf};
+
+use warplint::frontend::{self, PreprocEnv};
+use warplint::ir;
+use warplint::source::SourceFile;
+use warplint::tu::words::Words;
+
+fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if exts.is_empty() || p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The names defined in `path`'s lowered module that its words miss.
+fn missed_definitions(path: &Path) -> Vec<String> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let source = SourceFile::new(path.display().to_string(), &bytes);
+    let env = PreprocEnv::default();
+    let Ok((parsed, _)) = frontend::parse_configured(source, &env, 50_000_000) else {
+        return Vec::new();
+    };
+    let words = Words::of(&parsed.source.text);
+    let module = ir::lower_file(&parsed, &env);
+    let mut missed: Vec<String> = module
+        .by_name
+        .keys()
+        // A call asks only for an identifier (`Unit::link`).
+        .filter(|name| ir::lower::is_identifier(name) && !is_keyword(name))
+        .filter(|name| !words.may_define_function(name))
+        .cloned()
+        .collect();
+    missed.sort();
+    missed
+}
+
+fn is_keyword(name: &str) -> bool {
+    warplint::tu::words::KEYWORDS.contains(&name)
+}
+
+fn assert_no_missed(files: &[PathBuf]) {
+    let mut problems = Vec::new();
+    for f in files {
+        let missed = missed_definitions(f);
+        if !missed.is_empty() {
+            problems.push(format!("{}: {}", f.display(), missed.join(", ")));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "functions defined where the words lexer says none may be:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_defined_function_in_testdata_and_fuzz_seeds_is_a_candidate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = files_under(&root.join("testdata"), &[]);
+    files.extend(files_under(&root.join("tests/fuzz_corpus"), &[]));
+    assert!(files.len() > 100);
+    assert_no_missed(&files);
+}
+
+#[test]
+fn every_defined_function_in_the_cached_corpora_is_a_candidate() {
+    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join(".bench-cache");
+    let mut files = Vec::new();
+    for corpus in ["cccl", "cupy", "cutlass"] {
+        files.extend(files_under(
+            &cache.join(corpus),
+            &["cuh", "h", "hpp", "cu", "inl"],
+        ));
+    }
+    if files.is_empty() {
+        eprintln!("skipped: no corpus in .bench-cache (cargo bench --bench corpus fetches them)");
+        return;
+    }
+    assert_no_missed(&files);
+}
