@@ -84,12 +84,38 @@ pub struct Lowered {
 
 /// A value computed once, by whichever worker asks first.
 type Once<T> = Arc<OnceLock<T>>;
-/// (header, configuration key) → the header lowered for it.
-type LoweredCache = HashMap<(PathBuf, u64), Once<Option<Arc<Lowered>>>>;
-/// (header, configuration key) → the words of its configured view.
-type WordsCache = HashMap<(PathBuf, u64), Once<Option<Arc<Words>>>>;
 /// The files a header's includes name, in order (`None`: not found).
-type Targets = Arc<[Option<PathBuf>]>;
+type Targets = Arc<[Option<Arc<Node>>]>;
+/// Values per configuration (or search) key: a run has one or a few.
+type PerKey<T> = Mutex<Vec<(u64, Once<T>)>>;
+
+/// A file the include walks reached, interned once per run: walks follow
+/// `Arc`s and mark `id`s, so a unit of hundreds of headers costs no path
+/// hashing per header. Everything computed about the file hangs here.
+#[derive(Debug)]
+pub struct Node {
+    /// Dense, in order of first reach: the walks' `seen` sets index by it.
+    id: usize,
+    path: PathBuf,
+    scan: OnceLock<Arc<Scan>>,
+    /// Per search key: the files its includes name.
+    targets: PerKey<Targets>,
+    /// Per configuration key: the words of its configured view.
+    words: PerKey<Option<Arc<Words>>>,
+    /// Per configuration key: the header parsed and lowered.
+    lowered: PerKey<Option<Arc<Lowered>>>,
+}
+
+/// The cell for `key` among a node's per-key values.
+fn per_key<T>(cells: &PerKey<T>, key: u64) -> Once<T> {
+    let mut cells = lock(cells);
+    if let Some((_, c)) = cells.iter().find(|(k, _)| *k == key) {
+        return Arc::clone(c);
+    }
+    let c: Once<T> = Arc::default();
+    cells.push((key, Arc::clone(&c)));
+    c
+}
 /// (includer's directory, name, quoted, search key) → the file found.
 type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
 
@@ -97,11 +123,8 @@ type ResolvedCache = HashMap<(PathBuf, String, bool, u64), Option<PathBuf>>;
 #[derive(Debug)]
 pub struct Session {
     roots: Vec<PathBuf>,
-    scans: Mutex<HashMap<PathBuf, Once<Arc<Scan>>>>,
-    lowered: Mutex<LoweredCache>,
-    words: Mutex<WordsCache>,
+    nodes: Mutex<rustc_hash::FxHashMap<PathBuf, Arc<Node>>>,
     resolved: Mutex<ResolvedCache>,
-    targets: Mutex<HashMap<(PathBuf, u64), Targets>>,
     suffix: OnceLock<SuffixIndex>,
     dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
     /// Headers parsed and lowered (each once per configuration).
@@ -140,7 +163,7 @@ struct Lazy<'s> {
 
 /// One header of a unit: its words now, its lowering when first needed.
 struct UnitHeader {
-    path: PathBuf,
+    node: Arc<Node>,
     words: Arc<Words>,
     lowered: OnceCell<Option<Arc<Lowered>>>,
 }
@@ -210,11 +233,8 @@ impl Session {
         }
         Session {
             roots: dirs,
-            scans: Mutex::default(),
-            lowered: Mutex::default(),
-            words: Mutex::default(),
+            nodes: Mutex::default(),
             resolved: Mutex::default(),
-            targets: Mutex::default(),
             suffix: OnceLock::new(),
             dbs: Mutex::default(),
             headers_lowered: Default::default(),
@@ -248,7 +268,7 @@ impl Session {
         }
         let search = self.search_for(path, opts);
         let key = search.key(opts.env, opts.max_parse_operations);
-        let mut order: Vec<PathBuf> = Vec::new();
+        let mut order: Vec<Arc<Node>> = Vec::new();
         let (missing, resolved, cut) = self.walk_paths(path, text, &search, opts, &mut order);
         for header in order {
             // Generated tables of many MB would cost their tree's memory.
@@ -262,7 +282,7 @@ impl Session {
             }
             if let Some(words) = self.words(&header, key, opts) {
                 unit.headers.push(UnitHeader {
-                    path: header,
+                    node: header,
                     words,
                     lowered: OnceCell::new(),
                 });
@@ -307,7 +327,7 @@ impl Session {
         text: &str,
         search: &Search,
         opts: &UnitOptions,
-        order: &mut Vec<PathBuf>,
+        order: &mut Vec<Arc<Node>>,
     ) -> (Vec<String>, usize, usize) {
         self.walk_inner(path, text, search, opts, order, &mut |_| true)
     }
@@ -323,48 +343,60 @@ impl Session {
         text: &str,
         search: &Search,
         opts: &UnitOptions,
-        order: &mut Vec<PathBuf>,
+        order: &mut Vec<Arc<Node>>,
         visit: &mut dyn FnMut(&Scan) -> bool,
     ) -> (Vec<String>, usize, usize) {
         let mut missing: Vec<String> = Vec::new();
         let mut missing_seen: HashSet<String> = HashSet::new();
         let (mut resolved, mut cut) = (0usize, 0usize);
         let main = normalize(path);
-        let mut seen: HashSet<PathBuf> = HashSet::from([main.clone()]);
-        let main_scan = Arc::new(Scan {
-            bytes: None,
-            directives: resolve::directives(text),
-            has_warp_code: false,
-        });
-        let main_targets: Targets = main_scan
-            .directives
+        // By node id; the file itself is not a node of its own unit (a
+        // header that includes it back is skipped by path).
+        let mut seen: Vec<bool> = Vec::new();
+        let mut seen_count = 1usize;
+        let main_directives = resolve::directives(text);
+        let main_targets: Targets = main_directives
             .iter()
-            .map(|d| self.resolve(&main, d, search))
+            .map(|d| self.resolve(&main, d, search).map(|p| self.node(&p)))
             .collect();
-        // (file, its directives, the files they name, next directive)
-        let mut stack: Vec<(PathBuf, Arc<Scan>, Targets, usize)> =
-            vec![(main.clone(), main_scan, main_targets, 0)];
-        while let Some((_, scan, targets, next)) = stack.last_mut() {
+        let main_names: Vec<String> = main_directives.into_iter().map(|d| d.name).collect();
+        // (the header, or `None` for the file itself; the files its
+        // includes name; next include)
+        let mut stack: Vec<(Option<Arc<Node>>, Targets, usize)> = vec![(None, main_targets, 0)];
+        while let Some((node, targets, next)) = stack.last_mut() {
             let at = *next;
-            let Some(d) = scan.directives.get(at) else {
-                let (file, _, _, _) = stack.pop().expect("non-empty");
-                if file != main {
-                    order.push(file);
-                }
+            let Some(target) = targets.get(at) else {
+                let (node, _, _) = stack.pop().expect("non-empty");
+                order.extend(node);
                 continue;
             };
             *next += 1;
-            let Some(header) = targets[at].clone() else {
-                if missing_seen.insert(d.name.clone()) {
-                    missing.push(d.name.clone());
+            let Some(header) = target.clone() else {
+                let name = match node {
+                    Some(n) => self
+                        .scan(n, opts)
+                        .directives
+                        .get(at)
+                        .map(|d| d.name.clone()),
+                    None => main_names.get(at).cloned(),
+                };
+                if let Some(name) = name
+                    && missing_seen.insert(name.clone())
+                {
+                    missing.push(name);
                 }
                 continue;
             };
             resolved += 1;
-            if !seen.insert(header.clone()) {
+            if header.path == main || seen.get(header.id).copied().unwrap_or(false) {
                 continue;
             }
-            if stack.len() > MAX_INCLUDE_DEPTH || seen.len() > MAX_HEADERS_PER_UNIT {
+            if seen.len() <= header.id {
+                seen.resize(header.id + 1, false);
+            }
+            seen[header.id] = true;
+            seen_count += 1;
+            if stack.len() > MAX_INCLUDE_DEPTH || seen_count > MAX_HEADERS_PER_UNIT {
                 cut += 1;
                 continue;
             }
@@ -377,25 +409,39 @@ impl Session {
                 break;
             }
             let targets = self.targets(&header, &scan, search);
-            stack.push((header, scan, targets, 0));
+            stack.push((Some(header), targets, 0));
         }
         (missing, resolved, cut)
     }
 
+    /// The run's node for `path` (normalized), made on first reach.
+    fn node(&self, path: &Path) -> Arc<Node> {
+        let mut nodes = lock(&self.nodes);
+        if let Some(n) = nodes.get(path) {
+            return Arc::clone(n);
+        }
+        let n = Arc::new(Node {
+            id: nodes.len(),
+            path: path.to_path_buf(),
+            scan: OnceLock::new(),
+            targets: Mutex::default(),
+            words: Mutex::default(),
+            lowered: Mutex::default(),
+        });
+        nodes.insert(path.to_path_buf(), Arc::clone(&n));
+        n
+    }
+
     /// The files a header's `#include`s name (`None`: not found), once per
     /// header and search path, for every unit that walks through it.
-    fn targets(&self, header: &Path, scan: &Scan, search: &Search) -> Targets {
-        let key = (header.to_path_buf(), search.resolve_key());
-        if let Some(hit) = lock(&self.targets).get(&key) {
-            return Arc::clone(hit);
-        }
-        let found: Targets = scan
-            .directives
-            .iter()
-            .map(|d| self.resolve(header, d, search))
-            .collect();
-        lock(&self.targets).insert(key, Arc::clone(&found));
-        found
+    fn targets(&self, header: &Node, scan: &Scan, search: &Search) -> Targets {
+        let cell = per_key(&header.targets, search.resolve_key());
+        Arc::clone(cell.get_or_init(|| {
+            scan.directives
+                .iter()
+                .map(|d| self.resolve(&header.path, d, search).map(|p| self.node(&p)))
+                .collect()
+        }))
     }
 
     /// The file `d` names, included from `includer`.
@@ -454,18 +500,21 @@ impl Session {
         })
     }
 
-    fn scan(&self, header: &Path, opts: &UnitOptions) -> Arc<Scan> {
-        let cell = once_cell(&self.scans, header.to_path_buf());
-        Arc::clone(cell.get_or_init(|| Arc::new(read_scan(header, opts.max_file_bytes))))
+    fn scan(&self, header: &Node, opts: &UnitOptions) -> Arc<Scan> {
+        Arc::clone(
+            header
+                .scan
+                .get_or_init(|| Arc::new(read_scan(&header.path, opts.max_file_bytes))),
+        )
     }
 
     /// The words of a header's configured view (what it may define), once
     /// per header and configuration: a lexer pass, no parse. `None` when
     /// it cannot be read.
-    fn words(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
-        let cell = once_cell(&self.words, (header.to_path_buf(), key));
+    fn words(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
+        let cell = per_key(&header.words, key);
         cell.get_or_init(|| {
-            let source = read_source(header, opts.max_file_bytes)?;
+            let source = read_source(&header.path, opts.max_file_bytes)?;
             // The view `frontend::parse_configured` parses.
             let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
             let mut env = frontend::MacroEnv::from_config(opts.env);
@@ -485,9 +534,13 @@ impl Session {
     /// unit that includes it. `None` when it cannot be read or parsed
     /// within the budgets.
     pub fn lowered(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
-        let cell = once_cell(&self.lowered, (header.to_path_buf(), key));
+        self.lowered_node(&self.node(&normalize(header)), key, opts)
+    }
+
+    fn lowered_node(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
+        let cell = per_key(&header.lowered, key);
         cell.get_or_init(|| {
-            let source = read_source(header, opts.max_file_bytes)?;
+            let source = read_source(&header.path, opts.max_file_bytes)?;
             // The header as the configuration compiles it (the same view a
             // checked file gets); spans are unchanged, so findings render
             // from the text as written (`source`).
@@ -619,7 +672,7 @@ impl Unit<'_> {
         h.lowered
             .get_or_init(|| {
                 let lazy = self.lazy.as_ref()?;
-                lazy.session.lowered(&h.path, lazy.key, &lazy.opts)
+                lazy.session.lowered_node(&h.node, lazy.key, &lazy.opts)
             })
             .as_ref()
     }
