@@ -629,11 +629,38 @@ fn candidates_for(
     if f.flag_values.iter().any(|t| t == name) {
         return vec![1, 0];
     }
+    if is_logical_warp_width(f, name, constants) {
+        return LOGICAL_WARP_WIDTHS.to_vec();
+    }
     CANDIDATES
         .iter()
         .copied()
         .chain(compared_constants(f, name, constants))
         .collect()
+}
+
+/// Widths tried for a logical warp: the powers of two up to a warp, all
+/// the code admits (CUB's `static_assert`s, the mask layouts of
+/// `WarpMask`); `20` or `33` would be runs no launch can make.
+const LOGICAL_WARP_WIDTHS: [i64; 6] = [16, 1, 32, 8, 4, 2];
+
+/// Whether the input `name` is a logical warp's width: the code asks
+/// whether it is the whole warp (`LogicalWarpThreads == warp_threads`,
+/// `W != 32`, `W == warpSize`).
+fn is_logical_warp_width(
+    f: &crate::ir::Function,
+    name: &str,
+    constants: &HashMap<String, i64>,
+) -> bool {
+    f.exprs.iter().any(|e| {
+        let ExprKind::Binary(crate::ir::BinOp::Eq | crate::ir::BinOp::Ne, a, b) = &e.kind else {
+            return false;
+        };
+        [(*a, *b), (*b, *a)].into_iter().any(|(x, y)| {
+            matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name)
+                && crate::ir::fold::eval_const(f, y, constants) == Some(32)
+        })
+    })
 }
 
 /// Reruns of a seeded run, per speculative claim and root, with the memory
