@@ -890,6 +890,42 @@ fn admitted_shapes(
             true,
         );
     }
+    // Extents every launch of the kernel's class states (launch contracts,
+    // possibly from another file): the shapes keep them, and assume only
+    // the others. Not exact (other launches may exist outside the run).
+    if let Some(class) = &f.class
+        && let Some(stated) = module.launch_extents.get(class)
+        && stated.iter().any(Option::is_some)
+    {
+        let widths: Vec<u32> = match stated[0] {
+            Some(x) => vec![x],
+            None => vec![32, 16, 8],
+        };
+        let shapes = widths
+            .iter()
+            .map(|&x| {
+                let z = stated[2].unwrap_or(1);
+                let y = stated[1].unwrap_or_else(|| (256 / (x * z).max(1)).clamp(1, 64));
+                [x, y, z]
+            })
+            .filter(|s| s.iter().product::<u32>() <= 1024)
+            .collect::<Vec<_>>();
+        if !shapes.is_empty() {
+            let text = stated
+                .iter()
+                .zip(["x", "y", "z"])
+                .filter_map(|(e, d)| e.map(|v| format!("{d} = {v}")))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return (
+                shapes,
+                format!(
+                    "launches of `{class}` in the checked files ({text}; other extents assumed)"
+                ),
+                false,
+            );
+        }
+    }
     let total = bounds.unwrap_or(0);
     if reads_thread_y(module, root) {
         let threads = if total >= 64 { total } else { 256 };
@@ -1059,7 +1095,14 @@ fn compared_constants(
 /// branches and block barriers show there), otherwise only the first and
 /// the last (possibly partial) warp.
 fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u32> {
-    if module.functions[root].kind != FnKind::Kernel {
+    // A member of a class that launches run as the block's work (launch
+    // contracts) has warps like a kernel's.
+    let f = &module.functions[root];
+    let launched = f
+        .class
+        .as_ref()
+        .is_some_and(|c| module.launch_extents.contains_key(c));
+    if f.kind != FnKind::Kernel && !launched {
         return vec![0];
     }
     let threads: u32 = cfg.block_dim.iter().product();

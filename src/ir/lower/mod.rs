@@ -27,6 +27,7 @@ use crate::frontend::{
 };
 use constants::fold_constants;
 use launch::launch_site;
+pub use launch::{Extents, stated_block_extents};
 
 pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_MACRO_DEPTH: usize = 4;
