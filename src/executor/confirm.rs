@@ -113,6 +113,7 @@ pub fn confirm_findings(
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
+    let mut split_guess: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
     // Per claim: roots explored, roots whose runs prove it absent, and the
     // first reason a root's runs were not a proof.
@@ -150,6 +151,9 @@ pub fn confirm_findings(
             reached[ci] |= state.reached;
             if incomplete[ci].is_none() {
                 incomplete[ci] = state.incomplete;
+            }
+            if split_guess[ci].is_none() {
+                split_guess[ci] = state.split_guess;
             }
             runs_done[ci] += state.runs;
         }
@@ -242,7 +246,10 @@ pub fn confirm_findings(
                     let why_not_proof = not_exact[i]
                         .clone()
                         .unwrap_or_else(|| "the runs are not the only ones the code admits".to_owned());
-                    let reason = if starved.contains(&i) && !reached[i] {
+                    let reason = if let Some(why) = split_guess[i].take() {
+                        // Not contested: a run did show it, on a guess.
+                        why
+                    } else if starved.contains(&i) && !reached[i] {
                         format!("no run was built: {file_budget_note}")
                     } else if !reached[i] {
                         match &incomplete[i] {
@@ -295,6 +302,9 @@ struct ClaimState {
     proof: Option<String>,
     /// Why no setup of this root was exact.
     not_exact: Option<String>,
+    /// Set when a run showed the problem only by splitting the warp on a
+    /// guess (see `Trace::split_guess`): why that run does not confirm.
+    split_guess: Option<String>,
     /// Shapes (by index) under which the problem showed.
     shown_in: u8,
     /// Blocks whose exact runs did not show the problem.
@@ -448,6 +458,21 @@ fn explore_root(
                 // the lanes split on a value it does not know: that run is
                 // an assumption, not something the code states.
                 if claim.speculative && r.trace.assumptions.iter().any(|a| a.1 != 0) {
+                    continue;
+                }
+                // Nor is any claim confirmed by a run that split the warp by
+                // a guess: the partition (every other lane, the first 16) is
+                // the executor's, and the value may even be uniform (a warp
+                // index through a width it could not compute). The claim
+                // stays undecided on its static evidence, saying so.
+                if let Some((line, text)) = &r.trace.split_guess
+                    && r.observations.iter().any(|o| shows(claim, o))
+                {
+                    st.split_guess.get_or_insert_with(|| {
+                        format!(
+                            "the only run that showed it split the warp by a guess at line {line} (`{text}`: a value the executor could not compute), which nothing in the code states"
+                        )
+                    });
                     continue;
                 }
                 if let Some(o) = r.observations.iter().find(|o| shows(claim, o)) {

@@ -1,6 +1,6 @@
 // A kernel class, as CUTLASS writes one: `operator()` is the whole block's
 // work, launched by a generic wrapper from another header
-// (device/row_sum.cuh). Its rows are `threadIdx.y`, so the loop bound is
+// (device/row_total.cuh). Its rows are `threadIdx.y`, so the loop bound is
 // the same for the block only where every launch gives the block one row:
 // its launcher builds `dim3(threads, 4, 1)`, so the rows of a block
 // leave the loop at different times and miss the others' barriers (the
@@ -10,7 +10,7 @@
 namespace kernel {
 
 template <int Threads>
-struct RowSum {
+struct RowTotal {
   static constexpr long kRows = 2;
   struct Params {
     const float *in;

@@ -1,6 +1,6 @@
-// The host launcher of kernel/row_sum.cuh: the block has four rows.
+// The host launcher of kernel/row_total.cuh: the block has four rows.
 #pragma once
-#include "../kernel/row_sum.cuh"
+#include "../kernel/row_total.cuh"
 
 template <typename Op>
 __global__ void Launch(typename Op::Params params) {
@@ -9,13 +9,13 @@ __global__ void Launch(typename Op::Params params) {
   op(params, smem);
 }
 
-struct RowSumLauncher {
+struct RowTotalLauncher {
   dim3 grid;
   dim3 block;
 
-  RowSumLauncher() : grid(0, 0, 0), block(0, 0, 0) {}
+  RowTotalLauncher() : grid(0, 0, 0), block(0, 0, 0) {}
 
-  RowSumLauncher(long rows, int cols) {
+  RowTotalLauncher(long rows, int cols) {
     int threads_x = cols < 256 ? 128 : 256;
     int threads_y = 4;
     grid = dim3(1, rows < 1024 ? rows : 1024, 1);
@@ -23,7 +23,7 @@ struct RowSumLauncher {
   }
 
   void run(const float *in, float *out, long rows, int cols) {
-    using Op = kernel::RowSum<256>;
+    using Op = kernel::RowTotal<256>;
     typename Op::Params p{in, out, cols};
     Launch<Op><<<grid, block, 0>>>(p);
   }
