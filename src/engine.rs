@@ -604,6 +604,12 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             .par_iter()
             .map(|(c, opts)| {
                 let opts = opts.borrow();
+                // Regular files only (a FIFO would block; `check_file_in` reports it).
+                let small = std::fs::metadata(&c.path)
+                    .is_ok_and(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes);
+                if !small {
+                    return Vec::new();
+                }
                 match std::fs::read(&c.path) {
                     Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => {
                         tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations)
