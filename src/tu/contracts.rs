@@ -85,5 +85,12 @@ mod tests {
              Kernel<Reduce><<<4, b>>>(1);\n}\n",
         );
         assert_eq!(c.get("Reduce"), None);
+        // A block passed in says nothing, whatever other locals of that
+        // name hold.
+        let c = contracts(
+            "void other() {\n  dim3 b(32, 1);\n}\n\
+             void run(dim3 b) {\n  Kernel<Reduce><<<4, b>>>(1);\n}\n",
+        );
+        assert_eq!(c.get("Reduce"), None);
     }
 }

@@ -241,10 +241,11 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
                 if let (Some(name), Some(ty)) =
                     (n.child_by_field_name("name"), n.child_by_field_name("type"))
                 {
-                    aliases
-                        .entry(node_text(name, text).to_owned())
-                        .or_default()
-                        .push(type_name(ty, text));
+                    let targets = aliases.entry(node_text(name, text).to_owned()).or_default();
+                    let target = type_name(ty, text);
+                    if !targets.contains(&target) {
+                        targets.push(target);
+                    }
                 }
             }
             _ => {}
@@ -344,6 +345,14 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
                     Some(e) => values.push(e),
                     None => unknown = true,
                 }
+            }
+            // A parameter of that name may be given any block.
+            "parameter_declaration" | "optional_parameter_declaration"
+                if n.child_by_field_name("declarator").is_some_and(|d| {
+                    node_text(d, text).trim_start_matches(['&', '*', ' ']) == name
+                }) =>
+            {
+                unknown = true;
             }
             // `dim3 block;` is (1, 1, 1).
             "declaration"
