@@ -288,6 +288,15 @@ fn analyse(
     clock.lap(Stage::Unit);
     let mut module = ir::lower_file(&parsed, &opts.env);
     unit.link(&mut module);
+    if let Some(contracts) = session.and_then(|s| s.launch_contracts.get()) {
+        for f in &module.functions {
+            if let Some(class) = &f.class
+                && let Some(e) = contracts.get(class)
+            {
+                module.launch_extents.insert(class.clone(), *e);
+            }
+        }
+    }
     clock.lap(Stage::Ir);
     let facts = dataflow::analyze(&module);
     clock.lap(Stage::Dataflow);
@@ -589,6 +598,29 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     session: &tu::Session,
 ) -> RunResult {
     let run = || -> Vec<FileOutcome> {
+        // First the launch contracts of the whole run: a kernel class's
+        // block shape is often stated in another file than the class.
+        let launches: Vec<Vec<(String, ir::lower::Extents)>> = jobs
+            .par_iter()
+            .map(|(c, opts)| {
+                let opts = opts.borrow();
+                // Regular files only (a FIFO would block; `check_file_in` reports it).
+                let small = std::fs::metadata(&c.path)
+                    .is_ok_and(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes);
+                if !small {
+                    return Vec::new();
+                }
+                match std::fs::read(&c.path) {
+                    Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => {
+                        tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations)
+                    }
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        let _ = session
+            .launch_contracts
+            .set(tu::contracts::merge(launches.into_iter().flatten()));
         jobs.par_iter()
             .filter_map(|(c, opts)| check_file_in(c, opts.borrow(), session))
             .collect()

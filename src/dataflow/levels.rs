@@ -142,6 +142,11 @@ impl Levels {
                     thread_x_aligned: true,
                     ..plain(Level::Varying)
                 },
+                // A dimension every launch of the class gives extent 1
+                // (`Module::launch_extents`): its index is 0 in every thread.
+                Builtin::ThreadIdx(d) if s.module.stated_extent(s.f, *d as usize) == Some(1) => {
+                    konst(0)
+                }
                 Builtin::ThreadIdx(_) => Entry {
                     row_index: true,
                     ..plain(Level::Varying)

@@ -113,6 +113,7 @@ pub fn confirm_findings(
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
+    let mut split_guess: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
     // Per claim: roots explored, roots whose runs prove it absent, and the
     // first reason a root's runs were not a proof.
@@ -150,6 +151,9 @@ pub fn confirm_findings(
             reached[ci] |= state.reached;
             if incomplete[ci].is_none() {
                 incomplete[ci] = state.incomplete;
+            }
+            if split_guess[ci].is_none() {
+                split_guess[ci] = state.split_guess;
             }
             runs_done[ci] += state.runs;
         }
@@ -242,7 +246,10 @@ pub fn confirm_findings(
                     let why_not_proof = not_exact[i]
                         .clone()
                         .unwrap_or_else(|| "the runs are not the only ones the code admits".to_owned());
-                    let reason = if starved.contains(&i) && !reached[i] {
+                    let reason = if let Some(why) = split_guess[i].take() {
+                        // Not contested: a run did show it, on a guess.
+                        why
+                    } else if starved.contains(&i) && !reached[i] {
                         format!("no run was built: {file_budget_note}")
                     } else if !reached[i] {
                         match &incomplete[i] {
@@ -295,6 +302,9 @@ struct ClaimState {
     proof: Option<String>,
     /// Why no setup of this root was exact.
     not_exact: Option<String>,
+    /// Set when a run showed the problem only by splitting the warp on a
+    /// guess (see `Trace::split_guess`): why that run does not confirm.
+    split_guess: Option<String>,
     /// Shapes (by index) under which the problem showed.
     shown_in: u8,
     /// Blocks whose exact runs did not show the problem.
@@ -448,6 +458,21 @@ fn explore_root(
                 // the lanes split on a value it does not know: that run is
                 // an assumption, not something the code states.
                 if claim.speculative && r.trace.assumptions.iter().any(|a| a.1 != 0) {
+                    continue;
+                }
+                // Nor is any claim confirmed by a run that split the warp by
+                // a guess: the partition (every other lane, the first 16) is
+                // the executor's, and the value may even be uniform (a warp
+                // index through a width it could not compute). The claim
+                // stays undecided on its static evidence, saying so.
+                if let Some((line, text)) = &r.trace.split_guess
+                    && r.observations.iter().any(|o| shows(claim, o))
+                {
+                    st.split_guess.get_or_insert_with(|| {
+                        format!(
+                            "the only run that showed it split the warp by a guess at line {line} (`{text}`: a value the executor could not compute), which nothing in the code states"
+                        )
+                    });
                     continue;
                 }
                 if let Some(o) = r.observations.iter().find(|o| shows(claim, o)) {
@@ -629,11 +654,38 @@ fn candidates_for(
     if f.flag_values.iter().any(|t| t == name) {
         return vec![1, 0];
     }
+    if is_logical_warp_width(f, name, constants) {
+        return LOGICAL_WARP_WIDTHS.to_vec();
+    }
     CANDIDATES
         .iter()
         .copied()
         .chain(compared_constants(f, name, constants))
         .collect()
+}
+
+/// Widths tried for a logical warp: the powers of two up to a warp, all
+/// the code admits (CUB's `static_assert`s, the mask layouts of
+/// `WarpMask`); `20` or `33` would be runs no launch can make.
+const LOGICAL_WARP_WIDTHS: [i64; 6] = [16, 1, 32, 8, 4, 2];
+
+/// Whether the input `name` is a logical warp's width: the code asks
+/// whether it is the whole warp (`LogicalWarpThreads == warp_threads`,
+/// `W != 32`, `W == warpSize`).
+fn is_logical_warp_width(
+    f: &crate::ir::Function,
+    name: &str,
+    constants: &HashMap<String, i64>,
+) -> bool {
+    f.exprs.iter().any(|e| {
+        let ExprKind::Binary(crate::ir::BinOp::Eq | crate::ir::BinOp::Ne, a, b) = &e.kind else {
+            return false;
+        };
+        [(*a, *b), (*b, *a)].into_iter().any(|(x, y)| {
+            matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name)
+                && crate::ir::fold::eval_const(f, y, constants) == Some(32)
+        })
+    })
 }
 
 /// Reruns of a seeded run, per speculative claim and root, with the memory
@@ -863,6 +915,42 @@ fn admitted_shapes(
             true,
         );
     }
+    // Extents every launch of the kernel's class states (launch contracts,
+    // possibly from another file): the shapes keep them, and assume only
+    // the others. Not exact (other launches may exist outside the run).
+    if let Some(class) = &f.class
+        && let Some(stated) = module.launch_extents.get(class)
+        && stated.iter().any(Option::is_some)
+    {
+        let widths: Vec<u32> = match stated[0] {
+            Some(x) => vec![x],
+            None => vec![32, 16, 8],
+        };
+        let shapes = widths
+            .iter()
+            .map(|&x| {
+                let z = stated[2].unwrap_or(1);
+                let y = stated[1].unwrap_or_else(|| (256 / (x * z).max(1)).clamp(1, 64));
+                [x, y, z]
+            })
+            .filter(|s| s.iter().product::<u32>() <= 1024)
+            .collect::<Vec<_>>();
+        if !shapes.is_empty() {
+            let text = stated
+                .iter()
+                .zip(["x", "y", "z"])
+                .filter_map(|(e, d)| e.map(|v| format!("{d} = {v}")))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return (
+                shapes,
+                format!(
+                    "launches of `{class}` in the checked files ({text}; other extents assumed)"
+                ),
+                false,
+            );
+        }
+    }
     let total = bounds.unwrap_or(0);
     if reads_thread_y(module, root) {
         let threads = if total >= 64 { total } else { 256 };
@@ -1032,7 +1120,14 @@ fn compared_constants(
 /// branches and block barriers show there), otherwise only the first and
 /// the last (possibly partial) warp.
 fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u32> {
-    if module.functions[root].kind != FnKind::Kernel {
+    // A member of a class that launches run as the block's work (launch
+    // contracts) has warps like a kernel's.
+    let f = &module.functions[root];
+    let launched = f
+        .class
+        .as_ref()
+        .is_some_and(|c| module.launch_extents.contains_key(c));
+    if f.kind != FnKind::Kernel && !launched {
         return vec![0];
     }
     let threads: u32 = cfg.block_dim.iter().product();

@@ -102,6 +102,10 @@ pub struct Trace {
     /// Branches whose outcome the executor had to choose: (line, lanes
     /// taken, the condition as written).
     pub assumptions: Vec<(usize, u32, String)>,
+    /// The first branch where the run split the warp's lanes by a guess
+    /// (a lane-varying value it could not compute): (line, condition).
+    /// Nothing in the code says the lanes can split that way.
+    pub split_guess: Option<(usize, String)>,
     /// Values the run chose rather than read from the code: an input picked
     /// from the candidates, memory nobody wrote, an unknown uniform value
     /// chosen to split the warp. A run with none of them (and no

@@ -46,6 +46,11 @@ pub fn eval(
                 eval(f, *b, lookup, d)
             }
         }
+        // A call of a function-like macro whose body ignores its
+        // arguments (`lower::constants`).
+        ExprKind::Call(c) if c.receiver.is_none() && c.template_args.is_empty() => {
+            lookup(&format!("{}()", c.name))
+        }
         _ => None,
     }
 }

@@ -324,6 +324,11 @@ pub struct Module {
     /// convention for the class whose `operator()` is the kernel body):
     /// class name → (shape, line of the function).
     pub class_block_shapes: std::collections::HashMap<String, ([u32; 3], usize)>,
+    /// Block extents that every launch in the run states for a kernel
+    /// class (`crate::tu::contracts`): class name → `[x, y, z]`, `None`
+    /// where the launches do not all state the same extent. Set by the
+    /// engine; empty when a file is checked alone.
+    pub launch_extents: std::collections::HashMap<String, [Option<u32>; 3]>,
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
     pub constants: std::collections::HashMap<String, i64>,
@@ -343,6 +348,12 @@ impl Module {
             .get(name)
             .and_then(|v| v.first())
             .map(|&i| &self.functions[i])
+    }
+
+    /// The extent of dimension `d` (0 = x) every launch of `f`'s class
+    /// states, if they all state one.
+    pub fn stated_extent(&self, f: &Function, d: usize) -> Option<u32> {
+        self.launch_extents.get(f.class.as_ref()?)?[d]
     }
 
     /// The header a function comes from, or `None` for the module's own file.

@@ -23,6 +23,7 @@
 //! known and the names are counted in the run's statistics.
 
 pub mod compile_db;
+pub mod contracts;
 pub mod resolve;
 pub mod words;
 
@@ -129,6 +130,9 @@ pub struct Session {
     dbs: Mutex<HashMap<PathBuf, Once<Option<Arc<CompileDb>>>>>,
     /// Headers parsed and lowered (each once per configuration).
     pub headers_lowered: std::sync::atomic::AtomicUsize,
+    /// The block extents the run's launches state per kernel class
+    /// ([`contracts`]), set once before the files are analysed.
+    pub launch_contracts: OnceLock<contracts::Contracts>,
 }
 
 /// One file's translation unit: its headers in include order, each parsed
@@ -238,6 +242,7 @@ impl Session {
             suffix: OnceLock::new(),
             dbs: Mutex::default(),
             headers_lowered: Default::default(),
+            launch_contracts: OnceLock::new(),
         }
     }
 

@@ -768,6 +768,9 @@ impl<'m> Machine<'m> {
         if guessed != 0 {
             let line = self.line(span);
             let text = self.cond_text(span);
+            if t & guessed != 0 && guessed & !t != 0 && self.trace.split_guess.is_none() {
+                self.trace.split_guess = Some((line, text.clone()));
+            }
             self.trace.assumptions.push((line, t & guessed, text));
         }
         t

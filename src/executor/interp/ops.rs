@@ -108,6 +108,12 @@ pub(super) fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Opt
         "__clz" => int1(&|v| (v as u32).leading_zeros() as i64, &mut out),
         "__brev" => int1(&|v| (v as u32).reverse_bits() as i64, &mut out),
         "abs" => int1(&|v| v.wrapping_abs(), &mut out),
+        // `cuda::is_power_of_two`, C++20 `has_single_bit`: CUB picks a
+        // logical warp's mask layout with them.
+        "is_power_of_two" | "has_single_bit" => int1(
+            &|v| i64::from(v > 0 && (v as u64).is_power_of_two()),
+            &mut out,
+        ),
         "min" | "max" | "umin" | "umax" | "fminf" | "fmaxf" => {
             for l in lanes_of(m) {
                 out[l] = match (arg(0, l).as_int(), arg(1, l).as_int()) {

@@ -22,9 +22,23 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
     };
     let mut items: Vec<(String, ExprId)> = Vec::new();
     for m in &file.macros.defs {
-        if m.params.is_some() || m.body.trim().is_empty() || m.body.len() > 200 {
+        if m.body.trim().is_empty() || m.body.len() > 200 {
             continue;
         }
+        // A function-like macro whose body names none of its parameters
+        // (`LOG_WARP(unused) (5)`) is a constant whatever its arguments:
+        // it folds under `NAME()`, which only a call of it reads
+        // (`fold::eval`); no identifier can spell that key.
+        let key = match &m.params {
+            None => m.name.clone(),
+            Some(params)
+                if !params.iter().any(|p| names_word(&m.body, p))
+                    && !names_word(&m.body, "__VA_ARGS__") =>
+            {
+                format!("{}()", m.name)
+            }
+            Some(_) => continue,
+        };
         let wrapped = format!("int __warplint_c__ = ({});\n", m.body.trim());
         let Some(tree) = parse_text(&wrapped) else {
             continue;
@@ -38,7 +52,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
             && !tree.root_node().has_error()
         {
             let id = b.lower_expr(v, &wrapped, 0, Some((0, 0)));
-            items.push((m.name.clone(), id));
+            items.push((key, id));
         }
     }
     for &n in decls {
@@ -103,4 +117,14 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         }
     }
     consts
+}
+
+/// Whether `word` occurs in `body` as a whole identifier.
+fn names_word(body: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    body.match_indices(word).any(|(i, _)| {
+        let before = body[..i].chars().next_back();
+        let after = body[i + word.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
 }

@@ -214,3 +214,303 @@ pub(super) fn returned_dim3(
     }
     eval_dim3(returned?, text, consts, Some(body), 1024)
 }
+
+/// The block extents a file's launches state, per launched name and
+/// dimension: `(name, [x, y, z])`, `None` where the launch does not state
+/// that extent. The names are the kernel's and, for a wrapper launched
+/// with a class as template argument (CUTLASS's `Kernel<Op><<<…>>>`, which
+/// runs `Op::operator()` as the whole block), the class's, through a
+/// `using` alias of the file where the argument is one. A block given by a
+/// variable or field (`threadblock_shape`) states an extent only where
+/// every value the file gives it states the same one.
+pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(String, Extents)> {
+    let Ok(tree) = crate::frontend::parse_text_within(text, max_parse_operations) else {
+        return Vec::new();
+    };
+    let root = tree.root_node();
+    let mut calls = Vec::new();
+    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    preorder(root, |n| {
+        match n.kind() {
+            "kernel_call_syntax" => {
+                if let Some(call) = n.parent() {
+                    calls.push(call);
+                }
+            }
+            "alias_declaration" => {
+                if let (Some(name), Some(ty)) =
+                    (n.child_by_field_name("name"), n.child_by_field_name("type"))
+                {
+                    let targets = aliases.entry(node_text(name, text).to_owned()).or_default();
+                    let target = type_name(ty, text);
+                    if !targets.contains(&target) {
+                        targets.push(target);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Walk::Descend
+    });
+    let mut out = Vec::new();
+    for call in calls {
+        let Some(f) = call.child_by_field_name("function") else {
+            continue;
+        };
+        let mut c = call.walk();
+        let Some(syntax) = call
+            .children(&mut c)
+            .find(|k| k.kind() == "kernel_call_syntax")
+        else {
+            continue;
+        };
+        let mut c = syntax.walk();
+        let config: Vec<Node> = syntax.named_children(&mut c).collect();
+        let extents = match config.get(1) {
+            Some(b) => block_extents(*b, text, root),
+            None => [None; 3],
+        };
+        let (name_node, targs) = if f.kind() == "template_function" {
+            (
+                f.child_by_field_name("name"),
+                f.child_by_field_name("arguments"),
+            )
+        } else {
+            (Some(f), None)
+        };
+        if let Some(n) = name_node {
+            out.push((last_segment(node_text(n, text)).to_owned(), extents));
+        }
+        let Some(targs) = targs else { continue };
+        let mut c = targs.walk();
+        for a in targs.named_children(&mut c) {
+            if a.kind() != "type_descriptor" {
+                continue;
+            }
+            let name = type_name(a, text);
+            match aliases.get(&name) {
+                // One alias: the class it names. Several aliases of that
+                // name: the launch is not known to be any one of them, so
+                // it states nothing for each.
+                Some(targets) if targets.len() == 1 => out.push((targets[0].clone(), extents)),
+                Some(targets) => out.extend(targets.iter().map(|t| (t.clone(), [None; 3]))),
+                None => out.push((name, extents)),
+            }
+        }
+    }
+    out
+}
+
+/// A block's extents, x, y and z; `None` where not stated.
+pub type Extents = [Option<u32>; 3];
+
+/// The class a type names: its last segment, template arguments dropped.
+fn type_name(ty: Node, text: &str) -> String {
+    let t = node_text(ty, text);
+    let t = t.split('<').next().unwrap_or(t);
+    last_segment(t.trim()).trim().to_owned()
+}
+
+/// The extents a launch's block argument states. A variable or field is
+/// followed to every value the file gives it (declarations, constructor
+/// initializers, assignments, and assignments of its `.x`/`.y`/`.z`),
+/// each evaluated in its own function; a value with a zero extent launches
+/// nothing and is skipped.
+fn block_extents(b: Node, text: &str, root: Node) -> Extents {
+    let name = match b.kind() {
+        "identifier" | "field_identifier" => node_text(b, text),
+        "field_expression" if b.child(0).is_some_and(|t| t.kind() == "this") => b
+            .child_by_field_name("field")
+            .map(|f| node_text(f, text))
+            .unwrap_or(""),
+        _ => return dim3_extents(b, text, enclosing_function(b)).unwrap_or([None; 3]),
+    };
+    if name.is_empty() {
+        return [None; 3];
+    }
+    let mut values: Vec<Extents> = Vec::new();
+    let mut unknown = false;
+    preorder(root, |n| {
+        let scope = || enclosing_function(n);
+        match n.kind() {
+            "init_declarator" | "field_initializer"
+                if n.named_child(0).is_some_and(|d| node_text(d, text) == name) =>
+            {
+                let v = if n.kind() == "init_declarator" {
+                    n.child_by_field_name("value")
+                } else {
+                    n.named_child(1)
+                };
+                match v.and_then(|v| dim3_extents(v, text, scope())) {
+                    Some(e) => values.push(e),
+                    None => unknown = true,
+                }
+            }
+            // A parameter of that name may be given any block.
+            "parameter_declaration" | "optional_parameter_declaration"
+                if n.child_by_field_name("declarator").is_some_and(|d| {
+                    node_text(d, text).trim_start_matches(['&', '*', ' ']) == name
+                }) =>
+            {
+                unknown = true;
+            }
+            // `dim3 block;` is (1, 1, 1).
+            "declaration"
+                if n.child_by_field_name("declarator")
+                    .is_some_and(|d| node_text(d, text) == name)
+                    && n.child_by_field_name("type")
+                        .is_some_and(|t| node_text(t, text) == "dim3") =>
+            {
+                values.push([Some(1); 3]);
+            }
+            "assignment_expression" | "update_expression" => {
+                let target = n
+                    .child_by_field_name("left")
+                    .or_else(|| n.child_by_field_name("argument"));
+                let Some(target) = target else {
+                    return Walk::Descend;
+                };
+                let t = node_text(target, text).replace(char::is_whitespace, "");
+                let t = t.strip_prefix("this->").unwrap_or(&t);
+                if t == name {
+                    match n
+                        .child_by_field_name("right")
+                        .filter(|_| {
+                            n.child_by_field_name("operator")
+                                .is_some_and(|o| node_text(o, text) == "=")
+                        })
+                        .and_then(|v| dim3_extents(v, text, scope()))
+                    {
+                        Some(e) => values.push(e),
+                        None => unknown = true,
+                    }
+                } else if let Some(field) = t.strip_prefix(name).and_then(|r| r.strip_prefix('.')) {
+                    // `block.y = 4;`: that extent is given another value.
+                    let d = match field {
+                        "x" => 0,
+                        "y" => 1,
+                        "z" => 2,
+                        _ => return Walk::Descend,
+                    };
+                    let v = n
+                        .child_by_field_name("right")
+                        .filter(|_| {
+                            n.child_by_field_name("operator")
+                                .is_some_and(|o| node_text(o, text) == "=")
+                        })
+                        .and_then(|v| host_int(v, text, scope(), 0));
+                    let mut e = [Some(1); 3];
+                    e[d] = v.and_then(|v| u32::try_from(v).ok());
+                    for (i, x) in e.iter_mut().enumerate() {
+                        if i != d {
+                            *x = None;
+                        }
+                    }
+                    values.push(e);
+                }
+            }
+            _ => {}
+        }
+        Walk::Descend
+    });
+    if unknown || values.is_empty() {
+        return [None; 3];
+    }
+    let launched: Vec<&Extents> = values.iter().filter(|e| !e.contains(&Some(0))).collect();
+    let mut out = [None; 3];
+    for (d, x) in out.iter_mut().enumerate() {
+        let first = launched.first().and_then(|e| e[d]);
+        if launched.iter().all(|e| e[d].is_some() && e[d] == first) {
+            *x = first;
+        }
+    }
+    out
+}
+
+/// The extents of a `dim3(…)`, `{…}`, `(…)` argument list or scalar block
+/// expression (missing extents are 1, as `dim3` makes them).
+fn dim3_extents(n: Node, text: &str, scope: Option<Node>) -> Option<Extents> {
+    let parts: Vec<Node> = match n.kind() {
+        "call_expression" => {
+            let callee = n
+                .child_by_field_name("function")
+                .map(|f| node_text(f, text))?;
+            if callee != "dim3" {
+                return None;
+            }
+            let a = n.child_by_field_name("arguments")?;
+            let mut c = a.walk();
+            a.named_children(&mut c).collect()
+        }
+        "argument_list" | "initializer_list" => {
+            let mut c = n.walk();
+            n.named_children(&mut c).collect()
+        }
+        _ => vec![n],
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let mut e = [Some(1); 3];
+    for (i, p) in parts.iter().enumerate() {
+        e[i] = host_int(*p, text, scope, 0).and_then(|v| u32::try_from(v).ok());
+    }
+    Some(e)
+}
+
+/// A host integer: literals, arithmetic, and locals of `scope` declared
+/// once with an initializer and never assigned again.
+fn host_int(n: Node, text: &str, scope: Option<Node>, depth: usize) -> Option<i64> {
+    if depth > 8 {
+        return None;
+    }
+    match n.kind() {
+        "number_literal" => parse_int_literal(node_text(n, text)),
+        "parenthesized_expression" => host_int(n.named_child(0)?, text, scope, depth + 1),
+        "identifier" => {
+            let scope = scope?;
+            let name = node_text(n, text);
+            let mut inits = 0;
+            let mut written = false;
+            preorder(scope, |m| {
+                match m.kind() {
+                    "init_declarator"
+                        if m.child_by_field_name("declarator")
+                            .is_some_and(|d| node_text(d, text) == name) =>
+                    {
+                        inits += 1;
+                    }
+                    "assignment_expression" | "update_expression" => {
+                        let t = m
+                            .child_by_field_name("left")
+                            .or_else(|| m.child_by_field_name("argument"));
+                        if t.is_some_and(|t| node_text(t, text) == name) {
+                            written = true;
+                        }
+                    }
+                    // Its address may let anything write it.
+                    "pointer_expression"
+                        if m.child_by_field_name("argument")
+                            .is_some_and(|a| node_text(a, text) == name) =>
+                    {
+                        written = true;
+                    }
+                    _ => {}
+                }
+                Walk::Descend
+            });
+            if inits != 1 || written {
+                return None;
+            }
+            let init = local_initializer(scope, name, text)?;
+            host_int(init, text, Some(scope), depth + 1)
+        }
+        "binary_expression" => {
+            let op = binop(node_text(n.child_by_field_name("operator")?, text))?;
+            let a = host_int(n.child_by_field_name("left")?, text, scope, depth + 1)?;
+            let b = host_int(n.child_by_field_name("right")?, text, scope, depth + 1)?;
+            super::fold::apply_binop(op, a, b)
+        }
+        _ => None,
+    }
+}

@@ -27,6 +27,7 @@ use crate::frontend::{
 };
 use constants::fold_constants;
 use launch::launch_site;
+pub use launch::{Extents, stated_block_extents};
 
 pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_MACRO_DEPTH: usize = 4;
@@ -1091,6 +1092,9 @@ impl FnBuilder<'_> {
                 }
             }
             "qualified_identifier" => {
+                if let Some(id) = self.lower_power_of_two(n, text, d, site, span) {
+                    return id;
+                }
                 let name = last_segment(node_text(n, text)).to_owned();
                 self.f.scoped_names.insert(name.clone());
                 ExprKind::Var(name)
@@ -1299,6 +1303,56 @@ impl FnBuilder<'_> {
         let lhs = self.lower_expr(target, text, d, site);
         let rhs = self.prim_call(crate::ir::primitives::ASM_BROADCAST, args, span);
         Some(ExprKind::Assign { op: None, lhs, rhs })
+    }
+
+    /// CUB's `PowerOfTwo<N>::VALUE` is `(N & (N - 1)) == 0` (its
+    /// definition in `util_type.cuh`): lowered as that expression, so a
+    /// logical warp's mask layout is computed, not guessed.
+    fn lower_power_of_two(
+        &mut self,
+        n: Node,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> Option<ExprId> {
+        let mut cur = n;
+        for _ in 0..8 {
+            match cur.child_by_field_name("name") {
+                Some(inner) if inner.kind() == "qualified_identifier" => cur = inner,
+                _ => break,
+            }
+        }
+        let scope = cur.child_by_field_name("scope")?;
+        let name = cur.child_by_field_name("name")?;
+        if node_text(name, text) != "VALUE"
+            || scope.kind() != "template_type"
+            || scope
+                .child_by_field_name("name")
+                .is_none_or(|t| node_text(t, text) != "PowerOfTwo")
+        {
+            return None;
+        }
+        let args = scope.child_by_field_name("arguments")?;
+        if args.named_child_count() != 1 {
+            return None;
+        }
+        let arg = args.named_child(0)?;
+        let value = if arg.kind() == "type_descriptor" {
+            // `PowerOfTwo<WIDTH>`: a template value parsed as a type name.
+            let word = node_text(arg, text).trim();
+            if !word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return None;
+            }
+            self.expr(ExprKind::Var(word.to_owned()), span)
+        } else {
+            self.lower_expr(arg, text, depth, site)
+        };
+        let one = self.expr(ExprKind::Int(1), span);
+        let zero = self.expr(ExprKind::Int(0), span);
+        let less = self.expr(ExprKind::Binary(BinOp::Sub, value, one), span);
+        let and = self.expr(ExprKind::Binary(BinOp::BitAnd, value, less), span);
+        Some(self.expr(ExprKind::Binary(BinOp::Eq, and, zero), span))
     }
 
     fn lower_opt(
