@@ -242,7 +242,9 @@ pub enum ExprKind {
         target: ExprId,
     },
     Ternary(ExprId, ExprId, ExprId),
-    Call(Call),
+    /// Boxed: a call is five times the size of any other expression, and
+    /// a run holds every lowered header's expressions.
+    Call(Box<Call>),
     Index(ExprId, ExprId),
     /// `a.b` or `a->b` other than the built-in variables.
     Member(ExprId, String),

@@ -370,14 +370,14 @@ impl FnBuilder<'_> {
     /// A call of a primitive by name, with no scope or receiver.
     pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         self.expr(
-            ExprKind::Call(Call {
+            ExprKind::Call(Box::new(Call {
                 name: name.to_owned(),
                 scope: None,
                 receiver: None,
                 args,
                 template_args: Vec::new(),
                 via_macro: None,
-            }),
+            })),
             span,
         )
     }

@@ -1471,14 +1471,14 @@ impl FnBuilder<'_> {
             }
         }
         self.expr(
-            ExprKind::Call(Call {
+            ExprKind::Call(Box::new(Call {
                 name,
                 scope,
                 receiver,
                 args,
                 template_args,
                 via_macro: None,
-            }),
+            })),
             span,
         )
     }
@@ -1633,7 +1633,7 @@ mod tests {
             .exprs
             .iter()
             .filter_map(|e| match &e.kind {
-                ExprKind::Call(c) => Some(c),
+                ExprKind::Call(c) => Some(&**c),
                 _ => None,
             })
             .collect();
