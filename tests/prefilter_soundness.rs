@@ -6,26 +6,8 @@ use std::path::{Path, PathBuf};
 
 use warplint::engine::{self, Options};
 
-fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if exts.is_empty() || p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+mod common;
+use common::files_under;
 
 fn assert_same_with_and_without_prefilter(files: &[PathBuf]) -> usize {
     let opts = Options::default();

@@ -12,26 +12,8 @@ use warplint::ir;
 use warplint::source::SourceFile;
 use warplint::tu::words::Words;
 
-fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if exts.is_empty() || p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
-            {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+mod common;
+use common::files_under;
 
 /// The names defined in `path`'s lowered module that its words miss.
 fn missed_definitions(path: &Path) -> Vec<String> {

@@ -1,9 +1,11 @@
-//! Helpers for tests that drive real editors installed from Debian.
+//! Helpers shared by the integration tests: driving real editors installed
+//! from Debian, and walking test trees.
 
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Say something on the real stderr, so that `cargo test` shows it even
@@ -113,4 +115,27 @@ pub fn run_with_timeout(cmd: &mut Command) -> String {
     }
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+/// Every file under `dir` whose extension is one of `exts` (any file when
+/// `exts` is empty), sorted.
+pub fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if exts.is_empty() || p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
 }

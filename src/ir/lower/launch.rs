@@ -118,24 +118,7 @@ fn eval_dim3(
         },
         _ => n,
     };
-    let parts: Vec<Node> = match n.kind() {
-        "call_expression" => {
-            let callee = n
-                .child_by_field_name("function")
-                .map(|f| node_text(f, text))?;
-            if callee != "dim3" {
-                return None;
-            }
-            let a = n.child_by_field_name("arguments")?;
-            let mut c = a.walk();
-            a.named_children(&mut c).collect()
-        }
-        "argument_list" | "initializer_list" => {
-            let mut c = n.walk();
-            n.named_children(&mut c).collect()
-        }
-        _ => vec![n],
-    };
+    let parts = dim3_parts(n, text)?;
     let mut dim = [1u32; 3];
     for (i, p) in parts.iter().take(3).enumerate() {
         let v = eval_host_int(*p, text, consts, scope, 0)?;
@@ -430,24 +413,7 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
 /// The extents of a `dim3(…)`, `{…}`, `(…)` argument list or scalar block
 /// expression (missing extents are 1, as `dim3` makes them).
 fn dim3_extents(n: Node, text: &str, scope: Option<Node>) -> Option<Extents> {
-    let parts: Vec<Node> = match n.kind() {
-        "call_expression" => {
-            let callee = n
-                .child_by_field_name("function")
-                .map(|f| node_text(f, text))?;
-            if callee != "dim3" {
-                return None;
-            }
-            let a = n.child_by_field_name("arguments")?;
-            let mut c = a.walk();
-            a.named_children(&mut c).collect()
-        }
-        "argument_list" | "initializer_list" => {
-            let mut c = n.walk();
-            n.named_children(&mut c).collect()
-        }
-        _ => vec![n],
-    };
+    let parts = dim3_parts(n, text)?;
     if parts.is_empty() || parts.len() > 3 {
         return None;
     }
@@ -513,4 +479,27 @@ fn host_int(n: Node, text: &str, scope: Option<Node>, depth: usize) -> Option<i6
         }
         _ => None,
     }
+}
+
+/// The extent expressions of a `dim3(…)` call, a `{…}`/`(…)` list, or a
+/// scalar; `None` for a call of anything but `dim3`.
+fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
+    Some(match n.kind() {
+        "call_expression" => {
+            let callee = n
+                .child_by_field_name("function")
+                .map(|f| node_text(f, text))?;
+            if callee != "dim3" {
+                return None;
+            }
+            let a = n.child_by_field_name("arguments")?;
+            let mut c = a.walk();
+            a.named_children(&mut c).collect()
+        }
+        "argument_list" | "initializer_list" => {
+            let mut c = n.walk();
+            n.named_children(&mut c).collect()
+        }
+        _ => vec![n],
+    })
 }
