@@ -56,3 +56,17 @@ __global__ void roles_unstated(float *out, const float *in) {
     out[threadIdx.x] = __shfl_sync(0xffffffff, v, 0); // expect: WL002
   }
 }
+
+// An assertion inside `if constexpr` holds only for the instantiations
+// that take that branch: the narrow ones may cut a warp (finding).
+template <bool kWide, unsigned kGroups, unsigned kPerGroup>
+__global__ void roles_asserted_in_branch(float *out, const float *in) {
+  if constexpr (kWide) {
+    static_assert(kPerGroup % 128 == 0, "wide groups are warpgroups");
+  }
+  constexpr unsigned kConsumers = kGroups * kPerGroup;
+  if (threadIdx.x < kConsumers) {
+    float v = in[threadIdx.x];
+    out[threadIdx.x] = __shfl_sync(0xffffffff, v, 0); // expect: WL002
+  }
+}

@@ -662,8 +662,12 @@ impl FnBuilder<'_> {
             | "namespace_alias_definition" => {}
             // What every instantiation satisfies: kept for the facts it
             // states about template values (`ir::asserts`), never run.
+            // Only at the top of the body: one inside a branch (`if
+            // constexpr`) holds only where that branch is instantiated.
             "static_assert_declaration" => {
-                if let Some(c) = n.child_by_field_name("condition") {
+                if matches!(dest, Dest::Body)
+                    && let Some(c) = n.child_by_field_name("condition")
+                {
                     let e = self.lower_expr(c, text, 0, site);
                     self.f.asserts.push(e);
                 }
@@ -704,8 +708,10 @@ impl FnBuilder<'_> {
                     return;
                 }
                 if let Some(cond) = unexpanded_static_assert(e, text) {
-                    let id = self.lower_expr(cond, text, 0, site);
-                    self.f.asserts.push(id);
+                    if matches!(dest, Dest::Body) {
+                        let id = self.lower_expr(cond, text, 0, site);
+                        self.f.asserts.push(id);
+                    }
                     return;
                 }
                 if let Some((name, init)) = self.misparsed_tile_decl(e, text, site) {
