@@ -177,7 +177,9 @@ fn form(cx: &mut Ctx, env: &Env, e: ExprId, depth: usize) -> Option<Form> {
         ExprKind::Int(v) => Some(Form::konst(*v)),
         ExprKind::Builtin(Builtin::WarpSize) => Some(Form::konst(32)),
         ExprKind::Var(n) => name_form(cx, env, n, depth),
-        ExprKind::Unary(UnOp::Neg, a) => Some(Form::konst(0).add(&form(cx, env, *a, depth + 1)?, 31)),
+        ExprKind::Unary(UnOp::Neg, a) => {
+            Some(Form::konst(0).add(&form(cx, env, *a, depth + 1)?, 31))
+        }
         ExprKind::Binary(op, a, b) => {
             let x = form(cx, env, *a, depth + 1);
             let y = form(cx, env, *b, depth + 1);
@@ -185,7 +187,8 @@ fn form(cx: &mut Ctx, env: &Env, e: ExprId, depth: usize) -> Option<Form> {
                 BinOp::Add => Some(x?.add(&y?, 1)),
                 BinOp::Sub => Some(x?.add(&y?, 31)),
                 BinOp::Mul => {
-                    if x.as_ref().is_some_and(Form::is_zero) || y.as_ref().is_some_and(Form::is_zero)
+                    if x.as_ref().is_some_and(Form::is_zero)
+                        || y.as_ref().is_some_and(Form::is_zero)
                     {
                         return Some(Form::konst(0));
                     }

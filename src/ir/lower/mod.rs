@@ -373,9 +373,9 @@ fn unexpanded_static_assert<'t>(call: Node<'t>, text: &str) -> Option<Node<'t>> 
         return None;
     }
     let args = call.child_by_field_name("arguments")?;
-    let mut c = args.walk();
-    let first = args.named_children(&mut c).find(|a| a.kind() != "comment");
-    first
+    (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i as u32))
+        .find(|a| a.kind() != "comment")
 }
 
 fn find_function_declarator(mut d: Node) -> Option<Node> {
@@ -984,7 +984,11 @@ impl FnBuilder<'_> {
             } else if let Some(a) = args.get(i) {
                 map.insert(
                     p.as_str(),
-                    if wrap { format!("({a})") } else { (*a).to_owned() },
+                    if wrap {
+                        format!("({a})")
+                    } else {
+                        (*a).to_owned()
+                    },
                 );
             }
         }
