@@ -398,6 +398,7 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
     };
     Entry {
         thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),
+        mult32: s.facts.multiples_of_32.contains(name),
         constant: match level {
             Level::Uniform => s
                 .facts

@@ -21,6 +21,7 @@ pub mod extents;
 mod interprocedural;
 pub mod lanes;
 mod levels;
+mod residue;
 
 use levels::{Levels, Scope};
 
@@ -115,6 +116,10 @@ pub struct FnFacts {
     /// assigned again (`const int kThreads = WARP_THREADS;`, a class's
     /// static member in a member's prelude): their value everywhere.
     pub local_constants: HashMap<String, i64>,
+    /// Locals declared once and never written whose value is a multiple
+    /// of 32 for every instantiation the code's `static_assert`s admit
+    /// (`residue.rs`): `threadIdx.x < kMath` splits on warp boundaries.
+    pub multiples_of_32: HashSet<String>,
     pub stats: FlowStats,
 }
 
@@ -409,6 +414,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         .chain(f.params.iter().map(|p| p.name.clone()))
         .collect();
     facts.local_constants = local_constants(f, module);
+    facts.multiples_of_32 = residue::multiples_of_32(f, module);
     let (exits, loop_exits) = exit_flags(f);
     let mut eval = Eval {
         f,

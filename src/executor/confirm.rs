@@ -642,8 +642,36 @@ const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
 /// `16 / sizeof(T)` vector width zero, which the code rules out).
 const TYPE_SIZES: [i64; 5] = [4, 2, 1, 8, 16];
 
-/// The values a free input of `f` is tried with.
+/// The values a free input of `f` is tried with: only those its
+/// `static_assert`s admit (`stated`, see `ir::asserts`).
 fn candidates_for(
+    f: &crate::ir::Function,
+    name: &str,
+    constants: &HashMap<String, i64>,
+    stated: &HashMap<String, crate::ir::asserts::Stated>,
+) -> Vec<i64> {
+    use crate::ir::asserts::Stated;
+    match stated.get(name) {
+        Some(Stated::Value(k)) => return vec![*k],
+        Some(Stated::MultipleOf(m)) => {
+            let m = *m;
+            let mut out: Vec<i64> = unconstrained_candidates(f, name, constants)
+                .into_iter()
+                .filter(|v| *v > 0 && v % m == 0)
+                .collect();
+            for v in [m, 3 * m, 2 * m] {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+            return out;
+        }
+        None => {}
+    }
+    unconstrained_candidates(f, name, constants)
+}
+
+fn unconstrained_candidates(
     f: &crate::ir::Function,
     name: &str,
     constants: &HashMap<String, i64>,
@@ -763,6 +791,13 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
             }
         }
     }
+    // What the code's `static_assert`s state: a stated value is no choice.
+    let asserted = crate::ir::asserts::template_facts(module, f);
+    for (name, s) in &asserted {
+        if let crate::ir::asserts::Stated::Value(k) = s {
+            fixed.entry(name.clone()).or_insert(*k);
+        }
+    }
     // Parameters the launch passes its own block extent: set per shape.
     let mut block_params: Vec<(String, usize)> = site
         .map(|s| {
@@ -809,7 +844,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // without a caller gets four seeds for the branches it cannot compute.
     let pool_len = free
         .iter()
-        .map(|name| candidates_for(f, name, &module.constants).len())
+        .map(|name| candidates_for(f, name, &module.constants, &asserted).len())
         .max()
         .unwrap_or(0);
     let wanted = if standalone {
@@ -841,7 +876,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 inputs.insert(name.clone(), i64::from(block_dim[*d]));
             }
             for (k, name) in free.iter().enumerate() {
-                let pool = candidates_for(f, name, &module.constants);
+                let pool = candidates_for(f, name, &module.constants, &asserted);
                 inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
             }
             let shown: BTreeMap<String, i64> =

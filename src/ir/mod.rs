@@ -6,6 +6,7 @@
 //! Spans stay attached to every statement and expression so that diagnostics
 //! and witnesses point at source.
 
+pub mod asserts;
 pub mod fold;
 pub mod library;
 pub mod lower;
@@ -88,6 +89,9 @@ pub struct Function {
     /// `detail::warp_threads`): a static member, a namespace-scope variable
     /// or an enumerator, one location or one constant for every thread.
     pub scoped_names: std::collections::HashSet<String>,
+    /// Conditions of the body's `static_assert`s (also through macros):
+    /// every instantiation satisfies them (see [`asserts`]).
+    pub asserts: Vec<ExprId>,
 }
 
 impl Function {

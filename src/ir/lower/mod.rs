@@ -364,6 +364,20 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// `LIB_STATIC_ASSERT(cond, "why")` whose definition this lowering does
+/// not see (a header's macro): by the naming convention every library
+/// follows, a `static_assert` of its first argument.
+fn unexpanded_static_assert<'t>(call: Node<'t>, text: &str) -> Option<Node<'t>> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "identifier" || !node_text(f, text).ends_with("_STATIC_ASSERT") {
+        return None;
+    }
+    let args = call.child_by_field_name("arguments")?;
+    (0..args.named_child_count())
+        .filter_map(|i| args.named_child(i as u32))
+        .find(|a| a.kind() != "comment")
+}
+
 fn find_function_declarator(mut d: Node) -> Option<Node> {
     for _ in 0..16 {
         if d.kind() == "function_declarator" {
@@ -641,12 +655,23 @@ impl FnBuilder<'_> {
             | "type_definition"
             | "using_declaration"
             | "alias_declaration"
-            | "static_assert_declaration"
             | "preproc_include"
             | "preproc_def"
             | "preproc_function_def"
             | "preproc_call"
             | "namespace_alias_definition" => {}
+            // What every instantiation satisfies: kept for the facts it
+            // states about template values (`ir::asserts`), never run.
+            // Only at the top of the body: one inside a branch (`if
+            // constexpr`) holds only where that branch is instantiated.
+            "static_assert_declaration" => {
+                if matches!(dest, Dest::Body)
+                    && let Some(c) = n.child_by_field_name("condition")
+                {
+                    let e = self.lower_expr(c, text, 0, site);
+                    self.f.asserts.push(e);
+                }
+            }
             "compound_statement" => {
                 let id = self.stmt(StmtKind::Block(Vec::new()), span);
                 self.push_to(dest, id);
@@ -680,6 +705,13 @@ impl FnBuilder<'_> {
             "expression_statement" => {
                 let Some(e) = n.named_child(0) else { return };
                 if e.kind() == "call_expression" && self.expand_statement_macro(e, text, dest) {
+                    return;
+                }
+                if let Some(cond) = unexpanded_static_assert(e, text) {
+                    if matches!(dest, Dest::Body) {
+                        let id = self.lower_expr(cond, text, 0, site);
+                        self.f.asserts.push(id);
+                    }
                     return;
                 }
                 if let Some((name, init)) = self.misparsed_tile_decl(e, text, site) {
@@ -927,6 +959,12 @@ impl FnBuilder<'_> {
     }
 
     fn expand(&self, m: &Macro, call: Node, text: &str) -> Option<String> {
+        self.expand_with(m, call, text, true)
+    }
+
+    /// The expansion; arguments in parentheses when `wrap` (as operands),
+    /// as written otherwise (a `static_assert` message must stay a string).
+    fn expand_with(&self, m: &Macro, call: Node, text: &str, wrap: bool) -> Option<String> {
         let params = m.params.as_ref()?;
         let args_node = call.child_by_field_name("arguments")?;
         let mut c = args_node.walk();
@@ -944,7 +982,14 @@ impl FnBuilder<'_> {
             if p == "..." {
                 map.insert("__VA_ARGS__", args[i.min(args.len())..].join(", "));
             } else if let Some(a) = args.get(i) {
-                map.insert(p.as_str(), format!("({a})"));
+                map.insert(
+                    p.as_str(),
+                    if wrap {
+                        format!("({a})")
+                    } else {
+                        (*a).to_owned()
+                    },
+                );
             }
         }
         Some(substitute_identifiers(&m.body, &map))
@@ -956,9 +1001,16 @@ impl FnBuilder<'_> {
         let Some(m) = self.macro_for_call(call, text) else {
             return false;
         };
-        let Some(expansion) = self.expand(&m, call, text) else {
+        let Some(mut expansion) = self.expand(&m, call, text) else {
             return false;
         };
+        // `static_assert((c), ("why"))` does not parse: its message must be
+        // a string literal.
+        if expansion.trim_start().starts_with("static_assert")
+            && let Some(raw) = self.expand_with(&m, call, text, false)
+        {
+            expansion = raw;
+        }
         let wrapped = format!("void __warplint_expansion__() {{\n{expansion}\n;}}\n");
         if !self.charge_expansion(wrapped.len(), span_of(call)) {
             return false;
@@ -1528,6 +1580,7 @@ fn empty_function() -> Function {
         has_labels: false,
         file: 0,
         scoped_names: Default::default(),
+        asserts: Vec::new(),
     }
 }
 

@@ -1,0 +1,134 @@
+//! What `static_assert`s state about a function's compile-time values.
+//!
+//! An instantiation whose `static_assert` fails does not compile, so every
+//! launch of a kernel satisfies the assertions of its body and of the
+//! constexpr helpers it instantiates with its own template values
+//! (`threads_per_block<kLoad, kGroup>(m)` whose body asserts
+//! `kGroup == 128` states `kGroup == 128` for the caller). Only two shapes
+//! are read, as conjuncts of an assertion: `X == k` (or `k == X`) and
+//! `X % m == 0`, with `X` a name and `k`, `m` constants. Runs and levels
+//! that contradict them are runs no launch makes (DeepGEMM-style role
+//! splits at a whole number of warpgroups).
+
+use std::collections::HashMap;
+
+use super::{BinOp, ExprId, ExprKind, Function, Module};
+
+/// What an assertion states about one name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stated {
+    /// `X == k`.
+    Value(i64),
+    /// `X % m == 0` (`m > 0`).
+    MultipleOf(i64),
+}
+
+impl Stated {
+    /// Whether `v` satisfies what is stated.
+    pub fn admits(self, v: i64) -> bool {
+        match self {
+            Stated::Value(k) => v == k,
+            Stated::MultipleOf(m) => v % m == 0,
+        }
+    }
+}
+
+/// Conjuncts read per assertion (a long `&&` chain is cut, never misread).
+const MAX_CONJUNCTS: usize = 16;
+
+/// The facts `f`'s own assertions state, by name.
+pub fn own_facts(f: &Function, constants: &HashMap<String, i64>) -> HashMap<String, Stated> {
+    let mut out = HashMap::new();
+    for &a in &f.asserts {
+        let mut stack = vec![a];
+        let mut seen = 0;
+        while let Some(e) = stack.pop() {
+            seen += 1;
+            if seen > MAX_CONJUNCTS {
+                break;
+            }
+            match &f.expr(e).kind {
+                ExprKind::Binary(BinOp::And, x, y) => {
+                    stack.push(*x);
+                    stack.push(*y);
+                }
+                ExprKind::Binary(BinOp::Eq, x, y) => {
+                    if let Some((name, s)) = fact(f, *x, *y, constants) {
+                        // Two facts on one name: keep the first (both hold).
+                        out.entry(name).or_insert(s);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// `X == k`, `k == X` or `X % m == 0`.
+fn fact(
+    f: &Function,
+    x: ExprId,
+    y: ExprId,
+    constants: &HashMap<String, i64>,
+) -> Option<(String, Stated)> {
+    let konst = |e: ExprId| super::fold::eval_const(f, e, constants);
+    for (a, b) in [(x, y), (y, x)] {
+        let Some(k) = konst(b) else { continue };
+        match &f.expr(a).kind {
+            ExprKind::Var(name) if !constants.contains_key(name) => {
+                return Some((name.clone(), Stated::Value(k)));
+            }
+            ExprKind::Binary(BinOp::Rem, v, m) if k == 0 => {
+                if let (ExprKind::Var(name), Some(m)) = (&f.expr(*v).kind, konst(*m))
+                    && m > 0
+                    && !constants.contains_key(name)
+                {
+                    return Some((name.clone(), Stated::MultipleOf(m)));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The facts stated about `f`'s template values: its own assertions, and
+/// those of each function of the module it calls with template arguments,
+/// where the argument is one of `f`'s template values by name.
+pub fn template_facts(module: &Module, f: &Function) -> HashMap<String, Stated> {
+    let mut out: HashMap<String, Stated> = own_facts(f, &module.constants)
+        .into_iter()
+        .filter(|(n, _)| f.template_values.contains(n))
+        .collect();
+    for e in &f.exprs {
+        let ExprKind::Call(c) = &e.kind else { continue };
+        if c.template_args.is_empty() || c.receiver.is_some() {
+            continue;
+        }
+        let Some(cands) = module.by_name.get(&c.name) else {
+            continue;
+        };
+        // One function of that name takes that many template values:
+        // it is the one instantiated.
+        let mut matching = cands
+            .iter()
+            .map(|&g| &module.functions[g])
+            .filter(|g| g.template_values.len() == c.template_args.len());
+        if let (Some(g), None) = (matching.next(), matching.next()) {
+            if g.asserts.is_empty() {
+                continue;
+            }
+            let facts = own_facts(g, &module.constants);
+            for (param, arg) in g.template_values.iter().zip(&c.template_args) {
+                let arg = arg.trim();
+                if let Some(s) = facts.get(param)
+                    && f.template_values.iter().any(|t| t == arg)
+                {
+                    out.entry(arg.to_owned()).or_insert(*s);
+                }
+            }
+        }
+    }
+    out
+}
