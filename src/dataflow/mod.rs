@@ -491,43 +491,20 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
 /// over the expressions; each initializer is folded once (its depth is
 /// bounded by the folder).
 fn local_constants(f: &Function, module: &Module) -> HashMap<String, i64> {
-    let mut decls: HashMap<&str, usize> = HashMap::new();
-    for s in &f.stmts {
-        if let StmtKind::Decl { name, .. } = &s.kind {
-            *decls.entry(name.as_str()).or_default() += 1;
-        }
-    }
-    // Written after the declaration, or exposed to writes through `&x`.
-    let mut written: HashSet<&str> = HashSet::new();
-    for e in &f.exprs {
-        let target = match &e.kind {
-            ExprKind::Assign { lhs, .. } => *lhs,
-            ExprKind::Update { target, .. } => *target,
-            ExprKind::Unary(UnOp::AddrOf, a) => *a,
-            _ => continue,
-        };
-        if let ExprKind::Var(name) = &f.expr(target).kind {
-            written.insert(name.as_str());
-        }
-    }
+    let once = f.unwritten_locals();
     let params: HashSet<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
     let mut out: HashMap<String, i64> = HashMap::new();
     for s in &f.stmts {
         let StmtKind::Decl {
             name,
             init: Some(e),
-            dims,
             is_float: false,
             ..
         } = &s.kind
         else {
             continue;
         };
-        if !dims.is_empty()
-            || decls.get(name.as_str()) != Some(&1)
-            || written.contains(name.as_str())
-            || params.contains(name.as_str())
-        {
+        if once.get(name.as_str()) != Some(e) || params.contains(name.as_str()) {
             continue;
         }
         let lookup = |n: &str| {

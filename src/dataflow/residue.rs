@@ -80,36 +80,7 @@ struct Env<'f> {
 
 impl<'f> Env<'f> {
     fn new(f: &'f Function, module: &Module) -> Env<'f> {
-        let mut decls: HashMap<&str, (usize, Option<ExprId>)> = HashMap::new();
-        for s in &f.stmts {
-            if let StmtKind::Decl {
-                name, init, dims, ..
-            } = &s.kind
-            {
-                let d = decls.entry(name.as_str()).or_insert((0, *init));
-                d.0 += 1;
-                if !dims.is_empty() {
-                    d.0 += 1;
-                }
-            }
-        }
-        let mut written: HashSet<&str> = HashSet::new();
-        for e in &f.exprs {
-            let target = match &e.kind {
-                ExprKind::Assign { lhs, .. } => *lhs,
-                ExprKind::Update { target, .. } => *target,
-                ExprKind::Unary(UnOp::AddrOf, a) => *a,
-                _ => continue,
-            };
-            if let ExprKind::Var(n) = &f.expr(target).kind {
-                written.insert(n.as_str());
-            }
-        }
-        let inits = decls
-            .into_iter()
-            .filter(|(n, (count, _))| *count == 1 && !written.contains(n))
-            .filter_map(|(n, (_, init))| Some((n, init?)))
-            .collect();
+        let inits = f.unwritten_locals();
         Env {
             f,
             inits,

@@ -95,6 +95,42 @@ pub struct Function {
 }
 
 impl Function {
+    /// Scalar locals declared exactly once (no array dims) with an
+    /// initializer, and never written after it (no assignment, update or
+    /// `&x`): name → initializer. What the dataflow may read as the value
+    /// of such a name wherever it appears.
+    pub fn unwritten_locals(&self) -> std::collections::HashMap<&str, ExprId> {
+        let mut decls: std::collections::HashMap<&str, (usize, Option<ExprId>)> =
+            std::collections::HashMap::new();
+        for s in &self.stmts {
+            if let StmtKind::Decl {
+                name, init, dims, ..
+            } = &s.kind
+            {
+                let d = decls.entry(name.as_str()).or_insert((0, *init));
+                // An array is never one value.
+                d.0 += if dims.is_empty() { 1 } else { 2 };
+            }
+        }
+        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for e in &self.exprs {
+            let target = match &e.kind {
+                ExprKind::Assign { lhs, .. } => *lhs,
+                ExprKind::Update { target, .. } => *target,
+                ExprKind::Unary(UnOp::AddrOf, a) => *a,
+                _ => continue,
+            };
+            if let ExprKind::Var(n) = &self.expr(target).kind {
+                written.insert(n.as_str());
+            }
+        }
+        decls
+            .into_iter()
+            .filter(|(n, (count, _))| *count == 1 && !written.contains(n))
+            .filter_map(|(n, (_, init))| Some((n, init?)))
+            .collect()
+    }
+
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id as usize]
     }

@@ -13,9 +13,9 @@
 //!   `Function::file` naming their header, so that rules and the executor
 //!   see wrappers (default masks included) and helpers at each call site.
 //!
-//! The per-header step is one function, [`Session::lowered`]: read → its
-//! includes in order → its macros → parse → lower. It is the place where the
-//! `preproc` stage's configured view plugs in.
+//! The per-header step is one function, `Session::lowered_node`: read →
+//! configure → parse → lower. It is the place where the `preproc` stage's
+//! configured view plugs in.
 //!
 //! Bounds (counted, never timed): headers per unit, include depth, header
 //! size (the file size limit and the parse budget), functions linked per
@@ -94,7 +94,7 @@ type PerKey<T> = Mutex<Vec<(u64, Once<T>)>>;
 /// `Arc`s and mark `id`s, so a unit of hundreds of headers costs no path
 /// hashing per header. Everything computed about the file hangs here.
 #[derive(Debug)]
-pub struct Node {
+struct Node {
     /// Dense, in order of first reach: the walks' `seen` sets index by it.
     id: usize,
     path: PathBuf,
@@ -534,14 +534,10 @@ impl Session {
         .clone()
     }
 
-    /// The per-header step: read → its includes in order → its macros →
-    /// parse → lower; once per header and configuration, shared by every
+    /// The per-header step: read → configure → parse → lower; once per
+    /// header and configuration, shared by every
     /// unit that includes it. `None` when it cannot be read or parsed
     /// within the budgets.
-    pub fn lowered(&self, header: &Path, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
-        self.lowered_node(&self.node(&normalize(header)), key, opts)
-    }
-
     fn lowered_node(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Lowered>> {
         let cell = per_key(&header.lowered, key);
         cell.get_or_init(|| {
