@@ -600,8 +600,12 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     let run = || -> Vec<FileOutcome> {
         // First the launch contracts of the whole run: a kernel class's
         // block shape is often stated in another file than the class.
+        // One file per rayon job: a file's cost varies by 1,000×, and a
+        // worker that took a run of files as one job cannot be stolen from
+        // (cccl ran on one core for most of its wall time).
         let launches: Vec<Vec<(String, ir::lower::Extents)>> = jobs
             .par_iter()
+            .with_max_len(1)
             .map(|(c, opts)| {
                 let opts = opts.borrow();
                 // Regular files only (a FIFO would block; `check_file_in` reports it).
@@ -622,6 +626,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             .launch_contracts
             .set(tu::contracts::merge(launches.into_iter().flatten()));
         jobs.par_iter()
+            .with_max_len(1)
             .filter_map(|(c, opts)| check_file_in(c, opts.borrow(), session))
             .collect()
     };
