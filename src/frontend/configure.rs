@@ -203,6 +203,9 @@ pub struct ConfiguredView {
     pub includes_hip_runtime: bool,
     /// Attribute macros and statement-like macro calls blanked or rewritten.
     pub macro_rewrites: usize,
+    /// Offsets of the `{` of host function bodies blanked
+    /// (`host_bodies.rs`), ascending.
+    pub host_bodies: Vec<usize>,
 }
 
 impl ConfiguredView {
@@ -317,6 +320,10 @@ pub fn configure_within(
     if let Some(toks) = tokens(&out, max_tokens) {
         view.macro_rewrites = rewrite_macros(&mut out, &toks, env, &mut view.qualifiers);
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, &toks);
+    }
+    // The rewrites changed tokens (blanked macro calls), so lex again.
+    if let Some(toks) = tokens(&out, max_tokens) {
+        view.host_bodies = super::host_bodies::blank_host_bodies(&mut out, &toks, &view.qualifiers);
     }
     // Only whole UTF-8 sequences were overwritten, by ASCII.
     view.text = String::from_utf8(out)
@@ -1011,7 +1018,7 @@ fn identifiers(text: &[u8]) -> Vec<(usize, usize)> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TokKind {
+pub(super) enum TokKind {
     Ident,
     Number,
     Punct,
@@ -1020,10 +1027,10 @@ enum TokKind {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct CodeTok {
-    start: usize,
-    end: usize,
-    kind: TokKind,
+pub(super) struct CodeTok {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) kind: TokKind,
     /// First token on its line.
     line_start: bool,
 }
@@ -2439,10 +2446,10 @@ struct P { friend __host__ __device__ int operator+(P a, P b) { return 0; } };"
 #if defined(__HIP_PLATFORM_AMD__)\nMY_DEVICE float f(float x) {\n#else\nMY_DEVICE float f(float x) {\n#endif\n\
   MY_PRAGMA_UNROLL\n  for (int i = 0; i < 2; ++i) x += 1.0f;\n  return x;\n}\n";
         let raw = crate::frontend::parse_text(src).unwrap();
-        let raw_count = crate::frontend::count_functions(raw.root_node(), src);
+        let raw_count = crate::frontend::count_functions(raw.root_node(), src, &[]);
         let v = view(src);
         let tree = crate::frontend::parse_text(&v.text).unwrap();
-        let count = crate::frontend::count_functions(tree.root_node(), &v.text);
+        let count = crate::frontend::count_functions(tree.root_node(), &v.text, &v.host_bodies);
         assert_eq!(
             count,
             crate::frontend::FunctionCount {

@@ -7,6 +7,7 @@
 //! which keeps its position in a `TreeCursor`, so nesting depth costs no stack.
 
 pub mod configure;
+pub mod host_bodies;
 pub mod macros;
 pub mod preproc;
 
@@ -150,17 +151,25 @@ pub fn parse(source: SourceFile) -> Option<ParsedFile> {
 
 /// Parse a file, giving up after `max_operations` parser operations.
 pub fn parse_within(source: SourceFile, max_operations: u64) -> Result<ParsedFile, NotParsed> {
+    parse_view(source, ConfiguredView::default(), max_operations)
+}
+
+fn parse_view(
+    source: SourceFile,
+    view: ConfiguredView,
+    max_operations: u64,
+) -> Result<ParsedFile, NotParsed> {
     let tree = parse_text_within(&source.text, max_operations)?;
     let error_regions = collect_error_regions(&source, tree.root_node());
     let macros = MacroTable::collect(&source.text, tree.root_node());
-    let functions = count_functions(tree.root_node(), &source.text);
+    let functions = count_functions(tree.root_node(), &source.text, &view.host_bodies);
     Ok(ParsedFile {
         source,
         tree,
         error_regions,
         macros,
         functions,
-        view: ConfiguredView::default(),
+        view,
     })
 }
 
@@ -199,9 +208,7 @@ pub fn parse_configured_in(
             Some(source.text),
         )
     };
-    let mut parsed = parse_within(configured, max_operations)?;
-    parsed.view = view;
-    Ok((parsed, original))
+    Ok((parse_view(configured, view, max_operations)?, original))
 }
 
 fn collect_error_regions(source: &SourceFile, root: Node) -> Vec<Span> {
@@ -230,7 +237,7 @@ fn collect_error_regions(source: &SourceFile, root: Node) -> Vec<Span> {
 /// entirely leaves, inside an ERROR node, a `{…}` block right after a `)`
 /// (a parameter list): each such block counts as one broken definition too.
 /// One preorder walk, so linear in the tree.
-pub fn count_functions(root: Node, text: &str) -> FunctionCount {
+pub fn count_functions(root: Node, text: &str, blanked_bodies: &[usize]) -> FunctionCount {
     let mut count = FunctionCount::default();
     // End bytes of the ERROR nodes enclosing the current node.
     let mut errors: Vec<usize> = Vec::new();
@@ -239,7 +246,12 @@ pub fn count_functions(root: Node, text: &str) -> FunctionCount {
         while errors.last().is_some_and(|&end| start >= end) {
             errors.pop();
         }
-        if node.kind() == "function_definition" {
+        // A host body blanked before parsing was not parsed: not counted.
+        let blanked = || {
+            node.child_by_field_name("body")
+                .is_some_and(|b| blanked_bodies.binary_search(&b.start_byte()).is_ok())
+        };
+        if node.kind() == "function_definition" && !blanked() {
             count.total += 1;
             if !errors.is_empty() || node.has_error() {
                 count.with_parse_errors += 1;

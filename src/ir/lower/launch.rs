@@ -177,7 +177,7 @@ fn eval_host_int(
 pub(super) fn is_block_shape_getter(def: Node, text: &str) -> bool {
     def.child_by_field_name("declarator")
         .and_then(|d| d.child_by_field_name("declarator"))
-        .is_some_and(|n| node_text(n, text) == "get_block_shape")
+        .is_some_and(|n| node_text(n, text) == crate::frontend::host_bodies::BLOCK_SHAPE_GETTER)
 }
 
 /// The constant `dim3` a function returns: `return dim3(a, b, c);` or

@@ -1,0 +1,362 @@
+//! Host function bodies are blanked before parsing.
+//!
+//! Lowering reads a host function (one that neither its specifiers nor its
+//! body make device code, `ir::lower::device_kind`) only for its launch
+//! sites and, for `get_block_shape`, its returned `dim3`; it skips the rest
+//! of its body. Real trees hold much host code (dispatch layers, launchers,
+//! examples' `main`), so parsing those bodies is most of the cost of a
+//! file for nothing. A body this pass is sure lowering would skip is
+//! overwritten with spaces (newlines and byte offsets kept), and the
+//! definition parses as `{ }`.
+//!
+//! Sure means: the `{` follows `name(…)` at namespace or class scope,
+//! after a return type, with only cv/ref/`noexcept`/`override`/`final`
+//! between; neither the declaration since the previous `;`/`{`/`}` (a
+//! superset of lowering's specifier text) nor a blanked attribute macro
+//! there says device; the function is not `get_block_shape`; and the
+//! body holds none of the words that make it matter ([`KEEP`]:
+//! device-only names and every warp identifier's anchor, launches, device
+//! lambdas, directives, suppression comments). Anything
+//! else (constructors with initializer lists, trailing return types,
+//! templates' `f<T>(…)`, operators, unbalanced braces) is kept as written.
+
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
+use super::configure::{CodeTok, QualifierNote, TokKind};
+
+/// Words that keep a body: lowering's device-only names, the prefilter's
+/// warp anchors, launches, device lambdas and kernels, directives and
+/// suppression comments.
+const KEEP: &[&str] = &[
+    "threadIdx",
+    "sync",
+    "__activemask",
+    "__shared__",
+    "__shfl",
+    "__ballot",
+    "__any",
+    "__all",
+    "<<<",
+    "__device__",
+    "__global__",
+    "DEVICE",
+    "KERNEL",
+    "#",
+    "warplint",
+];
+
+/// The host function whose body lowering reads for a kernel class's block
+/// shape (`ir::lower::launch::is_block_shape_getter`).
+pub const BLOCK_SHAPE_GETTER: &str = "get_block_shape";
+
+/// Words in a declaration that make it device code (`device_kind`).
+const DEVICE_SPECIFIERS: &[&str] = &["__global__", "KERNEL", "__device__", "DEVICE"];
+
+static KEEP_BODY: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(KEEP).expect("static patterns"));
+static DEVICE_DECL: LazyLock<AhoCorasick> =
+    LazyLock::new(|| AhoCorasick::new(DEVICE_SPECIFIERS).expect("static patterns"));
+
+/// Tokens between a parameter list and a function body.
+const TRAILING: &[&[u8]] = &[
+    b"const",
+    b"volatile",
+    b"noexcept",
+    b"override",
+    b"final",
+    b"&",
+    b"&&",
+];
+
+/// Identifiers that cannot name a function or end its return type.
+const NOT_NAMES: &[&[u8]] = &[
+    b"if",
+    b"for",
+    b"while",
+    b"switch",
+    b"catch",
+    b"return",
+    b"sizeof",
+    b"alignof",
+    b"decltype",
+    b"noexcept",
+    b"throw",
+    b"new",
+    b"delete",
+    b"case",
+    b"else",
+    b"do",
+    b"goto",
+    b"operator",
+    b"static_assert",
+    b"requires",
+    b"__attribute__",
+    b"__declspec",
+    b"__launch_bounds__",
+    b"alignas",
+    b"co_return",
+    b"co_await",
+    b"co_yield",
+];
+
+/// Blank the host function bodies of `out` (see the module doc); `toks`
+/// are its tokens. Returns the offsets of the blanked bodies' `{`.
+pub(super) fn blank_host_bodies(
+    out: &mut [u8],
+    toks: &[CodeTok],
+    notes: &[QualifierNote],
+) -> Vec<usize> {
+    let is = |t: &CodeTok, s: &[u8]| t.kind == TokKind::Punct && &out[t.start..t.end] == s;
+    // The matching `}` of each `{`; braces that do not balance stop the pass.
+    let mut close = vec![usize::MAX; toks.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, t) in toks.iter().enumerate() {
+        if is(t, b"{") {
+            open.push(i);
+        } else if is(t, b"}") {
+            match open.pop() {
+                Some(o) => close[o] = i,
+                None => return Vec::new(),
+            }
+        }
+    }
+    if !open.is_empty() {
+        return Vec::new();
+    }
+    let mut bodies: Vec<(usize, usize)> = Vec::new();
+    let mut declaration_start = 0usize;
+    let mut i = 0usize;
+    while i < toks.len() {
+        let t = &toks[i];
+        if is(t, b";") || is(t, b"}") {
+            i += 1;
+            declaration_start = i;
+            continue;
+        }
+        if !is(t, b"{") {
+            i += 1;
+            continue;
+        }
+        let end = close[i];
+        match code_body(out, toks, declaration_start, i) {
+            Body::Scope => {} // namespace, class, enum, initializer: look inside
+            Body::Code { host_function } => {
+                if host_function
+                    && !declares_device(out, toks, declaration_start, i, notes)
+                    && !KEEP_BODY.is_match(&out[t.start..toks[end].end])
+                {
+                    bodies.push((t.end, toks[end].start));
+                }
+                i = end; // a body: nothing inside is at scope level
+            }
+        }
+        i += 1;
+        declaration_start = i;
+    }
+    let mut blanked = Vec::with_capacity(bodies.len());
+    for (from, to) in bodies {
+        for b in &mut out[from..to] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+        blanked.push(from - 1);
+    }
+    blanked
+}
+
+enum Body {
+    /// Braces whose contents are declarations.
+    Scope,
+    /// Braces of code; `host_function` when they are surely a function's
+    /// body after `type name(…)` (whether host is decided by the caller).
+    Code { host_function: bool },
+}
+
+/// What the `{` at `toks[brace]` opens, from the tokens of its declaration
+/// (`toks[from..brace]`).
+fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
+    let word = |k: usize| &out[toks[k].start..toks[k].end];
+    let punct = |k: usize, s: &[u8]| toks[k].kind == TokKind::Punct && word(k) == s;
+    // A trailing return type or a constraint: code, but not surely plain.
+    if (from..brace).any(|k| punct(k, b"->") || word(k) == b"requires") {
+        return Body::Code {
+            host_function: false,
+        };
+    }
+    if brace > from && word(brace - 1) == b"try" {
+        return Body::Code {
+            host_function: false,
+        };
+    }
+    let mut k = brace;
+    while k > from && TRAILING.contains(&word(k - 1)) {
+        k -= 1;
+    }
+    if k == from || !punct(k - 1, b")") {
+        return Body::Scope;
+    }
+    // `{` after `)`: a function, constructor, lambda or control statement.
+    let code = Body::Code {
+        host_function: false,
+    };
+    let Some(paren) = matching_open(out, toks, from, k - 1) else {
+        return code;
+    };
+    // `noexcept(…)` / `throw()` before the body: not this simple shape.
+    if paren == from || !is_name(out, &toks[paren - 1]) {
+        return code;
+    }
+    let name = paren - 1;
+    if name == from || word(name) == BLOCK_SHAPE_GETTER.as_bytes() {
+        return code; // no return type: a constructor or a macro call
+    }
+    let before = &toks[name - 1];
+    let typed = match before.kind {
+        TokKind::Ident => is_name(out, before),
+        TokKind::Punct => matches!(word(name - 1), b">" | b"*" | b"&" | b"&&"),
+        _ => false,
+    };
+    Body::Code {
+        host_function: typed,
+    }
+}
+
+fn is_name(out: &[u8], t: &CodeTok) -> bool {
+    t.kind == TokKind::Ident && !NOT_NAMES.contains(&&out[t.start..t.end])
+}
+
+/// The `(` matching the `)` at `toks[close]`, not before `toks[from]`.
+fn matching_open(out: &[u8], toks: &[CodeTok], from: usize, close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for k in (from..=close).rev() {
+        match &out[toks[k].start..toks[k].end] {
+            b")" => depth += 1,
+            b"(" => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Does the declaration before the body say device code, in its text or a
+/// blanked attribute macro's qualifiers?
+fn declares_device(
+    out: &[u8],
+    toks: &[CodeTok],
+    from: usize,
+    brace: usize,
+    notes: &[QualifierNote],
+) -> bool {
+    // From the end of the previous declaration: a blanked macro leaves no
+    // token of its own.
+    let start = from.checked_sub(1).map_or(0, |p| toks[p].end);
+    let end = toks[brace].start;
+    DEVICE_DECL.is_match(&out[start..end])
+        || notes.iter().any(|n| {
+            n.span.start >= start
+                && n.span.end <= end
+                && n.qualifiers
+                    .iter()
+                    .any(|q| matches!(*q, "__device__" | "__global__"))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{MacroEnv, PpConfig, configure};
+
+    fn view(src: &str) -> (String, Vec<usize>) {
+        let config = PpConfig::default();
+        let mut env = MacroEnv::from_config(&config);
+        let v = configure(src.as_bytes(), &config, &mut env);
+        assert_eq!(v.text.len(), src.len());
+        assert_eq!(v.text.lines().count(), src.lines().count());
+        (v.text, v.host_bodies)
+    }
+
+    fn squeeze(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn host_bodies_are_blanked_and_device_ones_kept() {
+        let src = "namespace a {\nint host_sum(const int *p, int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i) s += p[i];\n  return s;\n}\n\
+__device__ int dev(int x) { return x + 1; }\n\
+struct S {\n  void run() const { helper(1); }\n  __host__ __device__ int both() { return 2; }\n};\n}\n";
+        let (text, bodies) = view(src);
+        assert_eq!(
+            squeeze(&text),
+            "namespace a { int host_sum(const int *p, int n) { } \
+__device__ int dev(int x) { return x + 1; } \
+struct S { void run() const { } __host__ __device__ int both() { return 2; } }; }"
+        );
+        assert_eq!(bodies.len(), 2);
+        assert_eq!(&text[bodies[0]..bodies[0] + 1], "{");
+    }
+
+    #[test]
+    fn bodies_lowering_reads_are_kept() {
+        for src in [
+            // a launch site
+            "void launch(int n) { k<<<1, 32>>>(n); }",
+            // a kernel class's block shape
+            "static dim3 get_block_shape() { dim3 b(128, 1, 1); return b; }",
+            // a device lambda
+            "void each(int n) { for_each(n, [=] __device__ (int i) { use(i); }); }",
+            // device-only names
+            "int helper(int *s) { return s[threadIdx.x]; }",
+            "int helper2(int v) { return __shfl_xor_sync(0xffffffff, v, 1); }",
+            // a suppression comment
+            "int quiet() { return 1; // warplint: ignore[WL002] reason\n}",
+            // a device attribute macro, spelled in place or blanked
+            "MY_DEVICE_FN int f() { return 1; }",
+            "template <int N> __global__ void kern(int *p) { p[0] = N; }",
+        ] {
+            let (text, bodies) = view(src);
+            assert!(bodies.is_empty(), "{src}");
+            let body = |s: &str| s[s.find('{').unwrap_or(0)..].trim().to_owned();
+            assert_eq!(body(&text), body(src), "{src}");
+        }
+    }
+
+    #[test]
+    fn shapes_that_are_not_surely_plain_functions_are_kept() {
+        for src in [
+            // constructors, with and without initializers
+            "struct A { A(int v) : x(v) { go(); } A() { go(); } int x; };",
+            // a trailing return type, an operator, a template-id, try
+            "auto f(int v) -> int { return v; }",
+            "struct B { bool operator()(int v) const { return v > 0; } };",
+            "template <> int g<int>(int v) { return v; }",
+            "int t(int v) try { return v; } catch (...) { return 0; }",
+            // a macro call opening a block at file scope
+            "BEGIN_NS(x) { int y(int v) { return v; } }",
+        ] {
+            let (text, _) = view(src);
+            let kept_calls = ["go()", "return v > 0", "return v;", "return 0;"];
+            assert!(
+                kept_calls.iter().any(|c| text.contains(c)) || text.contains("return v"),
+                "{src} -> {text}"
+            );
+            if !src.starts_with("BEGIN_NS") {
+                assert_eq!(text.trim(), src.trim(), "{src}");
+            }
+        }
+    }
+
+    #[test]
+    fn unbalanced_braces_blank_nothing() {
+        let src = "int f() { return 1; }\nint g() { if (x) {\n";
+        let (text, bodies) = view(src);
+        assert!(bodies.is_empty());
+        assert_eq!(text, src);
+    }
+}
