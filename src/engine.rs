@@ -603,32 +603,45 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
         // One file per rayon job: a file's cost varies by 1,000×, and a
         // worker that took a run of files as one job cannot be stolen from
         // (cccl ran on one core for most of its wall time).
-        let launches: Vec<Vec<(String, ir::lower::Extents)>> = jobs
+        let scanned: Vec<(u64, Vec<(String, ir::lower::Extents)>)> = jobs
             .par_iter()
             .with_max_len(1)
             .map(|(c, opts)| {
                 let opts = opts.borrow();
                 // Regular files only (a FIFO would block; `check_file_in` reports it).
-                let small = std::fs::metadata(&c.path)
-                    .is_ok_and(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes);
-                if !small {
-                    return Vec::new();
-                }
+                let size = std::fs::metadata(&c.path)
+                    .ok()
+                    .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
+                    .map(|m| m.len());
+                let Some(size) = size else {
+                    return (0, Vec::new());
+                };
                 match std::fs::read(&c.path) {
-                    Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => {
-                        tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations)
-                    }
-                    _ => Vec::new(),
+                    Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
+                        size,
+                        tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations),
+                    ),
+                    _ => (size, Vec::new()),
                 }
             })
             .collect();
-        let _ = session
-            .launch_contracts
-            .set(tu::contracts::merge(launches.into_iter().flatten()));
-        jobs.par_iter()
+        // Largest files first, so that no large file starts last while the
+        // other workers idle; the results go back to discovery order.
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(scanned[i].0));
+        let _ = session.launch_contracts.set(tu::contracts::merge(
+            scanned.into_iter().flat_map(|(_, launches)| launches),
+        ));
+        let mut checked: Vec<(usize, FileOutcome)> = order
+            .par_iter()
             .with_max_len(1)
-            .filter_map(|(c, opts)| check_file_in(c, opts.borrow(), session))
-            .collect()
+            .filter_map(|&i| {
+                let (c, opts) = &jobs[i];
+                check_file_in(c, opts.borrow(), session).map(|o| (i, o))
+            })
+            .collect();
+        checked.sort_by_key(|(i, _)| *i);
+        checked.into_iter().map(|(_, o)| o).collect()
     };
     let mut files = match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
