@@ -862,7 +862,11 @@ impl Unit<'_> {
                 break;
             }
             let want_constants = h.words.may_define_any_constant(&names);
-            let want_shapes = classes.iter().any(|c| h.words.has(c));
+            // A class's block shape is what its `get_block_shape()` returns.
+            let want_shapes = !classes.is_empty()
+                && h.words
+                    .has(crate::frontend::host_bodies::BLOCK_SHAPE_GETTER)
+                && classes.iter().any(|c| h.words.has(c));
             if !want_constants && !want_shapes {
                 continue;
             }
