@@ -256,10 +256,12 @@ impl Levels {
         };
         let level = a.level.max(b.level);
         // `threadIdx.x + k`: still aligned when `k` is a warp-uniform
-        // multiple of 32 or of the block width.
+        // multiple of 32 or of the block width (`threadIdx.x - kBase` with
+        // `kBase` a multiple of 32 in every instantiation).
         let offset = |y: Entry| {
             y.warp_aligned_offset
                 || (y.level == Level::Uniform && y.constant.is_some_and(|k| k % 32 == 0))
+                || (y.level <= Level::Warp && y.mult32)
         };
         // Reducing modulo a multiple of 32 keeps each warp's 32 lanes
         // together: `(tid % 256) / 32` and `(tid & 255) >> 5` are per warp.

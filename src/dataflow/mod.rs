@@ -117,9 +117,10 @@ pub struct FnFacts {
     /// assigned again (`const int kThreads = WARP_THREADS;`, a class's
     /// static member in a member's prelude): their value everywhere.
     pub local_constants: HashMap<String, i64>,
-    /// Locals declared once and never written whose value is a multiple
-    /// of 32 for every instantiation the code's `static_assert`s admit
-    /// (`residue.rs`): `threadIdx.x < kMath` splits on warp boundaries.
+    /// Locals declared once and never written, and template values, whose
+    /// value is a multiple of 32 for every instantiation the code's
+    /// `static_assert`s admit (`residue.rs`): `threadIdx.x < kMath` splits
+    /// on warp boundaries, and `(threadIdx.x - kBase) / 32` is per warp.
     pub multiples_of_32: HashSet<String>,
     /// Locals declared once with an integer type (`linear.rs`): what
     /// differences whose lane terms cancel are read through.
