@@ -1705,6 +1705,22 @@ mod tests {
     }
 
     #[test]
+    fn a_kernel_with_cluster_dims_is_a_kernel() {
+        // `__cluster_dims__` is unknown to the grammar: the specifiers
+        // before it are an ERROR node before the definition.
+        let m = lower(
+            "extern \"C\" {\n__global__ __launch_bounds__(512, 1) __cluster_dims__(2, 1, 1) void\n\
+             k(int *o, int n) { if (n > 1) o[threadIdx.x] = __shfl_sync(0xffffffff, n, 0); }\n}\n\
+             void f(int n); __cluster_dims__(2, 1, 1) void\nh(int *o) { o[threadIdx.x] = 0; }\n",
+        );
+        let k = m.function("k").unwrap();
+        assert!(k.is_kernel());
+        assert_eq!(k.launch_bounds, Some(512));
+        // No `__global__` in the node: not a kernel.
+        assert!(m.function("h").is_none_or(|h| !h.is_kernel()));
+    }
+
+    #[test]
     fn lowers_kernels_params_and_launches() {
         let m = lower(
             "#define FULL 0xffffffffu\nconstexpr int W = FULL & 31;\n\
