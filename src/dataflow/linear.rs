@@ -131,8 +131,9 @@ pub fn difference_level(cx: &mut dyn Leaves, a: ExprId, b: ExprId) -> Option<Lev
 
 fn literal(f: &Function, e: ExprId) -> Option<u32> {
     match f.expr(e).kind {
-        // An `int` literal: wider ones would make the arithmetic 64-bit.
-        ExprKind::Int(v) if i32::try_from(v).is_ok() => Some(v as u32),
+        // An `int` literal: wider ones (`5L`, or past `i32`) would make the
+        // arithmetic 64-bit.
+        ExprKind::Int(v) if i32::try_from(v).is_ok() && !f.casts.contains(&e) => Some(v as u32),
         _ => None,
     }
 }

@@ -1159,6 +1159,7 @@ mod tests {
             "unsigned char in_req = tile * 128 + lane * 16; int d = in_req - lane * 16;",
             "int in_req = (unsigned char)(tile * 128 + lane * 16); int d = in_req - lane * 16;",
             "long in_req = tile * 128 + row; int d = in_req - row;",
+            "int in_req = tile * 128 + lane * 5L; int d = in_req - lane * 5L;",
             "auto in_req = tile * 128 + row; int d = in_req - row;",
             "int in_req = tile * 128 + row; in_req += lane; int d = in_req - row;",
         ] {

@@ -93,7 +93,8 @@ pub struct Function {
     /// every instantiation satisfies them (see [`asserts`]).
     pub asserts: Vec<ExprId>,
     /// Operands of C-style casts (`(long)x`, `(uint8_t)x`), which lower to
-    /// the operand itself: where a value may change width.
+    /// the operand itself, and `long` literals (`5L`): where a value may
+    /// change width.
     pub casts: std::collections::HashSet<ExprId>,
 }
 

@@ -1162,6 +1162,12 @@ impl FnBuilder<'_> {
             "number_literal" => {
                 let t = node_text(n, text);
                 match parse_int_literal(t) {
+                    // `5L`, `1ull`: 64-bit arithmetic around it.
+                    Some(v) if t.contains(['l', 'L']) => {
+                        let id = self.expr(ExprKind::Int(v), span);
+                        self.f.casts.insert(id);
+                        return id;
+                    }
                     Some(v) => ExprKind::Int(v),
                     None => t
                         .trim_end_matches(['f', 'F', 'l', 'L'])
