@@ -15,7 +15,7 @@
 //! `*p`, `obj.field` with a uniform `p` / `obj` read one location for all
 //! lanes.
 
-use super::{FnFacts, Level};
+use super::{FnFacts, Level, linear};
 use crate::ir::primitives::{ASM_BROADCAST, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
@@ -47,6 +47,24 @@ pub struct Levels {
     memo: Vec<Option<Entry>>,
     /// Expressions combined so far (each at most once per table).
     pub evaluations: u64,
+    /// Steps left for reading differences as linear forms (`linear.rs`),
+    /// in proportion to the function's size.
+    form_steps: usize,
+    /// Differences being read inside the reading of another.
+    form_nesting: u8,
+}
+
+/// Differences read inside the reading of another: deeper ones stay as
+/// `combine` left them.
+const MAX_FORM_NESTING: u8 = 2;
+
+/// Form steps per expression of the function (plus a floor).
+fn form_budget(f: &Function) -> usize {
+    form_budget_of(f.exprs.len())
+}
+
+fn form_budget_of(exprs: usize) -> usize {
+    8 * exprs + 256
 }
 
 /// Callbacks for what an expression table needs from outside it.
@@ -75,12 +93,15 @@ impl Levels {
         Levels {
             memo: vec![None; f.exprs.len()],
             evaluations: 0,
+            form_steps: form_budget(f),
+            form_nesting: 0,
         }
     }
 
     /// Forget every entry (the variable levels changed).
     pub fn clear(&mut self) {
         self.memo.iter_mut().for_each(|m| *m = None);
+        self.form_steps = form_budget_of(self.memo.len());
     }
 
     pub fn level(&mut self, s: &Scope, e: ExprId) -> Level {
@@ -118,6 +139,18 @@ impl Levels {
             let mut entry = self.combine(s, kind);
             if entry.level == Level::Varying && s.facts.exchange_uniform.contains(&id) {
                 entry.level = Level::Warp;
+            }
+            // `(tile * 128 + row) - row`: the lane terms cancel.
+            if entry.level == Level::Varying
+                && let ExprKind::Binary(BinOp::Sub, a, b) = kind
+                && self.form_nesting < MAX_FORM_NESTING
+            {
+                self.form_nesting += 1;
+                let level = linear::difference_level(&mut Forms { table: self, s }, *a, *b);
+                self.form_nesting -= 1;
+                if let Some(level) = level {
+                    entry = Entry::plain(level);
+                }
             }
             self.evaluations += 1;
             self.memo[id as usize] = Some(entry);
@@ -223,10 +256,12 @@ impl Levels {
         };
         let level = a.level.max(b.level);
         // `threadIdx.x + k`: still aligned when `k` is a warp-uniform
-        // multiple of 32 or of the block width.
+        // multiple of 32 or of the block width (`threadIdx.x - kBase` with
+        // `kBase` a multiple of 32 in every instantiation).
         let offset = |y: Entry| {
             y.warp_aligned_offset
                 || (y.level == Level::Uniform && y.constant.is_some_and(|k| k % 32 == 0))
+                || (y.level <= Level::Warp && y.mult32)
         };
         // Reducing modulo a multiple of 32 keeps each warp's 32 lanes
         // together: `(tid % 256) / 32` and `(tid & 255) >> 5` are per warp.
@@ -378,6 +413,31 @@ impl Levels {
                 None => s.unknown().max(args()),
             },
         }
+    }
+}
+
+/// The level table as the leaves of linear forms.
+struct Forms<'t, 's, 'a> {
+    table: &'t mut Levels,
+    s: &'s Scope<'a>,
+}
+
+impl linear::Leaves for Forms<'_, '_, '_> {
+    fn f(&self) -> &Function {
+        self.s.f
+    }
+    fn locals(&self) -> &std::collections::HashMap<String, linear::IntLocal> {
+        &self.s.facts.int_locals
+    }
+    fn level(&mut self, e: ExprId) -> Level {
+        self.table.entry(self.s, e).level
+    }
+    fn var_level(&self, name: &str) -> Level {
+        var_entry(self.s, name).level
+    }
+    fn step(&mut self) -> bool {
+        self.table.form_steps = self.table.form_steps.saturating_sub(1);
+        self.table.form_steps > 0
     }
 }
 

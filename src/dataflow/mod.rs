@@ -21,6 +21,7 @@ pub mod extents;
 mod interprocedural;
 pub mod lanes;
 mod levels;
+mod linear;
 mod residue;
 
 use levels::{Levels, Scope};
@@ -116,10 +117,14 @@ pub struct FnFacts {
     /// assigned again (`const int kThreads = WARP_THREADS;`, a class's
     /// static member in a member's prelude): their value everywhere.
     pub local_constants: HashMap<String, i64>,
-    /// Locals declared once and never written whose value is a multiple
-    /// of 32 for every instantiation the code's `static_assert`s admit
-    /// (`residue.rs`): `threadIdx.x < kMath` splits on warp boundaries.
+    /// Locals declared once and never written, and template values, whose
+    /// value is a multiple of 32 for every instantiation the code's
+    /// `static_assert`s admit (`residue.rs`): `threadIdx.x < kMath` splits
+    /// on warp boundaries, and `(threadIdx.x - kBase) / 32` is per warp.
     pub multiples_of_32: HashSet<String>,
+    /// Locals declared once with an integer type (`linear.rs`): what
+    /// differences whose lane terms cancel are read through.
+    pub(crate) int_locals: HashMap<String, linear::IntLocal>,
     pub stats: FlowStats,
 }
 
@@ -415,6 +420,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         .collect();
     facts.local_constants = local_constants(f, module);
     facts.multiples_of_32 = residue::multiples_of_32(f, module);
+    facts.int_locals = linear::int_locals(f);
     let (exits, loop_exits) = exit_flags(f);
     let mut eval = Eval {
         f,
@@ -1124,6 +1130,41 @@ mod tests {
         let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
         let facts = analyze(&module);
         facts.functions[0].var_level[name]
+    }
+
+    #[test]
+    fn a_difference_whose_lane_terms_cancel_is_per_warp() {
+        let head = "__global__ void k(const int *t, int *o) {
+            const int lane = threadIdx.x % 32;
+            int tile = t[blockIdx.x];
+            int half = __shfl_sync(0xffffffff, lane / 16, 0);
+            int row = half % 2 * 32 + lane;";
+        let level = |body: &str| level_of(&format!("{head} {body} o[lane] = d; }}"), "d");
+        assert_eq!(
+            level("int in_req = tile * 128 + row; int d = in_req - row;"),
+            Level::Warp
+        );
+        assert_eq!(
+            level("int in_req = (tile << 7) + 3 * threadIdx.x; int d = in_req - threadIdx.x * 3;"),
+            Level::Uniform
+        );
+        // The lane terms differ.
+        assert_eq!(
+            level("int in_req = tile * 128 + row; int d = in_req - lane * 2;"),
+            Level::Varying
+        );
+        // A byte keeps the sum modulo 256 only; a cast may narrow it; a
+        // 64-bit or `auto` local, or one written again, is not read.
+        for body in [
+            "unsigned char in_req = tile * 128 + lane * 16; int d = in_req - lane * 16;",
+            "int in_req = (unsigned char)(tile * 128 + lane * 16); int d = in_req - lane * 16;",
+            "long in_req = tile * 128 + row; int d = in_req - row;",
+            "int in_req = tile * 128 + lane * 5L; int d = in_req - lane * 5L;",
+            "auto in_req = tile * 128 + row; int d = in_req - row;",
+            "int in_req = tile * 128 + row; in_req += lane; int d = in_req - row;",
+        ] {
+            assert_eq!(level(body), Level::Varying, "{body}");
+        }
     }
 
     #[test]

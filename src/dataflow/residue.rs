@@ -95,8 +95,8 @@ struct Ctx<'m> {
     steps: usize,
 }
 
-/// The locals of `f` (declared once, never written) whose value is a
-/// multiple of 32 for every instantiation.
+/// The locals of `f` (declared once, never written) and its template
+/// values whose value is a multiple of 32 for every instantiation.
 pub fn multiples_of_32(f: &Function, module: &Module) -> HashSet<String> {
     let mut out = HashSet::new();
     if f.stmts.is_empty() || f.template_values.is_empty() {
@@ -104,8 +104,14 @@ pub fn multiples_of_32(f: &Function, module: &Module) -> HashSet<String> {
     }
     let env = Env::new(f, module);
     let mut cx = Ctx { module, steps: 0 };
-    let mut names: Vec<&str> = env.inits.keys().copied().collect();
+    let mut names: Vec<&str> = env
+        .inits
+        .keys()
+        .copied()
+        .chain(f.template_values.iter().map(String::as_str))
+        .collect();
     names.sort_unstable();
+    names.dedup();
     for n in names {
         if cx.steps > MAX_STEPS {
             break;

@@ -92,6 +92,10 @@ pub struct Function {
     /// Conditions of the body's `static_assert`s (also through macros):
     /// every instantiation satisfies them (see [`asserts`]).
     pub asserts: Vec<ExprId>,
+    /// Operands of C-style casts (`(long)x`, `(uint8_t)x`), which lower to
+    /// the operand itself, and `long` literals (`5L`): where a value may
+    /// change width.
+    pub casts: std::collections::HashSet<ExprId>,
 }
 
 impl Function {
@@ -159,6 +163,8 @@ pub enum StmtKind {
         shared: bool,
         is_pointer: bool,
         is_float: bool,
+        /// What the declared type says about the integers it holds.
+        int_type: IntType,
     },
     Expr(ExprId),
     If {
@@ -189,6 +195,19 @@ pub enum StmtKind {
     /// Something the lowering does not model (inline asm other than
     /// `%laneid`, `goto`, a parse error…).
     Opaque,
+}
+
+/// The integer width a local's declared type gives its value (a store
+/// converts the initializer to it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IntType {
+    /// Not a built-in integer type, 64 bits, `auto`, or not known.
+    #[default]
+    Other,
+    /// `char`, `short`, `bool` and their fixed-width names.
+    Narrow,
+    /// `int`, `unsigned`, `int32_t`, `uint32_t`: 32 bits.
+    Int32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,7 +315,13 @@ pub enum ExprKind {
 
 impl StmtKind {
     /// A scalar local `T name = init;` (not `__shared__`, not an array).
-    pub fn local(name: String, init: Option<ExprId>, is_pointer: bool, is_float: bool) -> StmtKind {
+    pub fn local(
+        name: String,
+        init: Option<ExprId>,
+        is_pointer: bool,
+        is_float: bool,
+        int_type: IntType,
+    ) -> StmtKind {
         StmtKind::Decl {
             name,
             init,
@@ -304,6 +329,7 @@ impl StmtKind {
             shared: false,
             is_pointer,
             is_float,
+            int_type,
         }
     }
 }

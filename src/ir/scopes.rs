@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{ExprId, ExprKind, Function, StmtId, StmtKind, UnOp};
+use super::{ExprId, ExprKind, Function, IntType, StmtId, StmtKind, UnOp};
 
 /// The name as written in the source (`i` for the IR name `i#2`).
 pub fn source_name(ir_name: &str) -> &str {
@@ -57,6 +57,7 @@ struct Frame {
 struct Scalar {
     is_pointer: bool,
     is_float: bool,
+    int_type: IntType,
 }
 
 /// Rename every declaration of `f` that reuses a name declared before it
@@ -108,6 +109,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                         shared,
                         is_pointer,
                         is_float,
+                        int_type,
                     } => {
                         let roots: Vec<ExprId> = init
                             .iter()
@@ -127,6 +129,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                                 Scalar {
                                     is_pointer,
                                     is_float,
+                                    int_type,
                                 },
                             );
                         }
@@ -143,6 +146,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                                 Some(rhs),
                                 scalar.is_pointer,
                                 scalar.is_float,
+                                scalar.int_type,
                             );
                             scalars.insert(ir_name.clone(), scalar);
                             bind(&mut current, &mut undo, name, ir_name);

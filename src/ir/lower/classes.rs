@@ -330,6 +330,7 @@ impl super::FnBuilder<'_> {
                     shared: false,
                     is_pointer: false,
                     is_float: type_is_float(*decl, text),
+                    int_type: super::int_type(*decl, text),
                 },
                 super::span_of(*decl),
             );
@@ -347,6 +348,7 @@ impl super::FnBuilder<'_> {
                 shared,
                 is_pointer: false,
                 is_float: type_is_float(field.decl, text),
+                int_type: super::int_type(field.decl, text),
             };
             match field.init {
                 FieldInit::None => {}

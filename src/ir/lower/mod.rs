@@ -149,7 +149,8 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
         .child_by_field_name("declarator")
         .map(|d| d.start_byte())
         .unwrap_or(body_start);
-    let prefix = text.get(def.start_byte()..decl_start).unwrap_or("");
+    let start = attribute_error(def, text).map_or(def.start_byte(), |e| e.start_byte());
+    let prefix = text.get(start..decl_start).unwrap_or("");
     if prefix.contains("__global__") || prefix.contains("KERNEL") {
         return Some(FnKind::Kernel);
     }
@@ -169,6 +170,27 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
         return Some(FnKind::Device);
     }
     None
+}
+
+/// `__global__ __launch_bounds__(512) __cluster_dims__(2, 1, 1) void k(…)`:
+/// the grammar does not know the cluster attribute, so the specifiers
+/// before it parse as an ERROR node right before the definition. Such a
+/// node (only specifiers and attributes: no `;` or braces, and nothing but
+/// space up to the definition) is still the definition's prefix.
+fn attribute_error<'t>(def: Node<'t>, text: &str) -> Option<Node<'t>> {
+    let prev = def.prev_sibling()?;
+    if !prev.is_error() {
+        return None;
+    }
+    let between = text.get(prev.end_byte()..def.start_byte())?;
+    let t = node_text(prev, text);
+    (between.trim().is_empty() && t.contains("__cluster_dims__") && !t.contains([';', '{', '}']))
+        .then_some(prev)
+}
+
+fn find_child<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut c = n.walk();
+    n.children(&mut c).find(|k| k.kind() == kind)
 }
 
 fn template_values_for(def: Node, text: &str) -> Vec<String> {
@@ -310,9 +332,8 @@ impl<'a> Lowerer<'a> {
         let name_node = decl.child_by_field_name("declarator")?;
         let name = last_segment(node_text(name_node, text)).to_owned();
         let launch_bounds = {
-            let mut c = def.walk();
-            def.children(&mut c)
-                .find(|k| k.kind() == "launch_bounds")
+            find_child(def, "launch_bounds")
+                .or_else(|| attribute_error(def, text).and_then(|e| find_child(e, "launch_bounds")))
                 .and_then(|lb| lb.named_child(0))
                 .and_then(|n| parse_int_literal(node_text(n, text)))
                 .and_then(|v| u32::try_from(v).ok())
@@ -521,6 +542,36 @@ fn type_is_float(decl: Node, text: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// The integer width of a declaration's type (`IntType::Other` for
+/// anything else, `auto` and typedefs included).
+pub(super) fn int_type(decl: Node, text: &str) -> IntType {
+    const INT32: &[&str] = &["int", "unsigned", "signed", "int32_t", "uint32_t", "uint"];
+    const NARROW: &[&str] = &[
+        "char", "short", "bool", "int8_t", "int16_t", "uint8_t", "uint16_t",
+    ];
+    let Some(t) = decl.child_by_field_name("type") else {
+        return IntType::Other;
+    };
+    let s = node_text(t, text);
+    let words: Vec<&str> = s
+        .rsplit("::")
+        .next()
+        .unwrap_or(s)
+        .split_whitespace()
+        .collect();
+    if words.is_empty()
+        || words
+            .iter()
+            .any(|w| !INT32.contains(w) && !NARROW.contains(w))
+    {
+        IntType::Other
+    } else if words.iter().any(|w| NARROW.contains(w)) {
+        IntType::Narrow
+    } else {
+        IntType::Int32
+    }
+}
+
 fn type_is_integral(decl: Node, text: &str) -> bool {
     const INTEGRAL: &[&str] = &[
         "int",
@@ -715,7 +766,10 @@ impl FnBuilder<'_> {
                     return;
                 }
                 if let Some((name, init)) = self.misparsed_tile_decl(e, text, site) {
-                    let id = self.stmt(StmtKind::local(name, init, false, false), span);
+                    let id = self.stmt(
+                        StmtKind::local(name, init, false, false, IntType::Other),
+                        span,
+                    );
                     self.push_to(dest, id);
                     return;
                 }
@@ -897,6 +951,7 @@ impl FnBuilder<'_> {
             }
         }
         let is_float = type_is_float(n, text);
+        let int_type = int_type(n, text);
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -936,6 +991,7 @@ impl FnBuilder<'_> {
                     shared,
                     is_pointer,
                     is_float,
+                    int_type: if is_pointer { IntType::Other } else { int_type },
                 },
                 self.span(n, site),
             );
@@ -1106,6 +1162,12 @@ impl FnBuilder<'_> {
             "number_literal" => {
                 let t = node_text(n, text);
                 match parse_int_literal(t) {
+                    // `5L`, `1ull`: 64-bit arithmetic around it.
+                    Some(v) if t.contains(['l', 'L']) => {
+                        let id = self.expr(ExprKind::Int(v), span);
+                        self.f.casts.insert(id);
+                        return id;
+                    }
                     Some(v) => ExprKind::Int(v),
                     None => t
                         .trim_end_matches(['f', 'F', 'l', 'L'])
@@ -1183,7 +1245,9 @@ impl FnBuilder<'_> {
                 return self.lower_opt(n.named_child(0), text, d, site, span);
             }
             "cast_expression" => {
-                return self.lower_opt(n.child_by_field_name("value"), text, d, site, span);
+                let v = self.lower_opt(n.child_by_field_name("value"), text, d, site, span);
+                self.f.casts.insert(v);
+                return v;
             }
             "unary_expression" | "pointer_expression" => {
                 let op = n
@@ -1581,6 +1645,7 @@ fn empty_function() -> Function {
         file: 0,
         scoped_names: Default::default(),
         asserts: Vec::new(),
+        casts: Default::default(),
     }
 }
 
@@ -1643,6 +1708,22 @@ mod tests {
     fn lower(src: &str) -> Module {
         let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
         lower_file(&parsed, &PreprocEnv::default())
+    }
+
+    #[test]
+    fn a_kernel_with_cluster_dims_is_a_kernel() {
+        // `__cluster_dims__` is unknown to the grammar: the specifiers
+        // before it are an ERROR node before the definition.
+        let m = lower(
+            "extern \"C\" {\n__global__ __launch_bounds__(512, 1) __cluster_dims__(2, 1, 1) void\n\
+             k(int *o, int n) { if (n > 1) o[threadIdx.x] = __shfl_sync(0xffffffff, n, 0); }\n}\n\
+             void f(int n); __cluster_dims__(2, 1, 1) void\nh(int *o) { o[threadIdx.x] = 0; }\n",
+        );
+        let k = m.function("k").unwrap();
+        assert!(k.is_kernel());
+        assert_eq!(k.launch_bounds, Some(512));
+        // No `__global__` in the node: not a kernel.
+        assert!(m.function("h").is_none_or(|h| !h.is_kernel()));
     }
 
     #[test]
