@@ -1641,6 +1641,19 @@ fn rewrite_grammar_gaps(out: &mut [u8], toks: &[CodeTok]) -> usize {
                 brackets.pop();
             }
             b"friend" => rewrites += usize::from(friend_first(out, toks, i)),
+            // `__cluster_dims__(2, 1, 1)`: an attribute the grammar does not
+            // know (the specifiers before it became an ERROR node); it says
+            // nothing about a block's threads.
+            b"__cluster_dims__"
+                if toks
+                    .get(i + 1)
+                    .is_some_and(|n| &out[n.start..n.end] == b"(") =>
+            {
+                if let Some(close) = matching_paren(toks, i + 1, out) {
+                    blank(out, t.start, toks[close].end);
+                    rewrites += 1;
+                }
+            }
             b"typename" if dependent_temporary(toks, i, out) => {
                 blank(out, t.start, t.end);
                 rewrites += 1;

@@ -149,8 +149,7 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
         .child_by_field_name("declarator")
         .map(|d| d.start_byte())
         .unwrap_or(body_start);
-    let start = attribute_error(def, text).map_or(def.start_byte(), |e| e.start_byte());
-    let prefix = text.get(start..decl_start).unwrap_or("");
+    let prefix = text.get(def.start_byte()..decl_start).unwrap_or("");
     if prefix.contains("__global__") || prefix.contains("KERNEL") {
         return Some(FnKind::Kernel);
     }
@@ -170,22 +169,6 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
         return Some(FnKind::Device);
     }
     None
-}
-
-/// `__global__ __launch_bounds__(512) __cluster_dims__(2, 1, 1) void k(…)`:
-/// the grammar does not know the cluster attribute, so the specifiers
-/// before it parse as an ERROR node right before the definition. Such a
-/// node (only specifiers and attributes: no `;` or braces, and nothing but
-/// space up to the definition) is still the definition's prefix.
-fn attribute_error<'t>(def: Node<'t>, text: &str) -> Option<Node<'t>> {
-    let prev = def.prev_sibling()?;
-    if !prev.is_error() {
-        return None;
-    }
-    let between = text.get(prev.end_byte()..def.start_byte())?;
-    let t = node_text(prev, text);
-    (between.trim().is_empty() && t.contains("__cluster_dims__") && !t.contains([';', '{', '}']))
-        .then_some(prev)
 }
 
 fn find_child<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
@@ -333,7 +316,6 @@ impl<'a> Lowerer<'a> {
         let name = last_segment(node_text(name_node, text)).to_owned();
         let launch_bounds = {
             find_child(def, "launch_bounds")
-                .or_else(|| attribute_error(def, text).and_then(|e| find_child(e, "launch_bounds")))
                 .and_then(|lb| lb.named_child(0))
                 .and_then(|n| parse_int_literal(node_text(n, text)))
                 .and_then(|v| u32::try_from(v).ok())
@@ -1712,8 +1694,16 @@ mod tests {
 
     #[test]
     fn a_kernel_with_cluster_dims_is_a_kernel() {
-        // `__cluster_dims__` is unknown to the grammar: the specifiers
-        // before it are an ERROR node before the definition.
+        // `__cluster_dims__` is unknown to the grammar: configuring the
+        // file blanks it, so the specifiers before it stay the kernel's.
+        let lower = |src: &str| {
+            let source = SourceFile::new("t.cu", src.as_bytes());
+            let env = PreprocEnv::default();
+            let (parsed, _) =
+                crate::frontend::parse_configured(source, &env, 1_000_000).expect("parses");
+            assert!(parsed.error_regions.is_empty());
+            lower_file(&parsed, &env)
+        };
         let m = lower(
             "extern \"C\" {\n__global__ __launch_bounds__(512, 1) __cluster_dims__(2, 1, 1) void\n\
              k(int *o, int n) { if (n > 1) o[threadIdx.x] = __shfl_sync(0xffffffff, n, 0); }\n}\n\
@@ -1722,7 +1712,7 @@ mod tests {
         let k = m.function("k").unwrap();
         assert!(k.is_kernel());
         assert_eq!(k.launch_bounds, Some(512));
-        // No `__global__` in the node: not a kernel.
+        // No `__global__`: not a kernel.
         assert!(m.function("h").is_none_or(|h| !h.is_kernel()));
     }
 
