@@ -97,8 +97,38 @@ pub struct Function {
     /// change width.
     pub casts: std::collections::HashSet<ExprId>,
 }
-
 impl Function {
+    /// Every name the function's IR holds: variables, members, callees
+    /// with their scopes and template arguments, declarations, parameters,
+    /// template values, scoped names and its class. Whatever the analysis
+    /// looks up by name (a constant, a callee) is spelled in one of them.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        let exprs = self.exprs.iter().flat_map(|e| -> Vec<&str> {
+            match &e.kind {
+                ExprKind::Var(n) | ExprKind::Member(_, n) => vec![n.as_str()],
+                ExprKind::Call(c) => std::iter::once(c.name.as_str())
+                    .chain(c.scope.as_deref())
+                    .chain(c.via_macro.as_deref())
+                    .chain(c.template_args.iter().map(String::as_str))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        });
+        let decls = self.stmts.iter().filter_map(|s| match &s.kind {
+            StmtKind::Decl { name, .. } => Some(name.as_str()),
+            _ => None,
+        });
+        std::iter::once(self.name.as_str())
+            .chain(self.class.as_deref())
+            .chain(self.params.iter().map(|p| p.name.as_str()))
+            .chain(self.template_values.iter().map(String::as_str))
+            .chain(self.type_sizes.iter().map(String::as_str))
+            .chain(self.flag_values.iter().map(String::as_str))
+            .chain(self.scoped_names.iter().map(String::as_str))
+            .chain(exprs)
+            .chain(decls)
+    }
+
     /// Scalar locals declared exactly once (no array dims) with an
     /// initializer, and never written after it (no assignment, update or
     /// `&x`): name → initializer. What the dataflow may read as the value

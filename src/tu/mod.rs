@@ -27,7 +27,7 @@ pub mod contracts;
 pub mod resolve;
 pub mod words;
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -145,9 +145,6 @@ pub struct Unit<'s> {
     headers: Vec<UnitHeader>,
     /// The words of the file's configured view.
     main_words: HashSet<u64>,
-    /// Names the file's lowering may look up: its words and those of the
-    /// inherited macros' bodies (set by [`Unit::macros`]).
-    names: RefCell<Option<HashSet<u64>>>,
     /// Names that resolved to no file (system headers, other projects).
     pub missing: Vec<String>,
     /// Includes resolved to a file.
@@ -734,7 +731,6 @@ impl Unit<'_> {
                 }
             }
         }
-        *self.names.borrow_mut() = Some(names);
         Arc::new(map)
     }
 
@@ -827,21 +823,25 @@ impl Unit<'_> {
             }
         }
         module.index_functions();
-        self.link_constants(module, file_of_header.keys().copied());
+        self.link_constants(module);
     }
 
     /// The headers' constants and class block shapes that a name of the
     /// module can read, the first header in include order winning (the
     /// file's own first). A name the module reads comes from the file's
-    /// view, an inherited macro's body, or a linked function's header; a
+    /// view, an inherited macro's body, or a linked function's IR; a
     /// header is parsed only while it may define one still unresolved.
-    fn link_constants(&self, module: &mut Module, providers: impl Iterator<Item = usize>) {
-        let mut names = match &*self.names.borrow() {
-            Some(n) => n.clone(),
-            None => self.main_words.clone(),
-        };
-        for hi in providers {
-            names.extend(self.headers[hi].words.all().iter().copied());
+    fn link_constants(&self, module: &mut Module) {
+        // After lowering, constants are read only by the names the
+        // functions' IR spells (variables, members, template arguments,
+        // scoped names…): not by every word of the file or of a linked
+        // function's header, which had half a unit's headers parsed for
+        // constants nothing reads.
+        let mut names: HashSet<u64> = HashSet::new();
+        for f in &module.functions {
+            for name in f.names() {
+                names.extend(code_words(name));
+            }
         }
         for k in module.constants.keys() {
             names.remove(&hash_word(k.as_bytes()));
