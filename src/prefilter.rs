@@ -9,7 +9,7 @@ use aho_corasick::AhoCorasick;
 /// Substrings that locate every candidate identifier (`sync` covers
 /// `*_sync`, `__syncwarp`, `__syncthreads*` and `.sync()`). A candidate is
 /// then judged as a whole identifier by [`is_warp_identifier`].
-const ANCHORS: &[&str] = &[
+pub const ANCHORS: &[&str] = &[
     "__shfl",
     "__ballot",
     "__any",

@@ -14,7 +14,7 @@
 //! between; neither the declaration since the previous `;`/`{`/`}` (a
 //! superset of lowering's specifier text) nor a blanked attribute macro
 //! there says device; the function is not `get_block_shape`; and the
-//! body holds none of the words that make it matter ([`KEEP`]:
+//! body holds none of the words that make it matter ([`KEEP_BODY`]:
 //! device-only names and every warp identifier's anchor, launches, device
 //! lambdas, directives, suppression comments). Anything
 //! else (constructors with initializer lists, trailing return types,
@@ -26,38 +26,43 @@ use aho_corasick::AhoCorasick;
 
 use super::configure::{CodeTok, QualifierNote, TokKind};
 
-/// Words that keep a body: lowering's device-only names, the prefilter's
-/// warp anchors, launches, device lambdas and kernels, directives and
-/// suppression comments.
-const KEEP: &[&str] = &[
+/// Text in a body that makes it device code to lowering
+/// (`ir::lower::device_kind`, which reads this list).
+pub const DEVICE_ONLY_TEXT: &[&str] = &[
     "threadIdx",
-    "sync",
+    "__syncthreads",
+    "__syncwarp",
+    "_sync(",
     "__activemask",
     "__shared__",
-    "__shfl",
-    "__ballot",
-    "__any",
-    "__all",
-    "<<<",
-    "__device__",
-    "__global__",
-    "DEVICE",
-    "KERNEL",
-    "#",
-    "warplint",
 ];
+
+/// Text in a declaration that makes it device code (kernels first):
+/// `ir::lower::device_kind` reads these lists.
+pub const KERNEL_SPECIFIER_TEXT: &[&str] = &["__global__", "KERNEL"];
+pub const DEVICE_SPECIFIER_TEXT: &[&str] = &["__device__", "DEVICE"];
+
+/// What else keeps a body: launches, device lambdas and kernels,
+/// directives and suppression comments (with the prefilter's warp anchors
+/// and [`DEVICE_ONLY_TEXT`]).
+const ALSO_KEPT: &[&str] = &["<<<", "#", "warplint"];
 
 /// The host function whose body lowering reads for a kernel class's block
 /// shape (`ir::lower::launch::is_block_shape_getter`).
 pub const BLOCK_SHAPE_GETTER: &str = "get_block_shape";
 
-/// Words in a declaration that make it device code (`device_kind`).
-const DEVICE_SPECIFIERS: &[&str] = &["__global__", "KERNEL", "__device__", "DEVICE"];
-
-static KEEP_BODY: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(KEEP).expect("static patterns"));
-static DEVICE_DECL: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(DEVICE_SPECIFIERS).expect("static patterns"));
+static KEEP_BODY: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let words = (crate::prefilter::ANCHORS.iter())
+        .chain(DEVICE_ONLY_TEXT)
+        .chain(KERNEL_SPECIFIER_TEXT)
+        .chain(DEVICE_SPECIFIER_TEXT)
+        .chain(ALSO_KEPT);
+    AhoCorasick::new(words).expect("static patterns")
+});
+static DEVICE_DECL: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let words = KERNEL_SPECIFIER_TEXT.iter().chain(DEVICE_SPECIFIER_TEXT);
+    AhoCorasick::new(words).expect("static patterns")
+});
 
 /// Tokens between a parameter list and a function body.
 const TRAILING: &[&[u8]] = &[
@@ -259,14 +264,18 @@ fn declares_device(
     // token of its own.
     let start = from.checked_sub(1).map_or(0, |p| toks[p].end);
     let end = toks[brace].start;
+    // Notes are in text order: only those from `start` on can be inside.
+    let from = notes.partition_point(|n| n.span.start < start);
     DEVICE_DECL.is_match(&out[start..end])
-        || notes.iter().any(|n| {
-            n.span.start >= start
-                && n.span.end <= end
-                && n.qualifiers
-                    .iter()
-                    .any(|q| matches!(*q, "__device__" | "__global__"))
-        })
+        || notes[from..]
+            .iter()
+            .take_while(|n| n.span.start < end)
+            .any(|n| {
+                n.span.end <= end
+                    && n.qualifiers
+                        .iter()
+                        .any(|q| matches!(*q, "__device__" | "__global__"))
+            })
 }
 
 #[cfg(test)]

@@ -102,31 +102,32 @@ impl Function {
     /// with their scopes and template arguments, declarations, parameters,
     /// template values, scoped names and its class. Whatever the analysis
     /// looks up by name (a constant, a callee) is spelled in one of them.
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        let exprs = self.exprs.iter().flat_map(|e| -> Vec<&str> {
+    pub fn for_each_name(&self, mut visit: impl FnMut(&str)) {
+        let own = [Some(self.name.as_str()), self.class.as_deref()];
+        own.into_iter().flatten().for_each(&mut visit);
+        self.params.iter().for_each(|p| visit(&p.name));
+        let lists = [&self.template_values, &self.type_sizes, &self.flag_values];
+        lists.into_iter().flatten().for_each(|n| visit(n));
+        self.scoped_names.iter().for_each(|n| visit(n));
+        for e in &self.exprs {
             match &e.kind {
-                ExprKind::Var(n) | ExprKind::Member(_, n) => vec![n.as_str()],
-                ExprKind::Call(c) => std::iter::once(c.name.as_str())
-                    .chain(c.scope.as_deref())
-                    .chain(c.via_macro.as_deref())
-                    .chain(c.template_args.iter().map(String::as_str))
-                    .collect(),
-                _ => Vec::new(),
+                ExprKind::Var(n) | ExprKind::Member(_, n) => visit(n),
+                ExprKind::Call(c) => {
+                    visit(&c.name);
+                    [c.scope.as_deref(), c.via_macro.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .for_each(&mut visit);
+                    c.template_args.iter().for_each(|a| visit(a));
+                }
+                _ => {}
             }
-        });
-        let decls = self.stmts.iter().filter_map(|s| match &s.kind {
-            StmtKind::Decl { name, .. } => Some(name.as_str()),
-            _ => None,
-        });
-        std::iter::once(self.name.as_str())
-            .chain(self.class.as_deref())
-            .chain(self.params.iter().map(|p| p.name.as_str()))
-            .chain(self.template_values.iter().map(String::as_str))
-            .chain(self.type_sizes.iter().map(String::as_str))
-            .chain(self.flag_values.iter().map(String::as_str))
-            .chain(self.scoped_names.iter().map(String::as_str))
-            .chain(exprs)
-            .chain(decls)
+        }
+        for st in &self.stmts {
+            if let StmtKind::Decl { name, .. } = &st.kind {
+                visit(name);
+            }
+        }
     }
 
     /// Scalar locals declared exactly once (no array dims) with an

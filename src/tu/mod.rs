@@ -839,9 +839,7 @@ impl Unit<'_> {
         // constants nothing reads.
         let mut names: HashSet<u64> = HashSet::new();
         for f in &module.functions {
-            for name in f.names() {
-                names.extend(code_words(name));
-            }
+            f.for_each_name(|name| names.extend(words::name_words(name)));
         }
         for k in module.constants.keys() {
             names.remove(&hash_word(k.as_bytes()));

@@ -52,6 +52,16 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
+/// The hashes of the runs of word bytes in `name` (`Traits::kWarps`,
+/// `N + 1`): what a name spelled in the IR can look up. No lexer: a name
+/// holds no comment or literal.
+pub fn name_words(name: &str) -> impl Iterator<Item = u64> + '_ {
+    name.as_bytes()
+        .split(|&b| !is_word_byte(b))
+        .filter(|w| w.first().is_some_and(|b| !b.is_ascii_digit()))
+        .map(hash_word)
+}
+
 /// The words of `text` outside comments and literals: every name its
 /// tree can hold.
 pub fn code_words(text: &str) -> HashSet<u64> {

@@ -149,23 +149,18 @@ fn device_kind(def: Node, text: &str) -> Option<FnKind> {
         .child_by_field_name("declarator")
         .map(|d| d.start_byte())
         .unwrap_or(body_start);
+    use crate::frontend::host_bodies::{
+        DEVICE_ONLY_TEXT, DEVICE_SPECIFIER_TEXT, KERNEL_SPECIFIER_TEXT,
+    };
     let prefix = text.get(def.start_byte()..decl_start).unwrap_or("");
-    if prefix.contains("__global__") || prefix.contains("KERNEL") {
+    if KERNEL_SPECIFIER_TEXT.iter().any(|t| prefix.contains(t)) {
         return Some(FnKind::Kernel);
     }
-    if prefix.contains("__device__") || prefix.contains("DEVICE") {
+    if DEVICE_SPECIFIER_TEXT.iter().any(|t| prefix.contains(t)) {
         return Some(FnKind::Device);
     }
     let body = text.get(body_start..def.end_byte()).unwrap_or("");
-    let device_only = [
-        "threadIdx",
-        "__syncthreads",
-        "__syncwarp",
-        "_sync(",
-        "__activemask",
-        "__shared__",
-    ];
-    if device_only.iter().any(|t| body.contains(t)) {
+    if DEVICE_ONLY_TEXT.iter().any(|t| body.contains(t)) {
         return Some(FnKind::Device);
     }
     None
