@@ -92,7 +92,8 @@ pub struct Function {
     /// Conditions of the body's `static_assert`s (also through macros):
     /// every instantiation satisfies them (see [`asserts`]).
     pub asserts: Vec<ExprId>,
-    /// Operands of C-style casts (`(long)x`, `(uint8_t)x`), which lower to
+    /// Operands of C-style casts (`(long)x`, `(uint8_t)x`) and of
+    /// `static_cast`s to integer types, which lower to
     /// the operand itself, and `long` literals (`5L`): where a value may
     /// change width.
     pub casts: std::collections::HashSet<ExprId>,

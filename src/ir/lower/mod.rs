@@ -550,6 +550,12 @@ pub(super) fn int_type(decl: Node, text: &str) -> IntType {
 }
 
 fn type_is_integral(decl: Node, text: &str) -> bool {
+    decl.child_by_field_name("type")
+        .is_some_and(|t| type_text_is_integral(node_text(t, text)))
+}
+
+/// `unsigned long`, `std::uint32_t`, `size_t`…: a built-in integer type.
+fn type_text_is_integral(s: &str) -> bool {
     const INTEGRAL: &[&str] = &[
         "int",
         "unsigned",
@@ -572,13 +578,9 @@ fn type_is_integral(decl: Node, text: &str) -> bool {
         "dim_t",
         "index_t",
     ];
-    decl.child_by_field_name("type")
-        .map(|t| {
-            let s = node_text(t, text);
-            let last = s.rsplit("::").next().unwrap_or(s);
-            last.split_whitespace().all(|w| INTEGRAL.contains(&w))
-        })
-        .unwrap_or(false)
+    let s = s.trim();
+    let last = s.rsplit("::").next().unwrap_or(s);
+    !last.trim().is_empty() && last.split_whitespace().all(|w| INTEGRAL.contains(&w))
 }
 
 fn span_of(n: Node) -> ByteSpan {
@@ -1540,6 +1542,21 @@ impl FnBuilder<'_> {
                 target = target.child_by_field_name("name").unwrap_or(target);
             }
             name = last_segment(node_text(target, text)).to_owned();
+            // `static_cast<int>(x)` is the C cast `(int)x`: the operand,
+            // so that `static_cast<int>(threadIdx.x) < 32` reads as what it
+            // is. Only integer targets: a cast to float changes arithmetic.
+            if matches!(name.as_str(), "static_cast" | "const_cast")
+                && receiver.is_none()
+                && scope.as_deref().is_none_or(|s| s.is_empty())
+                && let [ty] = template_args.as_slice()
+                && (name == "const_cast" || type_text_is_integral(ty))
+                && let Some(a) = n.child_by_field_name("arguments")
+                && a.named_child_count() == 1
+            {
+                let v = self.lower_opt(a.named_child(0), text, depth + 1, site, span);
+                self.f.casts.insert(v);
+                return v;
+            }
             // `apply(x)` where `apply` is a parameter calls that object (a
             // functor or lambda): C++ finds the parameter before any
             // function of the same name, so it is never that function.
