@@ -15,7 +15,7 @@
 //! `*p`, `obj.field` with a uniform `p` / `obj` read one location for all
 //! lanes.
 
-use super::{FnFacts, Level, linear};
+use super::{FnFacts, Level, linear, slots};
 use crate::ir::primitives::{ASM_BROADCAST, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
@@ -116,6 +116,19 @@ impl Levels {
         self.entry(s, e).warp_aligned_offset
     }
 
+    /// See [`slots::stride_loop_is_block_uniform`].
+    pub fn stride_loop_is_block_uniform(
+        &mut self,
+        s: &Scope,
+        var: &str,
+        start: ExprId,
+        cond: ExprId,
+        step: ExprId,
+    ) -> bool {
+        let forms = &mut Forms { table: self, s };
+        slots::stride_loop_is_block_uniform(forms, var, start, cond, step)
+    }
+
     fn entry(&mut self, s: &Scope, e: ExprId) -> Entry {
         if let Some(Some(m)) = self.memo.get(e as usize) {
             return *m;
@@ -150,6 +163,21 @@ impl Levels {
                 self.form_nesting -= 1;
                 if let Some(level) = level {
                     entry = Entry::plain(level);
+                }
+            }
+            // `blockIdx.y * 128 + threadIdx.x < 2688` with at most 128
+            // threads a block: the block is cut only at its boundaries.
+            if entry.level != Level::Uniform
+                && let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) =
+                    kind
+                && self.form_nesting < MAX_FORM_NESTING
+            {
+                self.form_nesting += 1;
+                let uniform =
+                    slots::comparison_is_block_uniform(&mut Forms { table: self, s }, *op, *a, *b);
+                self.form_nesting -= 1;
+                if uniform {
+                    entry = Entry::plain(Level::Uniform);
                 }
             }
             self.evaluations += 1;
@@ -438,6 +466,32 @@ impl linear::Leaves for Forms<'_, '_, '_> {
     fn step(&mut self) -> bool {
         self.table.form_steps = self.table.form_steps.saturating_sub(1);
         self.table.form_steps > 0
+    }
+}
+
+impl slots::SlotLeaves for Forms<'_, '_, '_> {
+    fn constant(&self, name: &str) -> Option<i64> {
+        let facts = &self.s.facts;
+        if facts
+            .var_level
+            .get(name)
+            .is_some_and(|l| *l != Level::Uniform)
+        {
+            return None;
+        }
+        facts
+            .local_constants
+            .get(name)
+            .or_else(|| self.s.module.constants.get(name))
+            .copied()
+    }
+    fn block_width_at_most(&self) -> Option<u32> {
+        let bounds = self.s.f.launch_bounds.filter(|b| (1..=1024).contains(b));
+        let stated = self.s.module.stated_extent(self.s.f, 0);
+        match (bounds, stated) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 

@@ -23,6 +23,7 @@ pub mod lanes;
 mod levels;
 mod linear;
 mod residue;
+mod slots;
 
 use levels::{Levels, Scope};
 
@@ -383,6 +384,18 @@ impl Eval<'_> {
     fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.warp_aligned_offset(s, e))
     }
+    fn stride_loop(
+        &mut self,
+        facts: &FnFacts,
+        var: &str,
+        start: ExprId,
+        cond: ExprId,
+        step: ExprId,
+    ) -> bool {
+        self.with_scope(facts, |t, s| {
+            t.stride_loop_is_block_uniform(s, var, start, cond, step)
+        })
+    }
 }
 
 pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> FnFacts {
@@ -686,6 +699,20 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                         // the fixpoint) and the conditions of the exits.
                         let mut level =
                             cond.map(|c| eval.level(facts, c)).unwrap_or(Level::Uniform);
+                        // `for (i = threadIdx.x; i < n; i += blockDim.x)`
+                        // with `n` a multiple of `blockDim.x`: as many
+                        // trips in every thread (`slots.rs`).
+                        if level != Level::Uniform
+                            && let ([only], Some(c), Some(st)) = (init.as_slice(), cond, step)
+                            && let StmtKind::Decl {
+                                name,
+                                init: Some(start),
+                                ..
+                            } = &f.stmt(*only).kind
+                            && eval.stride_loop(facts, name, *start, *c, *st)
+                        {
+                            level = Level::Uniform;
+                        }
                         let span = cond.map(|c| f.expr(c).span).unwrap_or(stmt.span);
                         if contains_exit(eval, body) {
                             level = level.max(exit_level(f, body, eval, facts));
@@ -1130,6 +1157,68 @@ mod tests {
         let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
         let facts = analyze(&module);
         facts.functions[0].var_level[name]
+    }
+
+    #[test]
+    fn a_comparison_that_cuts_only_at_block_slots_is_uniform() {
+        let level = |bounds: &str, cond: &str| {
+            level_of(
+                &format!(
+                    "__global__ {bounds} void k(int *o, int n) {{
+                    const int t = threadIdx.x;
+                    const int col = blockIdx.y * 128 + t;
+                    bool c = {cond}; o[t] = c; }}"
+                ),
+                "c",
+            )
+        };
+        let bounded = "__launch_bounds__(128)";
+        for cond in [
+            "col < 4096",
+            "col >= 128 * n",
+            "4096 > col",
+            "col <= 4095",
+            "t < 128",
+        ] {
+            assert_eq!(level(bounded, cond), Level::Uniform, "{cond}");
+        }
+        for (bounds, cond) in [
+            // A bound that is not a multiple of the tile, or not stated.
+            (bounded, "col < 4000"),
+            (bounded, "col < n"),
+            (bounded, "col <= 4096"),
+            // Wider blocks than the tile: a tile is cut inside a block.
+            ("__launch_bounds__(256)", "col < 4096"),
+            ("", "col < 4096"),
+            (bounded, "blockIdx.x * 64 + t < 256"),
+            // The thread index enters twice, or subtracted.
+            (bounded, "col + t < 4096"),
+            (bounded, "128 * blockIdx.y - t < 4096"),
+        ] {
+            assert_ne!(level(bounds, cond), Level::Uniform, "{bounds} {cond}");
+        }
+    }
+
+    #[test]
+    fn a_block_stride_loop_over_a_multiple_of_the_stride_is_uniform() {
+        // The loop's level is what a variable assigned in its body gets.
+        let level = |bound: &str, step: &str| {
+            level_of(
+                &format!(
+                    "__global__ void f(int *o, int n) {{
+                    const int m = ((n + blockDim.x - 1) / blockDim.x) * blockDim.x;
+                    int seen = 0;
+                    for (int i = threadIdx.x; i < {bound}; {step}) seen = 1;
+                    o[0] = seen; }}"
+                ),
+                "seen",
+            )
+        };
+        assert_eq!(level("m", "i += blockDim.x"), Level::Uniform);
+        assert_eq!(level("4 * blockDim.x", "i += blockDim.x"), Level::Uniform);
+        assert_eq!(level("n", "i += blockDim.x"), Level::Varying);
+        assert_eq!(level("m", "i += 2 * blockDim.x"), Level::Varying);
+        assert_eq!(level("m", "i += blockDim.x, i += 1"), Level::Varying);
     }
 
     #[test]

@@ -133,6 +133,9 @@ pub struct Machine<'m> {
     pub legacy: Vec<(Vec<Site>, u32, u32, usize)>,
     /// Names of the root's inputs whose values the plan chose.
     root_inputs: Vec<String>,
+    /// Each function's locals with one definition (`unwritten_locals`),
+    /// computed when a split first asks.
+    one_definition: HashMap<usize, std::collections::HashMap<&'m str, ExprId>>,
 }
 
 const FULL: u32 = 0xffff_ffff;
@@ -186,6 +189,7 @@ impl<'m> Machine<'m> {
             shared_scalars: HashMap::default(),
             legacy: Vec::new(),
             root_inputs: Vec::new(),
+            one_definition: HashMap::default(),
         }
     }
 
@@ -1089,6 +1093,21 @@ impl<'m> Machine<'m> {
             Val::Float(x) => x.to_string(),
             _ => "?".to_owned(),
         };
+        // A local the run could not compute holds what its one definition
+        // gives, which need not take this value (a bound rounded up to a
+        // multiple of `blockDim.x` is never 16): then the split is a guess.
+        if self.trace.split_guess.is_none()
+            && let ExprKind::Var(name) = &f.expr(ue).kind
+            && let defs = self
+                .one_definition
+                .entry(self.current_fn)
+                .or_insert_with(|| f.unwritten_locals())
+            && let Some(&init) = defs.get(name.as_str())
+            && !takes_any_value(f, defs, init, 0)
+        {
+            let span = f.expr(ue).span;
+            self.trace.split_guess = Some((self.line(span), name.clone()));
+        }
         let name = match &f.expr(ue).kind {
             ExprKind::Var(name) => {
                 // Only the lanes compared take the chosen value: the others
@@ -1410,5 +1429,87 @@ impl<'m> Machine<'m> {
                 })
             });
         [Val::Unknown { varying }; 32]
+    }
+}
+
+/// Whether `e` can take any integer value for some choice of the inputs it
+/// reads (parameters, loaded memory, fields, unknown calls): `n / 4` and
+/// `len - off` can, `((n + b - 1) / b) * b` and `n % 32` cannot. Bounded
+/// by depth; past it, no.
+fn takes_any_value(
+    f: &Function,
+    defs: &std::collections::HashMap<&str, ExprId>,
+    e: ExprId,
+    depth: usize,
+) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    let free = |x: ExprId| takes_any_value(f, defs, x, depth + 1);
+    let literal = |x: ExprId| matches!(f.expr(x).kind, ExprKind::Int(_));
+    match &f.expr(e).kind {
+        ExprKind::Var(name) => {
+            if f.params.iter().any(|p| &p.name == name) {
+                return true;
+            }
+            match defs.get(name.as_str()) {
+                Some(&init) => free(init),
+                // Written in several places, or not declared here.
+                None => true,
+            }
+        }
+        ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::Unknown => true,
+        ExprKind::Unary(UnOp::Deref, _) => true,
+        ExprKind::Unary(UnOp::Neg, a) => free(*a),
+        ExprKind::Call(c) => {
+            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()).is_none()
+                && !matches!(c.name.as_str(), "min" | "max" | "abs")
+        }
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => free(*a) || free(*b),
+        ExprKind::Binary(BinOp::Div | BinOp::Shr, a, _) => free(*a),
+        ExprKind::Binary(BinOp::Mul, a, b) => !literal(*a) && !literal(*b) && free(*a) && free(*b),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether local `name`'s one definition, in the first function of
+    /// `body`, can take any value.
+    fn free(body: &str, name: &str) -> bool {
+        let src =
+            format!("__device__ void f(const int *p, int n, int m) {{ {body} p[0] = {name}; }}");
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
+        let f = &module.functions[0];
+        let defs = f.unwritten_locals();
+        takes_any_value(f, &defs, defs[name], 0)
+    }
+
+    #[test]
+    fn a_split_chooses_only_values_a_local_can_take() {
+        for (body, name) in [
+            ("const int v = n / 4;", "v"),
+            ("const int v = p[n] - m;", "v"),
+            ("const int v = n * m;", "v"),
+            ("const int a = n >> 2; const int v = a + 3;", "v"),
+        ] {
+            assert!(free(body, name), "{body}");
+        }
+        for (body, name) in [
+            (
+                "const int v = ((n + blockDim.x - 1) / blockDim.x) * blockDim.x;",
+                "v",
+            ),
+            ("const int v = n * 4;", "v"),
+            ("const int v = n % 32;", "v"),
+            ("const int v = n & 7;", "v"),
+            ("const int v = n < m;", "v"),
+        ] {
+            assert!(!free(body, name), "{body}");
+        }
     }
 }
