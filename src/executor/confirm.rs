@@ -72,11 +72,19 @@ pub fn confirm_findings(
 ) -> (Vec<Option<Verdict>>, ExecCost) {
     let mut cost = ExecCost::default();
     let reached_by = kernels_reaching(module);
+    let mut callers: Option<Vec<Vec<usize>>> = None;
     // root function → indices of claims it covers
     let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, c) in claims.iter().enumerate() {
         let Some(c) = c else { continue };
         let mut roots: Vec<usize> = reached_by[c.function].clone();
+        // No kernel reaches it: run it from its outermost callers, whose
+        // calls state its arguments (a helper only called for the block's
+        // last, partial warp is not run on a full one), else by itself.
+        if roots.is_empty() {
+            let callers = callers.get_or_insert_with(|| direct_callers(module));
+            roots = outermost_callers(callers, c.function);
+        }
         if roots.is_empty() {
             roots.push(c.function);
         }
@@ -600,8 +608,9 @@ fn explore_root(
 
 /// For each function, the functions it can call (itself included).
 /// For each function, the kernels that can reach it through calls.
-fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
-    let direct: Vec<Vec<usize>> = module
+/// The module functions each function calls.
+fn direct_callees(module: &Module) -> Vec<Vec<usize>> {
+    module
         .functions
         .iter()
         .map(|f| {
@@ -613,7 +622,44 @@ fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The module functions that call each function.
+fn direct_callers(module: &Module) -> Vec<Vec<usize>> {
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
+    for (g, callees) in direct_callees(module).into_iter().enumerate() {
+        for h in callees {
+            if h != g && !callers[h].contains(&g) {
+                callers[h].push(g);
+            }
+        }
+    }
+    callers
+}
+
+/// The functions without callers from which `f` is reached through
+/// others (not `f` itself; empty when nothing calls `f`, or only a cycle).
+fn outermost_callers(callers: &[Vec<usize>], f: usize) -> Vec<usize> {
+    let mut seen = HashSet::from([f]);
+    let mut stack = vec![f];
+    let mut out = Vec::new();
+    while let Some(g) = stack.pop() {
+        if g != f && callers[g].is_empty() {
+            out.push(g);
+        }
+        for &h in &callers[g] {
+            if seen.insert(h) {
+                stack.push(h);
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
+    let direct = direct_callees(module);
     let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
     for (k, f) in module.functions.iter().enumerate() {
         if f.kind != FnKind::Kernel {
