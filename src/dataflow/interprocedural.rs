@@ -108,11 +108,16 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             FnKind::Lambda => vec![unknown; f.params.len()],
             FnKind::Device => param_levels(module, i, &preds[i], &facts, unknown),
         };
+        let aligned_params = match f.kind {
+            FnKind::Device => aligned_params(module, i, &preds[i], &facts),
+            _ => Vec::new(),
+        };
         let captured = lambda_parent[i]
             .and_then(|p| facts[p].as_ref())
             .map(|pf| &pf.var_level);
         let seed = Seed {
             params,
+            aligned_params,
             captured,
             return_level: &return_level,
             bound_level: &bound_level,
@@ -154,6 +159,33 @@ fn param_levels(
         }
     }
     levels
+}
+
+/// The parameters every caller passes a thread index along x plus a
+/// warp-aligned offset; none without a known caller.
+fn aligned_params(
+    module: &Module,
+    g: usize,
+    callers: &[(usize, ExprId)],
+    facts: &[Option<FnFacts>],
+) -> Vec<bool> {
+    let n = module.functions[g].params.len();
+    if callers.is_empty() {
+        return Vec::new();
+    }
+    let mut aligned = vec![true; n];
+    for &(caller, e) in callers {
+        let (Some(cf), ExprKind::Call(c)) = (
+            facts[caller].as_ref(),
+            &module.functions[caller].expr(e).kind,
+        ) else {
+            return Vec::new();
+        };
+        for (k, a) in aligned.iter_mut().enumerate() {
+            *a &= c.args.get(k).is_some_and(|x| cf.aligned_args.contains(x));
+        }
+    }
+    aligned
 }
 
 /// Per function, its bound when it has one.
@@ -216,6 +248,7 @@ fn summaries(
             let bound = |h: usize| bounds.get(h).copied().flatten();
             let seed = Seed {
                 params: vec![params; f.params.len()],
+                aligned_params: Vec::new(),
                 captured: None,
                 return_level: &known,
                 bound_level: &bound,

@@ -100,8 +100,13 @@ pub struct FnFacts {
     /// `__shared__` arrays and pointers derived from them.
     pub shared_vars: HashSet<String>,
     /// Variables only ever assigned `threadIdx.x` plus a warp-aligned
-    /// offset (`tid`, `gtid`, a grid-stride index): `v / 32` is per warp.
+    /// offset (`tid`, `gtid`, a grid-stride index), and parameters every
+    /// caller passes such a value and the body never writes: `v / 32` is
+    /// per warp.
     pub thread_x_vars: HashSet<String>,
+    /// Call arguments that are `threadIdx.x` plus a warp-aligned offset
+    /// (what makes a callee's parameter one of its `thread_x_vars`).
+    pub aligned_args: HashSet<ExprId>,
     /// The level of every expression, by id, under the final variable
     /// levels.
     pub expr_levels: Vec<Level>,
@@ -278,6 +283,10 @@ pub fn callee(module: &Module, call: &Call) -> Option<usize> {
 pub(crate) struct Seed<'a> {
     /// Level of each parameter, in order.
     pub params: Vec<Level>,
+    /// Parameters every caller passes a thread index along x plus a
+    /// warp-aligned offset (`helper(v, threadIdx.x)`): `tid / 32` is per
+    /// warp in the callee too. Empty: none.
+    pub aligned_params: Vec<bool>,
     /// Names visible from an enclosing function (a lambda's captures).
     pub captured: Option<&'a HashMap<String, Level>>,
     /// Level of what function `g` returns when its arguments are uniform.
@@ -447,6 +456,13 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         assume: seed.assume,
         decl_depth: HashMap::new(),
     };
+    let aligned_params: Vec<String> = f
+        .params
+        .iter()
+        .zip(&seed.aligned_params)
+        .filter(|(_, a)| **a)
+        .map(|(p, _)| p.name.clone())
+        .collect();
     // Levels only rise within a pass sequence; a pass that learns new
     // thread-index variables (`tid = threadIdx.x` makes `tid / 32` per
     // warp) starts the levels again from the seed, or `warp = tid / 32`
@@ -469,6 +485,12 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         let mut walk_state = WalkState::default();
         walk(f, &mut eval, &mut facts, &mut walk_state);
         facts.thread_x_vars = walk_state.thread_x_vars();
+        facts.thread_x_vars.extend(
+            aligned_params
+                .iter()
+                .filter(|p| !walk_state.other_defs.contains(*p))
+                .cloned(),
+        );
         if before == facts.var_level && before_x == facts.thread_x_vars {
             break;
         }
@@ -500,6 +522,17 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     facts.expr_levels = (0..f.exprs.len() as ExprId)
         .map(|e| eval.level(&facts, e))
         .collect();
+    let mut aligned_args = HashSet::new();
+    for e in &f.exprs {
+        if let ExprKind::Call(c) = &e.kind {
+            for &a in &c.args {
+                if eval.aligned(&facts, a) {
+                    aligned_args.insert(a);
+                }
+            }
+        }
+    }
+    facts.aligned_args = aligned_args;
     facts.stats.exprs = f.exprs.len();
     facts.stats.stmts = f.stmts.len();
     facts.stats.evaluations = eval.table.evaluations;
