@@ -512,7 +512,12 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
     };
     Entry {
         thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),
-        mult32: s.facts.multiples_of_32.contains(name),
+        // Grading evidence, a template value is what its default states
+        // (`kBase = 0`): a divergence that needs `kBase % 32 != 0` rests on
+        // an instantiation the code does not show.
+        mult32: s.facts.multiples_of_32.contains(name)
+            || (s.assume == super::Assume::Uniform
+                && s.f.template_defaults.iter().any(|(t, v)| t == name && v % 32 == 0)),
         constant: match level {
             Level::Uniform => s
                 .facts

@@ -62,6 +62,9 @@ pub struct Function {
     pub params: Vec<Param>,
     /// Non-type template parameters (`template <int BLOCK>`).
     pub template_values: Vec<String>,
+    /// Their integer defaults (`template <int kBase = 0>`): what the code
+    /// states where a call gives no value.
+    pub template_defaults: Vec<(String, i64)>,
     /// `sizeof(T)` of the template type parameters the body measures, named
     /// `sizeof(T)`: uniform compile-time sizes the executor picks.
     pub type_sizes: Vec<String>,

@@ -193,6 +193,28 @@ fn flag_params_for(def: Node, text: &str) -> Vec<String> {
     }
 }
 
+/// The integer defaults of the template a definition opens with
+/// (`template <int W, int kBase = 0>` → `kBase = 0`).
+fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
+    let Some(params) = def
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+        .and_then(|p| p.child_by_field_name("parameters"))
+    else {
+        return Vec::new();
+    };
+    let mut c = params.walk();
+    params
+        .named_children(&mut c)
+        .filter(|p| p.kind() == "optional_parameter_declaration")
+        .filter_map(|p| {
+            let name = node_text(p.child_by_field_name("declarator")?, text);
+            let value = parse_int_literal(node_text(p.child_by_field_name("default_value")?, text))?;
+            Some((name.to_owned(), value))
+        })
+        .collect()
+}
+
 fn template_params_where(decl: Node, text: &str, keep_type: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out = Vec::new();
     let Some(params) = decl.child_by_field_name("parameters") else {
@@ -321,6 +343,7 @@ impl<'a> Lowerer<'a> {
         f.kind = kind;
         f.template_values = template_values;
         f.flag_values = flag_params_for(def, text);
+        f.template_defaults = template_defaults_for(def, text);
         f.launch_bounds = launch_bounds;
         f.span = (def.start_byte(), def.end_byte());
         f.name_span = (name_node.start_byte(), name_node.end_byte());
@@ -1625,6 +1648,7 @@ fn empty_function() -> Function {
         kind: FnKind::Device,
         params: Vec::new(),
         template_values: Vec::new(),
+        template_defaults: Vec::new(),
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
         launch_bounds: None,
