@@ -11,8 +11,10 @@
 //! the template argument of a launched kernel is taken to run under that
 //! launch's block. A kernel launched through `cudaLaunchKernelEx(&cfg, k,
 //! …)` gets the block its local `cfg` holds there (`cfg.blockDim = …`, or
-//! the aggregate initializer's second member). Files without `<<<` or
-//! `cudaLaunchKernelEx` are not parsed.
+//! the aggregate initializer's second member); one through
+//! `cudaLaunchKernel(k, grid, block, …)` (or the cooperative form) gets
+//! its `block` argument. Files without `<<<` or `cudaLaunch` are not
+//! parsed.
 
 use std::collections::HashMap;
 
@@ -21,11 +23,12 @@ use crate::ir::lower::Extents;
 /// Class or kernel name → the extents all its launches state.
 pub type Contracts = HashMap<String, Extents>;
 
-/// The launches one file states (empty without `<<<` or
-/// `cudaLaunchKernelEx`).
+/// The launches one file states (empty without `<<<` or a runtime launch,
+/// `cudaLaunch…`).
 pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> Vec<(String, Extents)> {
-    const EX: &[u8] = b"cudaLaunchKernelEx";
-    if !bytes.windows(3).any(|w| w == b"<<<") && !bytes.windows(EX.len()).any(|w| w == EX) {
+    const RUNTIME: &[u8] = b"cudaLaunch";
+    if !bytes.windows(3).any(|w| w == b"<<<") && !bytes.windows(RUNTIME.len()).any(|w| w == RUNTIME)
+    {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(bytes);
@@ -179,6 +182,21 @@ mod tests {
              cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
         );
         assert_eq!(c.get("rows_kernel"), None);
+    }
+
+    #[test]
+    fn a_launch_with_the_block_as_argument_joins_the_others() {
+        let c = contracts(
+            "void run(Params p, void **args) {\n  dim3 block(64, 2);\n\
+             cudaLaunchCooperativeKernel((void *)rows_kernel, dim3(8), block, args, 0, 0);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(64), Some(2), Some(1)]));
+        let c = contracts(
+            "void run(Params p, void **args) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 2);\n  cudaLaunchKernelEx(&cfg, rows_kernel, p);\n\
+             cudaLaunchKernel(&rows_kernel, dim3(8), dim3(64, 2), args, 0, 0);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[None, Some(2), Some(1)]));
     }
 
     #[test]

@@ -213,6 +213,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
     let root = tree.root_node();
     let mut calls = Vec::new();
     let mut ex_calls = Vec::new();
+    let mut block_calls = Vec::new();
     let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
     preorder(root, |n| {
         match n.kind() {
@@ -222,6 +223,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
                 }
             }
             "call_expression" if is_launch_ex(n, text) => ex_calls.push(n),
+            "call_expression" if is_launch_with_block(n, text) => block_calls.push(n),
             "alias_declaration" => {
                 if let (Some(name), Some(ty)) =
                     (n.child_by_field_name("name"), n.child_by_field_name("type"))
@@ -256,6 +258,22 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             None => [None; 3],
         };
         push_launched(&mut out, f, extents, &aliases, text);
+    }
+    // `cudaLaunchKernel(k, grid, block, args, …)`: the block is an argument.
+    for call in block_calls {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut c = args.walk();
+        let args: Vec<Node> = args.named_children(&mut c).collect();
+        let Some(kernel) = args.first().and_then(|k| launched_function(*k, call, text)) else {
+            continue;
+        };
+        let extents = match args.get(2) {
+            Some(b) => block_extents(*b, text, root),
+            None => [None; 3],
+        };
+        push_launched(&mut out, kernel, extents, &aliases, text);
     }
     if !ex_calls.is_empty() {
         let uses = ConfigUses::gather(root, &ex_calls, text);
@@ -570,6 +588,17 @@ fn is_launch_ex(call: Node, text: &str) -> bool {
         matches!(
             last_segment(node_text(f, text)),
             "cudaLaunchKernelEx" | "cudaLaunchKernelExC"
+        )
+    })
+}
+
+/// A runtime launch that takes the block as its third argument:
+/// `cudaLaunchKernel(k, grid, block, args, …)`, and the cooperative form.
+fn is_launch_with_block(call: Node, text: &str) -> bool {
+    call.child_by_field_name("function").is_some_and(|f| {
+        matches!(
+            last_segment(node_text(f, text)),
+            "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"
         )
     })
 }

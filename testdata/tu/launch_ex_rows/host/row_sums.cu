@@ -19,3 +19,12 @@ void sum_wide_rows(const float *in, float *out, int rows, cudaStream_t stream) {
   wide.stream = stream;
   cudaLaunchKernelEx(&wide, &row_sums_wide, in, out, rows);
 }
+
+void sum_slices(const float *in, float *out, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.blockDim.x = 16;
+  cfg.blockDim.y = 2;
+  cfg.blockDim.z = 3;
+  cfg.stream = stream;
+  cudaLaunchKernelEx(&cfg, slice_sums, in, out);
+}

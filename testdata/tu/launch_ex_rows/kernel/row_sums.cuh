@@ -30,3 +30,16 @@ __global__ void row_sums_wide(const float *in, float *out, int live_rows) {
     if (lane == 0) out[row] = v;
   }
 }
+
+// Slices of 16×2 threads: each slice (`threadIdx.z`) is one whole warp, so
+// a guard on the slice leaves every warp converged.
+__global__ void slice_sums(const float *in, float *out) {
+  int slice = threadIdx.z;
+  int lane = threadIdx.y * 16 + threadIdx.x;
+  if (slice < 2) {
+    float v = in[slice * 32 + lane];
+    for (int offset = 16; offset > 0; offset /= 2)
+      v += __shfl_down_sync(0xffffffff, v, offset);
+    if (lane == 0) out[slice] = v;
+  }
+}
