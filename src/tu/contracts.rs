@@ -103,6 +103,18 @@ mod tests {
     }
 
     #[test]
+    fn a_template_parameter_passed_to_the_wrapper_is_no_class() {
+        let c = contracts(
+            "template <typename Params>\nstruct Run {\n  void go(Params p) {\n\
+             using Op = kernel::Reduce<4>;\n    ns::Kernel<Op, Params><<<4, dim3(32, 1)>>>(p);\n\
+             }\n};\n",
+        );
+        assert_eq!(c.get("Params"), None);
+        assert_eq!(c.get("Reduce"), Some(&[Some(32), Some(1), Some(1)]));
+        assert_eq!(c.get("Kernel"), Some(&[Some(32), Some(1), Some(1)]));
+    }
+
+    #[test]
     fn a_launch_ex_states_the_block_its_config_is_given() {
         let c = contracts(
             "void run(Params p, cudaStream_t s) {\n  cudaLaunchConfig_t cfg;\n\

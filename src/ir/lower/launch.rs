@@ -329,6 +329,11 @@ fn push_launched(
             continue;
         }
         let name = type_name(a, text);
+        // A template parameter of the launcher (`Kernel<Params>` inside
+        // `template <typename Params>`) is no class of that name.
+        if names_a_parameter(a, &name, text) {
+            continue;
+        }
         match aliases.get(&name) {
             // One alias: the class it names. Several aliases of that
             // name: the launch is not known to be any one of them, so
@@ -684,8 +689,8 @@ fn visible_local<'t>(
     None
 }
 
-/// Does a parameter of a function, lambda or template around `at` bear
-/// `name`?
+/// Does a parameter of a function, lambda or template (a type parameter
+/// too) around `at` bear `name`?
 fn names_a_parameter(at: Node, name: &str, text: &str) -> bool {
     let mut cur = at.parent();
     while let Some(p) = cur {
@@ -697,21 +702,38 @@ fn names_a_parameter(at: Node, name: &str, text: &str) -> bool {
             _ => None,
         };
         if let Some(params) = params {
-            let mut hit = false;
-            preorder(params, |m| {
-                if hit {
-                    return Walk::Skip;
-                }
-                hit = m.kind() == "identifier" && node_text(m, text) == name;
-                Walk::Descend
-            });
-            if hit {
+            let mut c = params.walk();
+            if params
+                .named_children(&mut c)
+                .any(|param| declares_name(param, name, text))
+            {
                 return true;
             }
         }
         cur = p.parent();
     }
     false
+}
+
+/// Is `name` the name a parameter declares (not a name its type spells)?
+fn declares_name(param: Node, name: &str, text: &str) -> bool {
+    if let Some(d) = param
+        .child_by_field_name("declarator")
+        .or_else(|| param.child_by_field_name("name"))
+    {
+        // The declarator holds the name under `*`, `&` or `[]`.
+        let mut hit = false;
+        preorder(d, |m| {
+            hit |= m.kind() == "identifier" && node_text(m, text) == name;
+            if hit { Walk::Skip } else { Walk::Descend }
+        });
+        return hit;
+    }
+    // `typename T`, `class... Ts`: the name is the type identifier.
+    let mut c = param.walk();
+    param
+        .named_children(&mut c)
+        .any(|m| m.kind() == "type_identifier" && node_text(m, text) == name)
 }
 
 /// Where the names of the launches' configs occur, by name, in file order:
