@@ -290,10 +290,10 @@ fn analyse(
     unit.link(&mut module);
     if let Some(contracts) = session.and_then(|s| s.launch_contracts.get()) {
         for f in &module.functions {
-            if let Some(class) = &f.class
-                && let Some(e) = contracts.get(class)
+            if let Some(name) = f.launch_name()
+                && let Some(e) = contracts.get(name)
             {
-                module.launch_extents.insert(class.clone(), *e);
+                module.launch_extents.insert(name.to_owned(), *e);
             }
         }
     }

@@ -208,6 +208,12 @@ impl Levels {
                 Builtin::ThreadIdx(d) if s.module.stated_extent(s.f, *d as usize) == Some(1) => {
                     konst(0)
                 }
+                // Rows (or slices) whole warps fill: every warp lies in one,
+                // so its index is the same across the warp.
+                Builtin::ThreadIdx(d) if s.module.warps_within_index(s.f, *d as usize) => Entry {
+                    row_index: true,
+                    ..plain(Level::Warp)
+                },
                 Builtin::ThreadIdx(_) => Entry {
                     row_index: true,
                     ..plain(Level::Varying)

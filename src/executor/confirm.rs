@@ -996,10 +996,11 @@ fn admitted_shapes(
             true,
         );
     }
-    // Extents every launch of the kernel's class states (launch contracts,
-    // possibly from another file): the shapes keep them, and assume only
-    // the others. Not exact (other launches may exist outside the run).
-    if let Some(class) = &f.class
+    // Extents every launch of the kernel (or of its class) states (launch
+    // contracts, possibly from another file): the shapes keep them, and
+    // assume only the others. Not exact (other launches may exist outside
+    // the run).
+    if let Some(class) = f.launch_name()
         && let Some(stated) = module.launch_extents.get(class)
         && stated.iter().any(Option::is_some)
     {
@@ -1205,8 +1206,7 @@ fn warps_for(module: &Module, root: usize, cfg: &RunConfig, all: bool) -> Vec<u3
     // contracts) has warps like a kernel's.
     let f = &module.functions[root];
     let launched = f
-        .class
-        .as_ref()
+        .launch_name()
         .is_some_and(|c| module.launch_extents.contains_key(c));
     if f.kind != FnKind::Kernel && !launched {
         return vec![0];

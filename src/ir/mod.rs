@@ -54,7 +54,6 @@ pub struct Param {
     pub of_field: bool,
     pub span: ByteSpan,
 }
-
 #[derive(Debug, Clone)]
 pub struct Function {
     pub name: String,
@@ -102,6 +101,18 @@ pub struct Function {
     pub casts: std::collections::HashSet<ExprId>,
 }
 impl Function {
+    /// The name the run's launches state block extents under (launch
+    /// contracts): a member's class (a kernel class's `operator()` is the
+    /// block's work), else a kernel's own name, without the template
+    /// arguments of an instance (`k<4, 2>` is a launch of `k`).
+    pub fn launch_name(&self) -> Option<&str> {
+        match &self.class {
+            Some(c) => Some(c),
+            None if self.kind == FnKind::Kernel => self.name.split('<').next(),
+            None => None,
+        }
+    }
+
     /// Every name the function's IR holds: variables, members, callees
     /// with their scopes and template arguments, declarations, parameters,
     /// template values, scoped names and its class. Whatever the analysis
@@ -428,7 +439,8 @@ pub struct Module {
     /// class name → (shape, line of the function).
     pub class_block_shapes: std::collections::HashMap<String, ([u32; 3], usize)>,
     /// Block extents that every launch in the run states for a kernel
-    /// class (`crate::tu::contracts`): class name → `[x, y, z]`, `None`
+    /// class or a kernel (`crate::tu::contracts`): class or kernel name
+    /// (`Function::launch_name`) → `[x, y, z]`, `None`
     /// where the launches do not all state the same extent. Set by the
     /// engine; empty when a file is checked alone.
     pub launch_extents: std::collections::HashMap<String, [Option<u32>; 3]>,
@@ -454,9 +466,23 @@ impl Module {
     }
 
     /// The extent of dimension `d` (0 = x) every launch of `f`'s class
-    /// states, if they all state one.
+    /// (or of `f`, a kernel) states, if they all state one.
     pub fn stated_extent(&self, f: &Function, d: usize) -> Option<u32> {
-        self.launch_extents.get(f.class.as_ref()?)?[d]
+        self.launch_extents.get(f.launch_name()?)?[d]
+    }
+
+    /// Does every warp of a block of `f`'s launches lie inside one index
+    /// of dimension `d` (1 = y, 2 = z)? So where the extents below `d`
+    /// are stated and their product is a multiple of 32.
+    pub fn warps_within_index(&self, f: &Function, d: usize) -> bool {
+        let mut below = 1u64;
+        for e in 0..d.min(3) {
+            match self.stated_extent(f, e) {
+                Some(x) if x > 0 => below *= u64::from(x),
+                _ => return false,
+            }
+        }
+        d > 0 && below.is_multiple_of(32)
     }
 
     /// The header a function comes from, or `None` for the module's own file.

@@ -9,7 +9,12 @@
 //! run states the same value ([`merge`]); one launch that does not know it
 //! (a block computed at run time) leaves it unstated. A class passed as
 //! the template argument of a launched kernel is taken to run under that
-//! launch's block. Files without `<<<` are not parsed.
+//! launch's block. A kernel launched through `cudaLaunchKernelEx(&cfg, k,
+//! …)` gets the block its local `cfg` holds there (`cfg.blockDim = …`, or
+//! the aggregate initializer's second member); one through
+//! `cudaLaunchKernel(k, grid, block, …)` (or the cooperative form) gets
+//! its `block` argument. Files without `<<<` or `cudaLaunch` are not
+//! parsed.
 
 use std::collections::HashMap;
 
@@ -18,9 +23,12 @@ use crate::ir::lower::Extents;
 /// Class or kernel name → the extents all its launches state.
 pub type Contracts = HashMap<String, Extents>;
 
-/// The launches one file states (empty without `<<<`).
+/// The launches one file states (empty without `<<<` or a runtime launch,
+/// `cudaLaunch…`).
 pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> Vec<(String, Extents)> {
-    if !bytes.windows(3).any(|w| w == b"<<<") {
+    const RUNTIME: &[u8] = b"cudaLaunch";
+    if !bytes.windows(3).any(|w| w == b"<<<") && !bytes.windows(RUNTIME.len()).any(|w| w == RUNTIME)
+    {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(bytes);
@@ -92,5 +100,132 @@ mod tests {
              void run(dim3 b) {\n  Kernel<Reduce><<<4, b>>>(1);\n}\n",
         );
         assert_eq!(c.get("Reduce"), None);
+    }
+
+    #[test]
+    fn a_template_parameter_passed_to_the_wrapper_is_no_class() {
+        let c = contracts(
+            "template <typename Params>\nstruct Run {\n  void go(Params p) {\n\
+             using Op = kernel::Reduce<4>;\n    ns::Kernel<Op, Params><<<4, dim3(32, 1)>>>(p);\n\
+             }\n};\n",
+        );
+        assert_eq!(c.get("Params"), None);
+        assert_eq!(c.get("Reduce"), Some(&[Some(32), Some(1), Some(1)]));
+        assert_eq!(c.get("Kernel"), Some(&[Some(32), Some(1), Some(1)]));
+    }
+
+    #[test]
+    fn a_launch_ex_states_the_block_its_config_is_given() {
+        let c = contracts(
+            "void run(Params p, cudaStream_t s) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.gridDim = dim3(p.n, 2);\n  cfg.blockDim = dim3(32, 4);\n\
+             cfg.stream = s;\n  cudaLaunchKernelEx(&cfg, rows_kernel<float, 4>, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(32), Some(4), Some(1)]));
+        // `warpSize` is 32 in host code; a template value is not known.
+        let c = contracts(
+            "template <int W>\nvoid run(Params p) {\n  cudaLaunchConfig_t cfg = {0};\n\
+             cfg.blockDim = dim3(warpSize, W);\n\
+             CHECK(cudaLaunchKernelEx(&cfg, &ns::rows_kernel<W>, p));\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(32), None, Some(1)]));
+    }
+
+    #[test]
+    fn a_launch_ex_follows_a_local_holding_the_kernel() {
+        let c = contracts(
+            "void run(Params p) {\n  auto launch = [&]<int N>() {\n\
+             auto func = rows_kernel<float, N>;\n    cudaLaunchConfig_t config;\n\
+             config.blockDim = dim3(64, 2);\n    cudaLaunchKernelEx(&config, func, p);\n\
+             };\n  launch.template operator()<4>();\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(64), Some(2), Some(1)]));
+        assert_eq!(c.get("func"), None);
+        // The aggregate initializer's second member is the block.
+        let c = contracts(
+            "void run(Params p, cudaStream_t s) {\n  dim3 grid(8), block(128);\n\
+             cudaLaunchConfig_t config = {grid, block, 0, s, nullptr, 0};\n\
+             cudaLaunchKernelEx(&config, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(128), Some(1), Some(1)]));
+    }
+
+    #[test]
+    fn a_launch_ex_block_written_one_extent_at_a_time() {
+        let c = contracts(
+            "void run(Params p) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim.x = 64;\n  cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(64), Some(1), Some(1)]));
+        // Written in a branch, the extent may also be the one before.
+        let c = contracts(
+            "void run(Params p, bool wide) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 4);\n  if (wide) cfg.blockDim.y = 8;\n\
+             cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(32), None, Some(1)]));
+    }
+
+    #[test]
+    fn a_launch_ex_block_that_disagrees_or_escapes_is_not_stated() {
+        // Two launches of the kernel with different blocks.
+        let c = contracts(
+            "void run(Params p) {\n  cudaLaunchConfig_t a;\n  a.blockDim = dim3(32, 4);\n\
+             cudaLaunchKernelEx(&a, rows_kernel, p);\n  cudaLaunchConfig_t b;\n\
+             b.blockDim = dim3(64, 4);\n  cudaLaunchKernelEx(&b, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[None, Some(4), Some(1)]));
+        // Written in a loop the launch is in: either value.
+        let c = contracts(
+            "void run(Params p) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 4);\n  for (int i = 0; i < 2; ++i) {\n\
+             cudaLaunchKernelEx(&cfg, rows_kernel, p);\n    cfg.blockDim = dim3(32, 2);\n  }\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(32), None, Some(1)]));
+        // A block not evaluated, or a config handed to a helper.
+        let c = contracts(
+            "void run(Params p, int n) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(n, n);\n  cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[None, None, Some(1)]));
+        let c = contracts(
+            "void run(Params p) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 4);\n  tune(&cfg);\n\
+             cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), None);
+    }
+
+    #[test]
+    fn a_launch_with_the_block_as_argument_joins_the_others() {
+        let c = contracts(
+            "void run(Params p, void **args) {\n  dim3 block(64, 2);\n\
+             cudaLaunchCooperativeKernel((void *)rows_kernel, dim3(8), block, args, 0, 0);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(64), Some(2), Some(1)]));
+        let c = contracts(
+            "void run(Params p, void **args) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 2);\n  cudaLaunchKernelEx(&cfg, rows_kernel, p);\n\
+             cudaLaunchKernel(&rows_kernel, dim3(8), dim3(64, 2), args, 0, 0);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[None, Some(2), Some(1)]));
+    }
+
+    #[test]
+    fn a_launch_ex_config_given_as_a_parameter_states_nothing() {
+        let c = contracts(
+            "void other() {\n  cudaLaunchConfig_t cfg;\n  cfg.blockDim = dim3(32, 4);\n}\n\
+             void run(cudaLaunchConfig_t cfg, Params p) {\n\
+             cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n\
+             void direct(Params p) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 4);\n  cudaLaunchKernelEx(&cfg, rows_kernel, p);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), None);
+        // Nor does a kernel the function is given.
+        let c = contracts(
+            "template <typename K>\nvoid run(K kernel, Params p) {\n  cudaLaunchConfig_t cfg;\n\
+             cfg.blockDim = dim3(32, 4);\n  cudaLaunchKernelEx(&cfg, kernel, p);\n}\n",
+        );
+        assert!(c.is_empty());
     }
 }

@@ -212,6 +212,8 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
     };
     let root = tree.root_node();
     let mut calls = Vec::new();
+    let mut ex_calls = Vec::new();
+    let mut block_calls = Vec::new();
     let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
     preorder(root, |n| {
         match n.kind() {
@@ -220,6 +222,8 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
                     calls.push(call);
                 }
             }
+            "call_expression" if is_launch_ex(n, text) => ex_calls.push(n),
+            "call_expression" if is_launch_with_block(n, text) => block_calls.push(n),
             "alias_declaration" => {
                 if let (Some(name), Some(ty)) =
                     (n.child_by_field_name("name"), n.child_by_field_name("type"))
@@ -253,35 +257,92 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             Some(b) => block_extents(*b, text, root),
             None => [None; 3],
         };
-        let (name_node, targs) = if f.kind() == "template_function" {
-            (
-                f.child_by_field_name("name"),
-                f.child_by_field_name("arguments"),
-            )
-        } else {
-            (Some(f), None)
+        push_launched(&mut out, f, extents, &aliases, text);
+    }
+    // `cudaLaunchKernel(k, grid, block, args, …)`: the block is an argument.
+    for call in block_calls {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            continue;
         };
-        if let Some(n) = name_node {
-            out.push((last_segment(node_text(n, text)).to_owned(), extents));
-        }
-        let Some(targs) = targs else { continue };
-        let mut c = targs.walk();
-        for a in targs.named_children(&mut c) {
-            if a.kind() != "type_descriptor" {
+        let mut c = args.walk();
+        let args: Vec<Node> = args.named_children(&mut c).collect();
+        let Some(kernel) = args.first().and_then(|k| launched_function(*k, call, text)) else {
+            continue;
+        };
+        let extents = match args.get(2) {
+            Some(b) => block_extents(*b, text, root),
+            None => [None; 3],
+        };
+        push_launched(&mut out, kernel, extents, &aliases, text);
+    }
+    if !ex_calls.is_empty() {
+        let uses = ConfigUses::gather(root, &ex_calls, text);
+        for call in ex_calls {
+            let Some(args) = call.child_by_field_name("arguments") else {
                 continue;
-            }
-            let name = type_name(a, text);
-            match aliases.get(&name) {
-                // One alias: the class it names. Several aliases of that
-                // name: the launch is not known to be any one of them, so
-                // it states nothing for each.
-                Some(targets) if targets.len() == 1 => out.push((targets[0].clone(), extents)),
-                Some(targets) => out.extend(targets.iter().map(|t| (t.clone(), [None; 3]))),
-                None => out.push((name, extents)),
-            }
+            };
+            let mut c = args.walk();
+            let args: Vec<Node> = args.named_children(&mut c).collect();
+            let Some(kernel) = args.get(1).and_then(|k| launched_function(*k, call, text)) else {
+                continue;
+            };
+            let extents = config_block(call, text, root, &uses);
+            push_launched(&mut out, kernel, extents, &aliases, text);
         }
     }
     out
+}
+
+/// Record a launch of the function `f` names (`k`, `ns::k`, `k<T, 4>`)
+/// under the kernel's name and, for a template argument that is a class
+/// (`Kernel<Op>`), under the class's.
+fn push_launched(
+    out: &mut Vec<(String, Extents)>,
+    f: Node,
+    extents: Extents,
+    aliases: &HashMap<String, Vec<String>>,
+    text: &str,
+) {
+    // `a::b::k<T>`: the name is the innermost one.
+    let mut f = f;
+    while f.kind() == "qualified_identifier" {
+        match f.child_by_field_name("name") {
+            Some(n) => f = n,
+            None => return,
+        }
+    }
+    let (name_node, targs) = if f.kind() == "template_function" {
+        (
+            f.child_by_field_name("name"),
+            f.child_by_field_name("arguments"),
+        )
+    } else {
+        (Some(f), None)
+    };
+    if let Some(n) = name_node {
+        out.push((last_segment(node_text(n, text)).to_owned(), extents));
+    }
+    let Some(targs) = targs else { return };
+    let mut c = targs.walk();
+    for a in targs.named_children(&mut c) {
+        if a.kind() != "type_descriptor" {
+            continue;
+        }
+        let name = type_name(a, text);
+        // A template parameter of the launcher (`Kernel<Params>` inside
+        // `template <typename Params>`) is no class of that name.
+        if names_a_parameter(a, &name, text) {
+            continue;
+        }
+        match aliases.get(&name) {
+            // One alias: the class it names. Several aliases of that
+            // name: the launch is not known to be any one of them, so
+            // it states nothing for each.
+            Some(targets) if targets.len() == 1 => out.push((targets[0].clone(), extents)),
+            Some(targets) => out.extend(targets.iter().map(|t| (t.clone(), [None; 3]))),
+            None => out.push((name, extents)),
+        }
+    }
 }
 
 /// A block's extents, x, y and z; `None` where not stated.
@@ -396,9 +457,15 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
         }
         Walk::Descend
     });
-    if unknown || values.is_empty() {
+    if unknown {
         return [None; 3];
     }
+    agreed(&values)
+}
+
+/// The extents every value states alike; a value with a zero extent
+/// launches nothing and is skipped.
+fn agreed(values: &[Extents]) -> Extents {
     let launched: Vec<&Extents> = values.iter().filter(|e| !e.contains(&Some(0))).collect();
     let mut out = [None; 3];
     for (d, x) in out.iter_mut().enumerate() {
@@ -415,6 +482,17 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
 fn dim3_extents(n: Node, text: &str, scope: Option<Node>) -> Option<Extents> {
     let parts = dim3_parts(n, text)?;
     if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    // A scalar block has one row only where it is an integer: a field or
+    // call of unknown type may be a whole `dim3`.
+    if parts[0].id() == n.id()
+        && !matches!(
+            n.kind(),
+            "number_literal" | "binary_expression" | "parenthesized_expression"
+        )
+        && host_int(n, text, scope, 0).is_none()
+    {
         return None;
     }
     let mut e = [Some(1); 3];
@@ -465,6 +543,10 @@ fn host_int(n: Node, text: &str, scope: Option<Node>, depth: usize) -> Option<i6
                 }
                 Walk::Descend
             });
+            // `warpSize` in host code, where no local of that name hides it.
+            if name == "warpSize" && inits == 0 && !written {
+                return Some(32);
+            }
             if inits != 1 || written {
                 return None;
             }
@@ -502,4 +584,424 @@ fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
         }
         _ => vec![n],
     })
+}
+
+/// A call of the runtime's extensible launch, `cudaLaunchKernelEx(&cfg,
+/// kernel, args…)` (or its `C` form, which takes the kernel as `void*`).
+fn is_launch_ex(call: Node, text: &str) -> bool {
+    call.child_by_field_name("function").is_some_and(|f| {
+        matches!(
+            last_segment(node_text(f, text)),
+            "cudaLaunchKernelEx" | "cudaLaunchKernelExC"
+        )
+    })
+}
+
+/// A runtime launch that takes the block as its third argument:
+/// `cudaLaunchKernel(k, grid, block, args, …)`, and the cooperative form.
+fn is_launch_with_block(call: Node, text: &str) -> bool {
+    call.child_by_field_name("function").is_some_and(|f| {
+        matches!(
+            last_segment(node_text(f, text)),
+            "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"
+        )
+    })
+}
+
+/// The function a launch's kernel argument names: `k`, `&k`, `k<T, 4>`,
+/// `(const void*)k`, or a local `auto f = k<T, 4>;` that the call sees.
+/// `None` for a parameter or anything else whose kernel is not written.
+fn launched_function<'t>(arg: Node<'t>, call: Node<'t>, text: &str) -> Option<Node<'t>> {
+    let mut n = arg;
+    // One local may be followed; what it holds is not followed again.
+    let mut follows = 1;
+    for _ in 0..16 {
+        match n.kind() {
+            "pointer_expression" | "parenthesized_expression" | "cast_expression" => {
+                n = n
+                    .child_by_field_name("argument")
+                    .or_else(|| n.child_by_field_name("value"))
+                    .or_else(|| n.named_child(0))?;
+            }
+            "identifier" => {
+                let name = node_text(n, text);
+                if let Some((_, _, decl)) = visible_local(call, name, text) {
+                    if follows == 0 {
+                        return None;
+                    }
+                    follows -= 1;
+                    n = decl.child_by_field_name("value")?;
+                } else if names_a_parameter(call, name, text) {
+                    return None;
+                } else {
+                    return Some(n);
+                }
+            }
+            "template_function" | "qualified_identifier" => return Some(n),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The declaration of local `name` that `at` sees: in the innermost block
+/// around `at` (up to the function, through lambdas, which may capture
+/// it) that declares it before `at`. Returns the block, the declaration
+/// statement and its declarator (an identifier or `init_declarator`).
+fn visible_local<'t>(
+    at: Node<'t>,
+    name: &str,
+    text: &str,
+) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let mut cur = at.parent();
+    while let Some(p) = cur {
+        if p.kind() == "function_definition" {
+            return None;
+        }
+        if p.kind() == "compound_statement" {
+            let mut found = None;
+            let mut c = p.walk();
+            for st in p.named_children(&mut c) {
+                if st.start_byte() >= at.start_byte() {
+                    break;
+                }
+                if st.kind() != "declaration" {
+                    continue;
+                }
+                let mut c = st.walk();
+                for d in st.children_by_field_name("declarator", &mut c) {
+                    let id = if d.kind() == "init_declarator" {
+                        d.child_by_field_name("declarator")
+                    } else {
+                        Some(d)
+                    };
+                    if id.is_some_and(|i| i.kind() == "identifier" && node_text(i, text) == name) {
+                        found = Some((p, st, d));
+                    }
+                }
+            }
+            if found.is_some() {
+                return found;
+            }
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// Does a parameter of a function, lambda or template (a type parameter
+/// too) around `at` bear `name`?
+fn names_a_parameter(at: Node, name: &str, text: &str) -> bool {
+    let mut cur = at.parent();
+    while let Some(p) = cur {
+        let params = match p.kind() {
+            "function_definition" | "lambda_expression" => p
+                .child_by_field_name("declarator")
+                .and_then(|d| d.child_by_field_name("parameters")),
+            "template_declaration" => p.child_by_field_name("parameters"),
+            _ => None,
+        };
+        if let Some(params) = params {
+            let mut c = params.walk();
+            if params
+                .named_children(&mut c)
+                .any(|param| declares_name(param, name, text))
+            {
+                return true;
+            }
+        }
+        cur = p.parent();
+    }
+    false
+}
+
+/// Is `name` the name a parameter declares (not a name its type spells)?
+fn declares_name(param: Node, name: &str, text: &str) -> bool {
+    if let Some(d) = param
+        .child_by_field_name("declarator")
+        .or_else(|| param.child_by_field_name("name"))
+    {
+        // The declarator holds the name under `*`, `&` or `[]`.
+        let mut hit = false;
+        preorder(d, |m| {
+            hit |= m.kind() == "identifier" && node_text(m, text) == name;
+            if hit { Walk::Skip } else { Walk::Descend }
+        });
+        return hit;
+    }
+    // `typename T`, `class... Ts`: the name is the type identifier.
+    let mut c = param.walk();
+    param
+        .named_children(&mut c)
+        .any(|m| m.kind() == "type_identifier" && node_text(m, text) == name)
+}
+
+/// Where the names of the launches' configs occur, by name, in file order:
+/// one walk for all the launches of a file.
+struct ConfigUses<'t> {
+    by_name: HashMap<&'t str, Vec<Node<'t>>>,
+}
+
+impl<'t> ConfigUses<'t> {
+    fn gather(root: Node<'t>, calls: &[Node<'t>], text: &'t str) -> Self {
+        let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+        for call in calls {
+            if let Some(cfg) = config_name(*call, text) {
+                by_name.entry(node_text(cfg, text)).or_default();
+            }
+        }
+        preorder(root, |n| {
+            if n.kind() == "identifier"
+                && let Some(v) = by_name.get_mut(node_text(n, text))
+            {
+                v.push(n);
+            }
+            Walk::Descend
+        });
+        ConfigUses { by_name }
+    }
+
+    /// The occurrences of `name` inside `[from, to)`.
+    fn within(&self, name: &str, from: usize, to: usize) -> &[Node<'t>] {
+        let Some(all) = self.by_name.get(name) else {
+            return &[];
+        };
+        let lo = all.partition_point(|n| n.start_byte() < from);
+        let hi = all.partition_point(|n| n.start_byte() < to);
+        &all[lo..hi.max(lo)]
+    }
+}
+
+/// The config a launch reads, `cfg` of `&cfg`.
+fn config_name<'t>(call: Node<'t>, text: &str) -> Option<Node<'t>> {
+    let first = call.child_by_field_name("arguments")?.named_child(0)?;
+    if !is_address_of(first, text) {
+        return None;
+    }
+    let cfg = first.child_by_field_name("argument")?;
+    (cfg.kind() == "identifier").then_some(cfg)
+}
+
+/// `&x`.
+fn is_address_of(n: Node, text: &str) -> bool {
+    n.kind() == "pointer_expression"
+        && n.child_by_field_name("operator")
+            .is_some_and(|o| node_text(o, text) == "&")
+}
+
+/// One write of a config's block.
+struct BlockWrite<'t> {
+    /// The assignment.
+    at: Node<'t>,
+    /// `None`: the whole `blockDim`; else that extent (`cfg.blockDim.y`).
+    dim: Option<usize>,
+    value: Node<'t>,
+}
+
+/// The block a launch's config holds when the launch runs. Only a local
+/// config is followed: its declaration gives a first block (`{grid,
+/// block, …}`, else 1×1×1, as `dim3`'s constructor makes it), then each
+/// write of `cfg.blockDim` (or of one of its extents) replaces it where
+/// it is a statement of the declaring block before the launch, and adds
+/// a possible block where it is nested (a branch, a loop). Any other use
+/// of the config (passed on, assigned whole, its block's address taken)
+/// leaves every extent unstated, as does a config the function is given.
+fn config_block(call: Node, text: &str, root: Node, uses: &ConfigUses) -> Extents {
+    let unknown = [None; 3];
+    let Some(cfg) = config_name(call, text) else {
+        return unknown;
+    };
+    let name = node_text(cfg, text);
+    let Some((block, decl, declarator)) = visible_local(call, name, text) else {
+        return unknown;
+    };
+    let Some(first) = declared_block(declarator, text, root) else {
+        return unknown;
+    };
+    let mut writes = Vec::new();
+    for u in uses.within(name, decl.end_byte(), block.end_byte()) {
+        match classify_use(*u, text) {
+            ConfigUse::Other => {}
+            ConfigUse::Write(w) => writes.push(w),
+            ConfigUse::Escape => return unknown,
+        }
+    }
+    let Some(call_stmt) = statement_of(call, block) else {
+        return unknown;
+    };
+    // In a `switch`, statements of the block need not run in order.
+    let ordered = block
+        .parent()
+        .is_none_or(|p| p.kind() != "switch_statement");
+    let mut blocks = vec![first];
+    for w in writes {
+        let Some(stmt) = statement_of(w.at, block) else {
+            return unknown;
+        };
+        if stmt.start_byte() > call_stmt.start_byte() {
+            continue;
+        }
+        let replaces = ordered
+            && stmt.id() != call_stmt.id()
+            && stmt.kind() == "expression_statement"
+            && w.at.parent().is_some_and(|p| p.id() == stmt.id());
+        let scope = enclosing_function(w.at);
+        let next: Vec<Extents> = match w.dim {
+            None => vec![assigned_block(w.value, text, root)],
+            Some(d) => {
+                let v = host_int(w.value, text, scope, 0).and_then(|v| u32::try_from(v).ok());
+                blocks
+                    .iter()
+                    .map(|b| {
+                        let mut b = *b;
+                        b[d] = v;
+                        b
+                    })
+                    .collect()
+            }
+        };
+        if replaces {
+            blocks = next;
+        } else {
+            blocks.extend(next);
+        }
+        // Too many possible blocks to be worth stating.
+        if blocks.len() > 32 {
+            return unknown;
+        }
+    }
+    agreed(&blocks)
+}
+
+enum ConfigUse<'t> {
+    /// Reads the config or writes another member (`cfg.stream = s`).
+    Other,
+    Write(BlockWrite<'t>),
+    /// May change the block in a way not followed.
+    Escape,
+}
+
+/// What one occurrence of a config's name does to its block.
+fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
+    let Some(p) = u.parent() else {
+        return ConfigUse::Escape;
+    };
+    match p.kind() {
+        "field_expression"
+            if p.child_by_field_name("argument")
+                .is_some_and(|a| a.id() == u.id()) =>
+        {
+            let field = p.child_by_field_name("field").map(|f| node_text(f, text));
+            if field != Some("blockDim") {
+                return ConfigUse::Other;
+            }
+            // `cfg.blockDim.y`: one extent.
+            if let Some(q) = p.parent()
+                && q.kind() == "field_expression"
+                && q.child_by_field_name("argument")
+                    .is_some_and(|a| a.id() == p.id())
+            {
+                let d = match q.child_by_field_name("field").map(|f| node_text(f, text)) {
+                    Some("x") => 0,
+                    Some("y") => 1,
+                    Some("z") => 2,
+                    _ => return ConfigUse::Escape,
+                };
+                return written(q, Some(d), text);
+            }
+            written(p, None, text)
+        }
+        // `&cfg` handed to a launch, which only reads it.
+        "pointer_expression"
+            if p.parent()
+                .and_then(|a| a.parent())
+                .and_then(|c| config_name(c, text).filter(|_| is_launch_ex(c, text)))
+                .is_some_and(|c| c.id() == u.id()) =>
+        {
+            ConfigUse::Other
+        }
+        _ => ConfigUse::Escape,
+    }
+}
+
+/// How the expression `e` (the block or one extent) is used: assigned
+/// with `=`, read, or reached by something that may write it.
+fn written<'t>(e: Node<'t>, dim: Option<usize>, text: &str) -> ConfigUse<'t> {
+    let Some(q) = e.parent() else {
+        return ConfigUse::Escape;
+    };
+    match q.kind() {
+        "assignment_expression"
+            if q.child_by_field_name("left")
+                .is_some_and(|l| l.id() == e.id()) =>
+        {
+            let plain = q
+                .child_by_field_name("operator")
+                .is_some_and(|o| node_text(o, text) == "=");
+            match q.child_by_field_name("right") {
+                Some(value) if plain => ConfigUse::Write(BlockWrite { at: q, dim, value }),
+                _ => ConfigUse::Escape,
+            }
+        }
+        // Incremented, its address taken, or passed (maybe by reference).
+        "update_expression" | "pointer_expression" | "argument_list" => ConfigUse::Escape,
+        _ => ConfigUse::Other,
+    }
+}
+
+/// The statement of `block` that holds `n`.
+fn statement_of<'t>(n: Node<'t>, block: Node<'t>) -> Option<Node<'t>> {
+    let mut cur = n;
+    loop {
+        let p = cur.parent()?;
+        if p.id() == block.id() {
+            return Some(cur);
+        }
+        cur = p;
+    }
+}
+
+/// The block a config's declaration gives: the second member of an
+/// aggregate initializer (or its `.blockDim = …`), else 1×1×1. `None` for
+/// a config copied from elsewhere.
+fn declared_block(declarator: Node, text: &str, root: Node) -> Option<Extents> {
+    if declarator.kind() != "init_declarator" {
+        return Some([Some(1); 3]);
+    }
+    let value = declarator.child_by_field_name("value")?;
+    if !matches!(value.kind(), "initializer_list" | "argument_list") {
+        return None;
+    }
+    let mut c = value.walk();
+    let members: Vec<Node> = value
+        .named_children(&mut c)
+        .filter(|m| m.kind() != "comment")
+        .collect();
+    let given = if members.iter().any(|m| m.kind() == "initializer_pair") {
+        members.iter().find_map(|m| {
+            let d = m.child_by_field_name("designator")?;
+            (node_text(d, text).trim_start_matches('.').trim() == "blockDim")
+                .then(|| m.child_by_field_name("value"))
+                .flatten()
+        })
+    } else {
+        members.get(1).copied()
+    };
+    Some(match given {
+        Some(b) => assigned_block(b, text, root),
+        None => [Some(1); 3],
+    })
+}
+
+/// The extents of a value given to a config's block: a `dim3(…)` or
+/// `{…}`, an integer, or a block variable followed as a `<<<…>>>` block is.
+fn assigned_block(v: Node, text: &str, root: Node) -> Extents {
+    if v.kind() == "identifier" {
+        let scope = enclosing_function(v);
+        if let Some(x) = host_int(v, text, scope, 0).and_then(|x| u32::try_from(x).ok()) {
+            return [Some(x), Some(1), Some(1)];
+        }
+        return block_extents(v, text, root);
+    }
+    dim3_extents(v, text, enclosing_function(v)).unwrap_or([None; 3])
 }
