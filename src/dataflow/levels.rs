@@ -523,7 +523,10 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
         // an instantiation the code does not show.
         mult32: s.facts.multiples_of_32.contains(name)
             || (s.assume == super::Assume::Uniform
-                && s.f.template_defaults.iter().any(|(t, v)| t == name && v % 32 == 0)),
+                && s.f
+                    .template_defaults
+                    .iter()
+                    .any(|(t, v)| t == name && v % 32 == 0)),
         constant: match level {
             Level::Uniform => s
                 .facts

@@ -19,6 +19,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         constants: &no_constants,
         groups: HashMap::new(),
         expansion_budget: super::expansion_budget(),
+        qualified: Vec::new(),
     };
     let mut items: Vec<(String, ExprId)> = Vec::new();
     for m in &file.macros.defs {

@@ -209,7 +209,8 @@ fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
         .filter(|p| p.kind() == "optional_parameter_declaration")
         .filter_map(|p| {
             let name = node_text(p.child_by_field_name("declarator")?, text);
-            let value = parse_int_literal(node_text(p.child_by_field_name("default_value")?, text))?;
+            let value =
+                parse_int_literal(node_text(p.child_by_field_name("default_value")?, text))?;
             Some((name.to_owned(), value))
         })
         .collect()
@@ -309,6 +310,9 @@ struct FnBuilder<'a> {
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
     groups: HashMap<String, coop::Group>,
+    /// Names read through a scope (`Traits::value`), lowered to their last
+    /// segment: (expression, the name as written).
+    qualified: Vec<(ExprId, String)>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
@@ -356,6 +360,7 @@ impl<'a> Lowerer<'a> {
             constants: self.constants,
             groups: HashMap::new(),
             expansion_budget: expansion_budget(),
+            qualified: Vec::new(),
         };
         if let Some(params) = decl.child_by_field_name("parameters") {
             b.lower_params(params, text);
@@ -369,6 +374,7 @@ impl<'a> Lowerer<'a> {
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
+        b.keep_scoped_names_apart();
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: std::collections::HashSet<String> = b
             .lambdas
@@ -611,6 +617,34 @@ fn span_of(n: Node) -> ByteSpan {
 }
 
 impl FnBuilder<'_> {
+    /// `HAS_VALUES::value` where the function also declares a local or
+    /// parameter `value`: the scoped name keeps its written form, so the
+    /// local's level and value never stand for it.
+    fn keep_scoped_names_apart(&mut self) {
+        if self.qualified.is_empty() {
+            return;
+        }
+        let declared: std::collections::HashSet<String> = self
+            .f
+            .stmts
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Decl { name, .. } => Some(name.clone()),
+                _ => None,
+            })
+            .chain(self.f.params.iter().map(|p| p.name.clone()))
+            .collect();
+        for (id, written) in std::mem::take(&mut self.qualified) {
+            let e = &mut self.f.exprs[id as usize];
+            if let ExprKind::Var(name) = &e.kind
+                && declared.contains(name)
+            {
+                e.kind = ExprKind::Var(written.clone());
+                self.f.scoped_names.insert(written);
+            }
+        }
+    }
+
     fn expr(&mut self, kind: ExprKind, span: ByteSpan) -> ExprId {
         self.f.exprs.push(Expr { kind, span });
         (self.f.exprs.len() - 1) as ExprId
@@ -1213,7 +1247,10 @@ impl FnBuilder<'_> {
                 }
                 let name = last_segment(node_text(n, text)).to_owned();
                 self.f.scoped_names.insert(name.clone());
-                ExprKind::Var(name)
+                let id = self.expr(ExprKind::Var(name), span);
+                let written: String = node_text(n, text).split_whitespace().collect();
+                self.qualified.push((id, written));
+                return id;
             }
             "field_expression" => {
                 let arg = n.child_by_field_name("argument");
@@ -1506,6 +1543,7 @@ impl FnBuilder<'_> {
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
             expansion_budget: self.expansion_budget.clone(),
+            qualified: Vec::new(),
         };
         if let Some(params) = n
             .child_by_field_name("declarator")
