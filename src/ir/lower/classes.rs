@@ -58,6 +58,29 @@ pub(super) enum FieldInit<'t> {
     Storage,
 }
 
+/// The enumerators with a value of a member `enum { … };` (also `enum
+/// class`): (name, enumerator, value).
+fn enumerators<'t>(m: Node<'t>, text: &str) -> Vec<(String, Node<'t>, Node<'t>)> {
+    let spec = match m.kind() {
+        "enum_specifier" => Some(m),
+        "field_declaration" => m
+            .child_by_field_name("type")
+            .filter(|t| t.kind() == "enum_specifier"),
+        _ => None,
+    };
+    let Some(list) = spec.and_then(|s| s.child_by_field_name("body")) else {
+        return Vec::new();
+    };
+    let mut c = list.walk();
+    list.named_children(&mut c)
+        .filter(|e| e.kind() == "enumerator")
+        .filter_map(|e| {
+            let name = node_text(e.child_by_field_name("name")?, text).to_owned();
+            Some((name, e, e.child_by_field_name("value")?))
+        })
+        .collect()
+}
+
 /// The class name of a class or struct specifier (`A` of `A<T>`).
 pub(super) fn class_name(spec: Node, text: &str) -> Option<String> {
     let n = spec.child_by_field_name("name")?;
@@ -83,6 +106,11 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
     let mut c = body.walk();
     let members: Vec<Node<'t>> = body.named_children(&mut c).collect();
     for m in &members {
+        // `enum { TILE = BLOCK * ITEMS, … };`: constants of the class, like
+        // its static constexpr members (one value for every thread).
+        for (name, node, value) in enumerators(*m, text) {
+            info.statics.push((name, node, value));
+        }
         if m.kind() == "field_declaration"
             && is_static(*m, text)
             && let (Some(d), Some(v)) = (
