@@ -605,11 +605,17 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
         PopGuard,
         /// Leaving a loop: drop `break`/`continue` exits recorded inside.
         EndLoop(usize),
+        /// Entering an `else`: the exits its `then` recorded from this
+        /// length on are set aside (no lane of the `else` took them)…
+        HideExits(usize),
+        /// …and apply again after the `if`.
+        RestoreExits,
     }
     let mut guards: Vec<Guard> = Vec::new();
     // Exits by `return` stay for the rest of the function; exits by
     // break/continue are scoped to their loop (see EndLoop).
     let mut exits: Vec<Guard> = Vec::new();
+    let mut hidden: Vec<Vec<Guard>> = Vec::new();
     let mut stack: Vec<Item> = vec![Item::List(&f.body, 0)];
     while let Some(item) = stack.pop() {
         match item {
@@ -619,6 +625,8 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
             Item::PushGuard(g) => guards.push(g),
             Item::PushExit(g) => exits.push(g),
             Item::EndLoop(n) => exits.truncate(n),
+            Item::HideExits(n) => hidden.push(exits.split_off(n.min(exits.len()))),
+            Item::RestoreExits => exits.extend(hidden.pop().unwrap_or_default()),
             Item::List(list, i) => {
                 let Some(&sid) = list.get(i) else { continue };
                 stack.push(Item::List(list, i + 1));
@@ -685,6 +693,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                                 level,
                             }));
                         }
+                        stack.push(Item::RestoreExits);
                         stack.push(Item::PopGuard);
                         stack.push(Item::List(else_branch, 0));
                         stack.push(Item::PushGuard(Guard {
@@ -692,6 +701,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                             span,
                             level,
                         }));
+                        stack.push(Item::HideExits(exits.len()));
                         stack.push(Item::PopGuard);
                         stack.push(Item::List(then_branch, 0));
                         guards.push(Guard {
