@@ -491,6 +491,9 @@ impl slots::SlotLeaves for Forms<'_, '_, '_> {
             .or_else(|| self.s.module.constants.get(name))
             .copied()
     }
+    fn writes(&self, name: &str) -> u32 {
+        self.s.facts.writes.get(name).copied().unwrap_or(0)
+    }
     fn block_width_at_most(&self) -> Option<u32> {
         let bounds = self.s.f.launch_bounds.filter(|b| (1..=1024).contains(b));
         let stated = self.s.module.stated_extent(self.s.f, 0);

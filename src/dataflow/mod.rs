@@ -131,6 +131,9 @@ pub struct FnFacts {
     /// Locals declared once with an integer type (`linear.rs`): what
     /// differences whose lane terms cancel are read through.
     pub(crate) int_locals: HashMap<String, linear::IntLocal>,
+    /// How many expressions write each variable (assignments, updates,
+    /// `&x`): what a block-stride loop's index may be written by.
+    pub(crate) writes: HashMap<String, u32>,
     pub stats: FlowStats,
 }
 
@@ -443,6 +446,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     facts.local_constants = local_constants(f, module);
     facts.multiples_of_32 = residue::multiples_of_32(f, module);
     facts.int_locals = linear::int_locals(f);
+    facts.writes = slots::write_counts(f);
     let (exits, loop_exits) = exit_flags(f);
     let mut eval = Eval {
         f,

@@ -46,6 +46,26 @@ pub trait SlotLeaves: Leaves {
     /// A bound on `blockDim.x` the code states (`__launch_bounds__`, the
     /// x extent of every launch).
     fn block_width_at_most(&self) -> Option<u32>;
+    /// How many expressions of the function write `name` ([`write_counts`]).
+    fn writes(&self, name: &str) -> u32;
+}
+
+/// How many expressions write each variable (an assignment, an update or
+/// `&x`), counted once per function.
+pub fn write_counts(f: &Function) -> std::collections::HashMap<String, u32> {
+    let mut out = std::collections::HashMap::new();
+    for e in &f.exprs {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => *lhs,
+            ExprKind::Update { target, .. } => *target,
+            ExprKind::Unary(UnOp::AddrOf, x) => *x,
+            _ => continue,
+        };
+        if let ExprKind::Var(n) = &f.expr(target).kind {
+            *out.entry(n.clone()).or_insert(0) += 1;
+        }
+    }
+    out
 }
 
 /// `a op b` holds in all threads of a block or in none of them.
@@ -118,17 +138,7 @@ pub fn stride_loop_is_block_uniform(
         }
         _ => return false,
     };
-    let writes = f
-        .exprs
-        .iter()
-        .filter(|e| match &e.kind {
-            ExprKind::Assign { lhs, .. } => is_var(f, *lhs, var),
-            ExprKind::Update { target, .. } => is_var(f, *target, var),
-            ExprKind::Unary(UnOp::AddrOf, x) => is_var(f, *x, var),
-            _ => false,
-        })
-        .count();
-    if writes != 1 || cx.level(bound) != Level::Uniform {
+    if cx.writes(var) != 1 || cx.level(bound) != Level::Uniform {
         return false;
     }
     let Some(terms) = slot_terms(cx, start) else {

@@ -71,7 +71,8 @@ pub fn confirm_findings(
     opts: &ExecOptions,
 ) -> (Vec<Option<Verdict>>, ExecCost) {
     let mut cost = ExecCost::default();
-    let reached_by = kernels_reaching(module);
+    let callees = direct_callees(module);
+    let reached_by = kernels_reaching(module, &callees);
     let mut callers: Option<Vec<Vec<usize>>> = None;
     // root function → indices of claims it covers
     let mut by_root: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -82,7 +83,7 @@ pub fn confirm_findings(
         // calls state its arguments (a helper only called for the block's
         // last, partial warp is not run on a full one), else by itself.
         if roots.is_empty() {
-            let callers = callers.get_or_insert_with(|| direct_callers(module));
+            let callers = callers.get_or_insert_with(|| direct_callers(&callees));
             roots = outermost_callers(callers, c.function);
         }
         if roots.is_empty() {
@@ -626,10 +627,10 @@ fn direct_callees(module: &Module) -> Vec<Vec<usize>> {
 }
 
 /// The module functions that call each function.
-fn direct_callers(module: &Module) -> Vec<Vec<usize>> {
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
-    for (g, callees) in direct_callees(module).into_iter().enumerate() {
-        for h in callees {
+fn direct_callers(callees: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); callees.len()];
+    for (g, called) in callees.iter().enumerate() {
+        for &h in called {
             if h != g && !callers[h].contains(&g) {
                 callers[h].push(g);
             }
@@ -658,8 +659,7 @@ fn outermost_callers(callers: &[Vec<usize>], f: usize) -> Vec<usize> {
     out
 }
 
-fn kernels_reaching(module: &Module) -> Vec<Vec<usize>> {
-    let direct = direct_callees(module);
+fn kernels_reaching(module: &Module, direct: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut reached_by: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
     for (k, f) in module.functions.iter().enumerate() {
         if f.kind != FnKind::Kernel {

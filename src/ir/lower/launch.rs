@@ -53,12 +53,9 @@ pub(super) fn launch_site(
         .map(|n| {
             let b = block_text.as_deref()?;
             let a = squeeze(*n);
-            match a.strip_prefix(b) {
-                Some("") => Some(0),
-                Some(".x") => Some(0),
-                Some(".y") => Some(1),
-                Some(".z") => Some(2),
-                _ => None,
+            match a.strip_prefix(b)? {
+                "" => Some(0),
+                rest => extent_index(rest.strip_prefix('.')?).map(|d| d as u8),
             }
         })
         .collect();
@@ -430,11 +427,8 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
                     }
                 } else if let Some(field) = t.strip_prefix(name).and_then(|r| r.strip_prefix('.')) {
                     // `block.y = 4;`: that extent is given another value.
-                    let d = match field {
-                        "x" => 0,
-                        "y" => 1,
-                        "z" => 2,
-                        _ => return Walk::Descend,
+                    let Some(d) = extent_index(field) else {
+                        return Walk::Descend;
                     };
                     let v = n
                         .child_by_field_name("right")
@@ -881,16 +875,29 @@ enum ConfigUse<'t> {
     Escape,
 }
 
+/// `.x`, `.y`, `.z` of a `dim3`: its index.
+fn extent_index(field: &str) -> Option<usize> {
+    match field {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+/// `p` is the field expression `u.field`.
+fn is_field_of(p: Node, u: Node) -> bool {
+    p.child_by_field_name("argument")
+        .is_some_and(|a| a.id() == u.id())
+}
+
 /// What one occurrence of a config's name does to its block.
 fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
     let Some(p) = u.parent() else {
         return ConfigUse::Escape;
     };
     match p.kind() {
-        "field_expression"
-            if p.child_by_field_name("argument")
-                .is_some_and(|a| a.id() == u.id()) =>
-        {
+        "field_expression" if is_field_of(p, u) => {
             let field = p.child_by_field_name("field").map(|f| node_text(f, text));
             if field != Some("blockDim") {
                 return ConfigUse::Other;
@@ -898,14 +905,11 @@ fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
             // `cfg.blockDim.y`: one extent.
             if let Some(q) = p.parent()
                 && q.kind() == "field_expression"
-                && q.child_by_field_name("argument")
-                    .is_some_and(|a| a.id() == p.id())
+                && is_field_of(q, p)
             {
-                let d = match q.child_by_field_name("field").map(|f| node_text(f, text)) {
-                    Some("x") => 0,
-                    Some("y") => 1,
-                    Some("z") => 2,
-                    _ => return ConfigUse::Escape,
+                let field = q.child_by_field_name("field").map(|f| node_text(f, text));
+                let Some(d) = field.and_then(extent_index) else {
+                    return ConfigUse::Escape;
                 };
                 return written(q, Some(d), text);
             }
