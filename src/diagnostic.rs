@@ -282,6 +282,41 @@ impl Diagnostic {
     }
 }
 
+/// Keep one diagnostic per rule and span, the strongest: a kernel
+/// template analysed as several instances (`ir::lower::templates`) may
+/// report one line once per instance, and the line has the bug where any
+/// instance shows it (confirmed before undecided before refuted; the
+/// first of equals). Order is kept otherwise.
+pub fn keep_strongest_per_span<T>(items: &mut Vec<T>, diagnostic: impl Fn(&T) -> &Diagnostic) {
+    let rank = |d: &Diagnostic| match d.confirmation.status {
+        Status::Confirmed => 0,
+        Status::Undecided => 1,
+        Status::Refuted => 2,
+    };
+    let mut best: std::collections::HashMap<(&str, &str, usize, usize), (usize, u8)> =
+        std::collections::HashMap::new();
+    for (i, d) in items.iter().map(&diagnostic).enumerate() {
+        let key = (d.path.as_str(), d.code, d.span.start, d.span.end);
+        let r = rank(d);
+        best.entry(key)
+            .and_modify(|b| {
+                if r < b.1 {
+                    *b = (i, r);
+                }
+            })
+            .or_insert((i, r));
+    }
+    if best.len() == items.len() {
+        return;
+    }
+    let keep: std::collections::HashSet<usize> = best.values().map(|b| b.0).collect();
+    let mut i = 0;
+    items.retain(|_| {
+        i += 1;
+        keep.contains(&(i - 1))
+    });
+}
+
 /// Apply `edits` (any order) to `text`. Edits must not overlap; at one
 /// offset, insertions go before a replacement that starts there; the same
 /// edit twice is one edit. Returns `None` if two edits overlap or one falls

@@ -296,6 +296,7 @@ fn analyse(
                 module.launch_extents.insert(name.to_owned(), *e);
             }
         }
+        module.inherit_launch_extents();
     }
     clock.lap(Stage::Ir);
     let facts = dataflow::analyze(&module);
@@ -345,6 +346,7 @@ fn analyse(
             None => diagnostics.extend(to_diagnostic(&parsed.source, f, v, opts)),
         }
     }
+    crate::diagnostic::keep_strongest_per_span(&mut in_headers, |h| &h.diagnostic);
     outcome.header_diagnostics = suppress_in_headers(in_headers, opts);
     let mut original_text = original_text;
     if audit_comments {
@@ -364,6 +366,7 @@ fn analyse(
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
+    crate::diagnostic::keep_strongest_per_span(&mut diagnostics, |d| d);
     baseline::assign_fingerprints(&parsed, &mut diagnostics);
     clock.lap(Stage::Diagnostics);
     if !diagnostics.is_empty() {

@@ -130,7 +130,13 @@ pub(super) fn blank_host_bodies(
     if !open.is_empty() {
         return Vec::new();
     }
-    let mut bodies: Vec<(usize, usize)> = Vec::new();
+    // (the body's `{` and `}` tokens, blankable, the function's name token)
+    let mut bodies: Vec<(usize, usize, bool, Option<usize>)> = Vec::new();
+    // Host function templates that launch kernels: a launch inside may
+    // take its template arguments from the calls that name them
+    // (`ir::lower::launch::launch_sites`), so a body calling one as
+    // `name<…>(…)` is kept.
+    let mut launchers: Vec<&[u8]> = Vec::new();
     let mut declaration_start = 0usize;
     let mut i = 0usize;
     while i < toks.len() {
@@ -147,19 +153,44 @@ pub(super) fn blank_host_bodies(
         let end = close[i];
         match code_body(out, toks, declaration_start, i) {
             Body::Scope => {} // namespace, class, enum, initializer: look inside
-            Body::Code { host_function } => {
-                if host_function
-                    && !declares_device(out, toks, declaration_start, i, notes)
-                    && !KEEP_BODY.is_match(&out[t.start..toks[end].end])
+            Body::Code {
+                host_function,
+                name,
+            } => {
+                let text = &out[t.start..toks[end].end];
+                if let Some(n) = name
+                    && (text.windows(3).any(|w| w == b"<<<") || memmem(text, b"cudaLaunch"))
+                    && (declaration_start..i)
+                        .any(|k| &out[toks[k].start..toks[k].end] == b"template")
                 {
-                    bodies.push((t.end, toks[end].start));
+                    launchers.push(&out[toks[n].start..toks[n].end]);
                 }
+                let blankable = host_function
+                    && !declares_device(out, toks, declaration_start, i, notes)
+                    && !KEEP_BODY.is_match(text);
+                bodies.push((i, end, blankable, name));
                 i = end; // a body: nothing inside is at scope level
             }
         }
         i += 1;
         declaration_start = i;
     }
+    let launchers: Vec<Vec<u8>> = launchers.into_iter().map(<[u8]>::to_vec).collect();
+    let calls_launcher = |open: usize, close: usize| {
+        !launchers.is_empty()
+            && (open + 1..close).any(|k| {
+                toks[k].kind == TokKind::Ident
+                    && launchers
+                        .iter()
+                        .any(|l| l[..] == out[toks[k].start..toks[k].end])
+                    && toks.get(k + 1).is_some_and(|n| is(n, b"<"))
+            })
+    };
+    let bodies: Vec<(usize, usize)> = bodies
+        .iter()
+        .filter(|b| b.2 && !calls_launcher(b.0, b.1))
+        .map(|b| (toks[b.0].end, toks[b.1].start))
+        .collect();
     let mut blanked = Vec::with_capacity(bodies.len());
     for (from, to) in bodies {
         for b in &mut out[from..to] {
@@ -177,7 +208,11 @@ enum Body {
     Scope,
     /// Braces of code; `host_function` when they are surely a function's
     /// body after `type name(…)` (whether host is decided by the caller).
-    Code { host_function: bool },
+    Code {
+        host_function: bool,
+        /// The token naming the function, where the shape is `name(…)`.
+        name: Option<usize>,
+    },
 }
 
 /// What the `{` at `toks[brace]` opens, from the tokens of its declaration
@@ -189,11 +224,13 @@ fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
     if (from..brace).any(|k| punct(k, b"->") || word(k) == b"requires") {
         return Body::Code {
             host_function: false,
+            name: None,
         };
     }
     if brace > from && word(brace - 1) == b"try" {
         return Body::Code {
             host_function: false,
+            name: None,
         };
     }
     let mut k = brace;
@@ -206,6 +243,7 @@ fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
     // `{` after `)`: a function, constructor, lambda or control statement.
     let code = Body::Code {
         host_function: false,
+        name: None,
     };
     let Some(paren) = matching_open(out, toks, from, k - 1) else {
         return code;
@@ -216,7 +254,10 @@ fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
     }
     let name = paren - 1;
     if name == from || word(name) == BLOCK_SHAPE_GETTER.as_bytes() {
-        return code; // no return type: a constructor or a macro call
+        return Body::Code {
+            host_function: false,
+            name: Some(name),
+        }; // no return type: a constructor or a macro call
     }
     let before = &toks[name - 1];
     let typed = match before.kind {
@@ -226,7 +267,12 @@ fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
     };
     Body::Code {
         host_function: typed,
+        name: Some(name),
     }
+}
+
+fn memmem(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 fn is_name(out: &[u8], t: &CodeTok) -> bool {
@@ -293,6 +339,19 @@ mod tests {
 
     fn squeeze(s: &str) -> String {
         s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn a_body_naming_a_launcher_templates_arguments_is_kept() {
+        let src = "template <int S>\nvoid run(int *p) { k<S><<<1, 256>>>(p); }\n\
+void plain(int *p) { k<4><<<1, 256>>>(p); }\n\
+void host(int *p) {\n  run<4>(p);\n}\n\
+void other(int *p) {\n  plain(p);\n  run(p);\n}\n";
+        let (text, blanked) = view(src);
+        assert!(text.contains("run<4>(p);"), "{text}");
+        // `plain` is no template, and `run(p)` names no arguments.
+        assert!(!text.contains("plain(p);"), "{text}");
+        assert_eq!(blanked.len(), 1);
     }
 
     #[test]

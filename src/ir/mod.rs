@@ -61,6 +61,12 @@ pub struct Function {
     pub params: Vec<Param>,
     /// Non-type template parameters (`template <int BLOCK>`).
     pub template_values: Vec<String>,
+    /// Where each of `template_values` stands in the template's parameter
+    /// list, type parameters counted (`template <typename T, int N>` puts
+    /// `N` at 1): how a launch's template arguments bind them. Empty where
+    /// the values are not the definition's own list (a member's class
+    /// values).
+    pub template_positions: Vec<usize>,
     /// Their integer defaults (`template <int kBase = 0>`): what the code
     /// states where a call gives no value.
     pub template_defaults: Vec<(String, i64)>,
@@ -99,6 +105,10 @@ pub struct Function {
     /// the operand itself, and `long` literals (`5L`): where a value may
     /// change width.
     pub casts: std::collections::HashSet<ExprId>,
+    /// The classes of the objects the body declares by value
+    /// (`Comm<true> comm(…);` gives `Comm`): whose members run as part of
+    /// this function's threads.
+    pub object_classes: Vec<String>,
 }
 impl Function {
     /// The name the run's launches state block extents under (launch
@@ -469,6 +479,52 @@ impl Module {
     /// (or of `f`, a kernel) states, if they all state one.
     pub fn stated_extent(&self, f: &Function, d: usize) -> Option<u32> {
         self.launch_extents.get(f.launch_name()?)?[d]
+    }
+
+    /// Give a class without launches of its own the extents of the
+    /// kernels that declare its objects, where every function declaring
+    /// one is such a kernel and they state the same extents: its members
+    /// then run as part of those blocks (a kernel that builds a
+    /// communicator object and calls its `run()`). Call after the run's
+    /// contracts are in `launch_extents`.
+    pub fn inherit_launch_extents(&mut self) {
+        let mut inherited: std::collections::HashMap<&str, [Option<u32>; 3]> =
+            std::collections::HashMap::new();
+        let mut refused: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        for f in &self.functions {
+            for class in &f.object_classes {
+                let class = class.as_str();
+                if self.launch_extents.contains_key(class) || refused.contains(class) {
+                    continue;
+                }
+                let stated = f
+                    .launch_name()
+                    .filter(|_| f.kind == FnKind::Kernel)
+                    .and_then(|k| self.launch_extents.get(k));
+                match (stated, inherited.get_mut(class)) {
+                    (None, _) => {
+                        inherited.remove(class);
+                        refused.insert(class);
+                    }
+                    (Some(e), None) => {
+                        inherited.insert(class, *e);
+                    }
+                    (Some(e), Some(have)) => {
+                        for d in 0..3 {
+                            if have[d] != e[d] {
+                                have[d] = None;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let inherited: Vec<(String, [Option<u32>; 3])> = inherited
+            .into_iter()
+            .filter(|(_, e)| e.iter().any(Option::is_some))
+            .map(|(c, e)| (c.to_owned(), e))
+            .collect();
+        self.launch_extents.extend(inherited);
     }
 
     /// Does every warp of a block of `f`'s launches lie inside one index

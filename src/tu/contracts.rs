@@ -228,4 +228,27 @@ mod tests {
         );
         assert!(c.is_empty());
     }
+
+    #[test]
+    fn a_block_from_a_getter_of_file_constants_is_stated() {
+        let c = contracts(
+            "constexpr int kLanes = 32;\nstruct Shape {\n  static constexpr int kRows = 4;\n\
+             static dim3 block() { return dim3(kLanes * 2, Shape::kRows); }\n};\n\
+             void run(float *d) {\n  dim3 b = Shape::block();\n  rows_kernel<<<1, b>>>(d);\n\
+             cols_kernel<<<1, Shape::block()>>>(d);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(64), Some(4), Some(1)]));
+        assert_eq!(c.get("cols_kernel"), Some(&[Some(64), Some(4), Some(1)]));
+        // A constant the file gives twice, or a getter that takes
+        // arguments, states nothing.
+        let c = contracts(
+            "namespace a { constexpr int kRows = 4; }\nnamespace b { constexpr int kRows = 8; }\n\
+             dim3 block() { return dim3(32, kRows); }\n\
+             dim3 wide(int n) { return dim3(n, 1); }\n\
+             void run(float *d) {\n  rows_kernel<<<1, block()>>>(d);\n\
+             cols_kernel<<<1, wide(64)>>>(d);\n}\n",
+        );
+        assert_eq!(c.get("rows_kernel"), Some(&[Some(32), None, Some(1)]));
+        assert_eq!(c.get("cols_kernel"), None);
+    }
 }

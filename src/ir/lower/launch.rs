@@ -1,12 +1,154 @@
 //! Launch sites: `kernel<<<grid, block>>>(args)` in host code, with the
 //! grid, block and integer arguments evaluated where the file says them.
 
+use std::cell::OnceCell;
+
 use super::*;
 
-pub(super) fn launch_site(
+/// The launches one `kernel<<<…>>>(…)` makes: one per way its host
+/// function template is instantiated in the file where the kernel's
+/// template arguments name that template's parameters (`k<N, F><<<…>>>`
+/// in `template <int N, bool F> void run(…)`, which the file calls as
+/// `run<4, true>(…)` and `run<1, false>(…)`); otherwise one.
+pub(super) fn launch_sites(
     call: Node,
     text: &str,
     consts: &HashMap<String, i64>,
+) -> Vec<LaunchSite> {
+    let bindings = host_template_bindings(enclosing_function(call), text, consts);
+    if bindings.is_empty() {
+        return launch_site(call, text, consts, &HashMap::new())
+            .into_iter()
+            .collect();
+    }
+    let mut out: Vec<LaunchSite> = Vec::new();
+    for b in &bindings {
+        if let Some(site) = launch_site(call, text, consts, b)
+            && !out.iter().any(|o| o.template_args == site.template_args)
+        {
+            out.push(site);
+        }
+    }
+    out
+}
+
+/// How the file instantiates the function template `def` (a host
+/// launcher): per call naming its template arguments, each parameter's
+/// value (`None` where not an integer the call states); a call that lets
+/// them be deduced binds none. Empty where `def` is no template, nothing
+/// calls it that way, or too many calls do ([`MAX_HOST_INSTANCES`]).
+fn host_template_bindings<'t>(
+    def: Option<Node<'t>>,
+    text: &'t str,
+    consts: &HashMap<String, i64>,
+) -> Vec<HashMap<&'t str, Option<i64>>> {
+    const MAX_HOST_INSTANCES: usize = 8;
+    let Some(def) = def else { return Vec::new() };
+    let Some(params) = def
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+        .and_then(|p| p.child_by_field_name("parameters"))
+    else {
+        return Vec::new();
+    };
+    // (name, default) per parameter; a type parameter binds nothing.
+    let mut c = params.walk();
+    let params: Vec<(Option<&str>, Option<Node>)> = params
+        .named_children(&mut c)
+        .filter(|p| p.kind() != "comment")
+        .map(|p| match p.kind() {
+            "parameter_declaration" | "optional_parameter_declaration" => (
+                p.child_by_field_name("declarator")
+                    .map(|d| node_text(d, text)),
+                p.child_by_field_name("default_value"),
+            ),
+            _ => (None, None),
+        })
+        .collect();
+    let Some(name) = def
+        .child_by_field_name("declarator")
+        .and_then(find_function_declarator)
+        .and_then(|d| d.child_by_field_name("declarator"))
+        .map(|n| last_segment(node_text(n, text)))
+    else {
+        return Vec::new();
+    };
+    let mut root = def;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    let mut out: Vec<HashMap<&str, Option<i64>>> = Vec::new();
+    let mut too_many = false;
+    preorder(root, |n| {
+        if too_many || n.kind() != "call_expression" {
+            return Walk::Descend;
+        }
+        let Some(f) = n.child_by_field_name("function") else {
+            return Walk::Descend;
+        };
+        let (callee, args) = match f.kind() {
+            "template_function" => (
+                f.child_by_field_name("name"),
+                f.child_by_field_name("arguments"),
+            ),
+            "identifier" | "qualified_identifier" => (Some(f), None),
+            _ => return Walk::Descend,
+        };
+        if callee.is_none_or(|c| last_segment(node_text(c, text)) != name) {
+            return Walk::Descend;
+        }
+        let scope = enclosing_function(n);
+        let given: Vec<Node> = args
+            .map(|a| {
+                let mut c = a.walk();
+                a.named_children(&mut c)
+                    .filter(|x| x.kind() != "comment")
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut b = HashMap::new();
+        for (i, (param, default)) in params.iter().enumerate() {
+            let Some(param) = param else { continue };
+            // A call without template arguments deduces them: unknown.
+            let value = match (args, given.get(i), default) {
+                (None, _, _) => None,
+                (Some(_), Some(a), _) => template_int(*a, text, consts, scope),
+                (Some(_), None, Some(d)) => template_int(*d, text, consts, None),
+                (Some(_), None, None) => None,
+            };
+            b.insert(*param, value);
+        }
+        if !out.contains(&b) {
+            out.push(b);
+        }
+        too_many = out.len() > MAX_HOST_INSTANCES;
+        Walk::Descend
+    });
+    if too_many {
+        return Vec::new();
+    }
+    out
+}
+
+/// An integer template argument (`4`, `true`, a constant of the file).
+fn template_int(
+    a: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    scope: Option<Node>,
+) -> Option<i64> {
+    if a.kind() == "type_descriptor" {
+        // A bare name parses as a type.
+        return consts.get(node_text(a, text).trim()).copied();
+    }
+    eval_host_int(a, text, consts, scope, 0)
+}
+
+fn launch_site(
+    call: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    host_values: &HashMap<&str, Option<i64>>,
 ) -> Option<LaunchSite> {
     let f = call.child_by_field_name("function")?;
     let (name_node, targs) = if f.kind() == "template_function" {
@@ -23,7 +165,13 @@ pub(super) fn launch_site(
     let template_args = targs
         .map(|a| {
             let mut c = a.walk();
-            a.named_children(&mut c).map(resolve).collect()
+            a.named_children(&mut c)
+                .filter(|x| x.kind() != "comment")
+                .map(|n| match host_values.get(node_text(n, text).trim()) {
+                    Some(v) => *v,
+                    None => template_int(n, text, consts, scope),
+                })
+                .collect()
         })
         .unwrap_or_default();
     let mut c = call.walk();
@@ -137,6 +285,8 @@ fn eval_host_int(
     }
     match n.kind() {
         "number_literal" => parse_int_literal(node_text(n, text)),
+        "true" => Some(1),
+        "false" => Some(0),
         "identifier" => {
             let name = node_text(n, text);
             consts.get(name).copied().or_else(|| {
@@ -208,6 +358,8 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
         return Vec::new();
     };
     let root = tree.root_node();
+    let cx = Host::new(text, root);
+    let cx = &cx;
     let mut calls = Vec::new();
     let mut ex_calls = Vec::new();
     let mut block_calls = Vec::new();
@@ -251,7 +403,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
         let mut c = syntax.walk();
         let config: Vec<Node> = syntax.named_children(&mut c).collect();
         let extents = match config.get(1) {
-            Some(b) => block_extents(*b, text, root),
+            Some(b) => block_extents(*b, cx),
             None => [None; 3],
         };
         push_launched(&mut out, f, extents, &aliases, text);
@@ -267,7 +419,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             continue;
         };
         let extents = match args.get(2) {
-            Some(b) => block_extents(*b, text, root),
+            Some(b) => block_extents(*b, cx),
             None => [None; 3],
         };
         push_launched(&mut out, kernel, extents, &aliases, text);
@@ -283,7 +435,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             let Some(kernel) = args.get(1).and_then(|k| launched_function(*k, call, text)) else {
                 continue;
             };
-            let extents = config_block(call, text, root, &uses);
+            let extents = config_block(call, cx, &uses);
             push_launched(&mut out, kernel, extents, &aliases, text);
         }
     }
@@ -352,19 +504,132 @@ fn type_name(ty: Node, text: &str) -> String {
     last_segment(t.trim()).trim().to_owned()
 }
 
+/// A file's host text as launches read it, with its constants and
+/// getters found on first use.
+pub(super) struct Host<'t> {
+    text: &'t str,
+    root: Node<'t>,
+    /// `const`/`constexpr` variables and static members outside function
+    /// bodies, by name; `None` where the file declares the name twice.
+    constants: OnceCell<HashMap<&'t str, Option<Node<'t>>>>,
+    /// Functions without parameters whose body is one `return` of a
+    /// value, by last name segment (`None` where two share it): the value
+    /// and the body.
+    getters: OnceCell<HashMap<&'t str, Option<(Node<'t>, Node<'t>)>>>,
+}
+
+impl<'t> Host<'t> {
+    fn new(text: &'t str, root: Node<'t>) -> Self {
+        Host {
+            text,
+            root,
+            constants: OnceCell::new(),
+            getters: OnceCell::new(),
+        }
+    }
+
+    /// The initializer of the file's constant `name`.
+    fn constant(&self, name: &str) -> Option<Node<'t>> {
+        let table = self.constants.get_or_init(|| {
+            let text = self.text;
+            let mut table: HashMap<&'t str, Option<Node<'t>>> = HashMap::new();
+            let mut add = |name: Node<'t>, value: Node<'t>| {
+                table
+                    .entry(node_text(name, text))
+                    .and_modify(|v| *v = None)
+                    .or_insert(Some(value));
+            };
+            preorder(self.root, |n| match n.kind() {
+                "function_definition" | "comment" | "string_literal" => Walk::Skip,
+                "declaration" if super::is_const_decl(n, text) => {
+                    let mut c = n.walk();
+                    for d in n.children_by_field_name("declarator", &mut c) {
+                        if let (Some(name), Some(v)) = (
+                            d.child_by_field_name("declarator"),
+                            d.child_by_field_name("value"),
+                        ) && d.kind() == "init_declarator"
+                            && name.kind() == "identifier"
+                        {
+                            add(name, v);
+                        }
+                    }
+                    Walk::Skip
+                }
+                "field_declaration" if super::is_const_decl(n, text) => {
+                    if let (Some(name), Some(v)) = (
+                        n.child_by_field_name("declarator"),
+                        n.child_by_field_name("default_value"),
+                    ) && name.kind() == "field_identifier"
+                    {
+                        add(name, v);
+                    }
+                    Walk::Skip
+                }
+                _ => Walk::Descend,
+            });
+            table
+        });
+        table.get(name).copied().flatten()
+    }
+
+    /// What `call` returns where it calls, without arguments, a getter of
+    /// the file: the returned value and the getter's body.
+    fn returned_by_getter(&self, call: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        if call.kind() != "call_expression"
+            || call
+                .child_by_field_name("arguments")
+                .is_none_or(|a| a.named_child_count() != 0)
+        {
+            return None;
+        }
+        let name = last_segment(node_text(call.child_by_field_name("function")?, self.text));
+        let table = self.getters.get_or_init(|| {
+            let text = self.text;
+            let mut table: HashMap<&'t str, Option<(Node<'t>, Node<'t>)>> = HashMap::new();
+            preorder(self.root, |n| {
+                if n.kind() != "function_definition" {
+                    return Walk::Descend;
+                }
+                let declarator = n.child_by_field_name("declarator");
+                let name = declarator.and_then(|d| d.child_by_field_name("declarator"));
+                let no_params = declarator
+                    .and_then(|d| d.child_by_field_name("parameters"))
+                    .is_some_and(|p| p.named_child_count() == 0);
+                let body = n.child_by_field_name("body");
+                let returned = body
+                    .filter(|b| b.named_child_count() == 1)
+                    .and_then(|b| b.named_child(0))
+                    .filter(|r| r.kind() == "return_statement")
+                    .and_then(|r| r.named_child(0));
+                if let (Some(name), true) = (name, no_params) {
+                    let entry = returned.zip(body);
+                    table
+                        .entry(last_segment(node_text(name, text)))
+                        .and_modify(|v| *v = None)
+                        .or_insert(entry);
+                }
+                Walk::Skip
+            });
+            table
+        });
+        table.get(name).copied().flatten()
+    }
+}
+
 /// The extents a launch's block argument states. A variable or field is
 /// followed to every value the file gives it (declarations, constructor
 /// initializers, assignments, and assignments of its `.x`/`.y`/`.z`),
 /// each evaluated in its own function; a value with a zero extent launches
 /// nothing and is skipped.
-fn block_extents(b: Node, text: &str, root: Node) -> Extents {
+fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
+    let (text, root) = (cx.text, cx.root);
     let name = match b.kind() {
         "identifier" | "field_identifier" => node_text(b, text),
         "field_expression" if b.child(0).is_some_and(|t| t.kind() == "this") => b
             .child_by_field_name("field")
             .map(|f| node_text(f, text))
             .unwrap_or(""),
-        _ => return dim3_extents(b, text, enclosing_function(b)).unwrap_or([None; 3]),
+        _ => return dim3_extents(b, cx, enclosing_function(b)).unwrap_or([None; 3]),
     };
     if name.is_empty() {
         return [None; 3];
@@ -382,7 +647,7 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
                 } else {
                     n.named_child(1)
                 };
-                match v.and_then(|v| dim3_extents(v, text, scope())) {
+                match v.and_then(|v| dim3_extents(v, cx, scope())) {
                     Some(e) => values.push(e),
                     None => unknown = true,
                 }
@@ -420,7 +685,7 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
                             n.child_by_field_name("operator")
                                 .is_some_and(|o| node_text(o, text) == "=")
                         })
-                        .and_then(|v| dim3_extents(v, text, scope()))
+                        .and_then(|v| dim3_extents(v, cx, scope()))
                     {
                         Some(e) => values.push(e),
                         None => unknown = true,
@@ -436,7 +701,7 @@ fn block_extents(b: Node, text: &str, root: Node) -> Extents {
                             n.child_by_field_name("operator")
                                 .is_some_and(|o| node_text(o, text) == "=")
                         })
-                        .and_then(|v| host_int(v, text, scope(), 0));
+                        .and_then(|v| host_int(v, cx, scope(), 0));
                     let mut e = [Some(1); 3];
                     e[d] = v.and_then(|v| u32::try_from(v).ok());
                     for (i, x) in e.iter_mut().enumerate() {
@@ -473,7 +738,18 @@ fn agreed(values: &[Extents]) -> Extents {
 
 /// The extents of a `dim3(…)`, `{…}`, `(…)` argument list or scalar block
 /// expression (missing extents are 1, as `dim3` makes them).
-fn dim3_extents(n: Node, text: &str, scope: Option<Node>) -> Option<Extents> {
+fn dim3_extents<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>) -> Option<Extents> {
+    // `Shape::block()`: a function of the file returning a constant
+    // `dim3` (followed once; what it returns is not followed again).
+    if let Some((ret, body)) = cx.returned_by_getter(n) {
+        return dim3_shape(ret, cx, Some(body));
+    }
+    dim3_shape(n, cx, scope)
+}
+
+/// [`dim3_extents`] of an expression that is not a getter's call.
+fn dim3_shape<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>) -> Option<Extents> {
+    let text = cx.text;
     let parts = dim3_parts(n, text)?;
     if parts.is_empty() || parts.len() > 3 {
         return None;
@@ -485,29 +761,38 @@ fn dim3_extents(n: Node, text: &str, scope: Option<Node>) -> Option<Extents> {
             n.kind(),
             "number_literal" | "binary_expression" | "parenthesized_expression"
         )
-        && host_int(n, text, scope, 0).is_none()
+        && host_int(n, cx, scope, 0).is_none()
     {
         return None;
     }
     let mut e = [Some(1); 3];
     for (i, p) in parts.iter().enumerate() {
-        e[i] = host_int(*p, text, scope, 0).and_then(|v| u32::try_from(v).ok());
+        e[i] = host_int(*p, cx, scope, 0).and_then(|v| u32::try_from(v).ok());
     }
     Some(e)
 }
 
 /// A host integer: literals, arithmetic, and locals of `scope` declared
 /// once with an initializer and never assigned again.
-fn host_int(n: Node, text: &str, scope: Option<Node>, depth: usize) -> Option<i64> {
+fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usize) -> Option<i64> {
+    let text = cx.text;
     if depth > 8 {
         return None;
     }
     match n.kind() {
         "number_literal" => parse_int_literal(node_text(n, text)),
-        "parenthesized_expression" => host_int(n.named_child(0)?, text, scope, depth + 1),
-        "identifier" => {
-            let scope = scope?;
+        "parenthesized_expression" => host_int(n.named_child(0)?, cx, scope, depth + 1),
+        // `Traits::kThreads`: a constant of the file.
+        "qualified_identifier" => {
             let name = node_text(n, text);
+            let init = cx.constant(last_segment(name))?;
+            host_int(init, cx, None, depth + 1)
+        }
+        "identifier" => {
+            let name = node_text(n, text);
+            let Some(scope) = scope else {
+                return host_int(cx.constant(name)?, cx, None, depth + 1);
+            };
             let mut inits = 0;
             let mut written = false;
             preorder(scope, |m| {
@@ -541,16 +826,20 @@ fn host_int(n: Node, text: &str, scope: Option<Node>, depth: usize) -> Option<i6
             if name == "warpSize" && inits == 0 && !written {
                 return Some(32);
             }
+            // No local of that name: a constant of the file.
+            if inits == 0 && !written {
+                return host_int(cx.constant(name)?, cx, None, depth + 1);
+            }
             if inits != 1 || written {
                 return None;
             }
             let init = local_initializer(scope, name, text)?;
-            host_int(init, text, Some(scope), depth + 1)
+            host_int(init, cx, Some(scope), depth + 1)
         }
         "binary_expression" => {
             let op = binop(node_text(n.child_by_field_name("operator")?, text))?;
-            let a = host_int(n.child_by_field_name("left")?, text, scope, depth + 1)?;
-            let b = host_int(n.child_by_field_name("right")?, text, scope, depth + 1)?;
+            let a = host_int(n.child_by_field_name("left")?, cx, scope, depth + 1)?;
+            let b = host_int(n.child_by_field_name("right")?, cx, scope, depth + 1)?;
             super::fold::apply_binop(op, a, b)
         }
         _ => None,
@@ -800,7 +1089,8 @@ struct BlockWrite<'t> {
 /// a possible block where it is nested (a branch, a loop). Any other use
 /// of the config (passed on, assigned whole, its block's address taken)
 /// leaves every extent unstated, as does a config the function is given.
-fn config_block(call: Node, text: &str, root: Node, uses: &ConfigUses) -> Extents {
+fn config_block<'t>(call: Node<'t>, cx: &Host<'t>, uses: &ConfigUses<'t>) -> Extents {
+    let text = cx.text;
     let unknown = [None; 3];
     let Some(cfg) = config_name(call, text) else {
         return unknown;
@@ -809,7 +1099,7 @@ fn config_block(call: Node, text: &str, root: Node, uses: &ConfigUses) -> Extent
     let Some((block, decl, declarator)) = visible_local(call, name, text) else {
         return unknown;
     };
-    let Some(first) = declared_block(declarator, text, root) else {
+    let Some(first) = declared_block(declarator, cx) else {
         return unknown;
     };
     let mut writes = Vec::new();
@@ -841,9 +1131,9 @@ fn config_block(call: Node, text: &str, root: Node, uses: &ConfigUses) -> Extent
             && w.at.parent().is_some_and(|p| p.id() == stmt.id());
         let scope = enclosing_function(w.at);
         let next: Vec<Extents> = match w.dim {
-            None => vec![assigned_block(w.value, text, root)],
+            None => vec![assigned_block(w.value, cx)],
             Some(d) => {
-                let v = host_int(w.value, text, scope, 0).and_then(|v| u32::try_from(v).ok());
+                let v = host_int(w.value, cx, scope, 0).and_then(|v| u32::try_from(v).ok());
                 blocks
                     .iter()
                     .map(|b| {
@@ -968,7 +1258,8 @@ fn statement_of<'t>(n: Node<'t>, block: Node<'t>) -> Option<Node<'t>> {
 /// The block a config's declaration gives: the second member of an
 /// aggregate initializer (or its `.blockDim = …`), else 1×1×1. `None` for
 /// a config copied from elsewhere.
-fn declared_block(declarator: Node, text: &str, root: Node) -> Option<Extents> {
+fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>) -> Option<Extents> {
+    let text = cx.text;
     if declarator.kind() != "init_declarator" {
         return Some([Some(1); 3]);
     }
@@ -992,20 +1283,20 @@ fn declared_block(declarator: Node, text: &str, root: Node) -> Option<Extents> {
         members.get(1).copied()
     };
     Some(match given {
-        Some(b) => assigned_block(b, text, root),
+        Some(b) => assigned_block(b, cx),
         None => [Some(1); 3],
     })
 }
 
 /// The extents of a value given to a config's block: a `dim3(…)` or
 /// `{…}`, an integer, or a block variable followed as a `<<<…>>>` block is.
-fn assigned_block(v: Node, text: &str, root: Node) -> Extents {
+fn assigned_block<'t>(v: Node<'t>, cx: &Host<'t>) -> Extents {
     if v.kind() == "identifier" {
         let scope = enclosing_function(v);
-        if let Some(x) = host_int(v, text, scope, 0).and_then(|x| u32::try_from(x).ok()) {
+        if let Some(x) = host_int(v, cx, scope, 0).and_then(|x| u32::try_from(x).ok()) {
             return [Some(x), Some(1), Some(1)];
         }
-        return block_extents(v, text, root);
+        return block_extents(v, cx);
     }
-    dim3_extents(v, text, enclosing_function(v)).unwrap_or([None; 3])
+    dim3_extents(v, cx, enclosing_function(v)).unwrap_or([None; 3])
 }

@@ -26,7 +26,7 @@ use crate::frontend::{
     ParsedFile, PreprocEnv, RegionOracle, Walk, node_text, parse_text, preorder,
 };
 use constants::fold_constants;
-use launch::launch_site;
+use launch::launch_sites;
 pub use launch::{Extents, stated_block_extents};
 
 pub const MAX_EXPR_DEPTH: usize = 200;
@@ -112,10 +112,12 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     module.constants = constants;
     module.index_functions();
     for l in launches {
-        if let Some(site) = launch_site(l, text, &module.constants) {
-            module.launches.push(site);
-        }
+        module
+            .launches
+            .extend(launch_sites(l, text, &module.constants));
     }
+    templates::instantiate_launched(&mut module);
+    module.index_functions();
     for g in shape_getters {
         if let (Some(class), Some(shape)) = (
             classes::class_of(g, text),
@@ -181,6 +183,31 @@ fn template_values_for(def: Node, text: &str) -> Vec<String> {
 /// The non-type parameters of a `template_declaration` (`template <int N>`).
 fn template_params(decl: Node, text: &str) -> Vec<String> {
     template_params_where(decl, text, |_| true)
+}
+
+/// The positions of the non-type parameters in the template a definition
+/// opens with, type parameters counted.
+fn template_positions_for(def: Node) -> Vec<usize> {
+    let Some(params) = def
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")
+        .and_then(|p| p.child_by_field_name("parameters"))
+    else {
+        return Vec::new();
+    };
+    let mut c = params.walk();
+    params
+        .named_children(&mut c)
+        .filter(|p| p.kind() != "comment")
+        .enumerate()
+        .filter(|(_, p)| {
+            matches!(
+                p.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            ) && p.child_by_field_name("declarator").is_some()
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The `bool` non-type parameters of the template a definition opens with.
@@ -346,6 +373,7 @@ impl<'a> Lowerer<'a> {
         f.name = name;
         f.kind = kind;
         f.template_values = template_values;
+        f.template_positions = template_positions_for(def);
         f.flag_values = flag_params_for(def, text);
         f.template_defaults = template_defaults_for(def, text);
         f.launch_bounds = launch_bounds;
@@ -546,6 +574,32 @@ fn type_is_float(decl: Node, text: &str) -> bool {
                 || s.contains("bfloat")
         })
         .unwrap_or(false)
+}
+
+/// The class a declaration's type names (`ns::Comm<true>` gives `Comm`);
+/// `None` for built-in types, `auto` and anything that is not a class name.
+fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
+    let t = decl.child_by_field_name("type")?;
+    let name = match t.kind() {
+        "type_identifier" => t,
+        "template_type" => t.child_by_field_name("name")?,
+        "qualified_identifier" => {
+            let mut n = t;
+            while let Some(inner) = n.child_by_field_name("name") {
+                if n.kind() != "qualified_identifier" {
+                    break;
+                }
+                n = inner;
+            }
+            match n.kind() {
+                "template_type" => n.child_by_field_name("name")?,
+                "type_identifier" => n,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(node_text(name, text))
 }
 
 /// The integer width of a declaration's type (`IntType::Other` for
@@ -988,9 +1042,21 @@ impl FnBuilder<'_> {
         }
         let is_float = type_is_float(n, text);
         let int_type = int_type(n, text);
+        let class = object_class(n, text);
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
+            // An object of a class, `T obj(args)` included (which parses
+            // as a function's declaration), but not a pointer or reference.
+            let object = matches!(
+                d.kind(),
+                "identifier" | "init_declarator" | "function_declarator"
+            );
+            if let Some(class) = class.filter(|_| object && !shared)
+                && !self.f.object_classes.iter().any(|c| c == class)
+            {
+                self.f.object_classes.push(class.to_owned());
+            }
             let Some((name, is_pointer, dim_nodes)) = declarator_name(d, text) else {
                 continue;
             };
@@ -1686,6 +1752,7 @@ fn empty_function() -> Function {
         kind: FnKind::Device,
         params: Vec::new(),
         template_values: Vec::new(),
+        template_positions: Vec::new(),
         template_defaults: Vec::new(),
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
@@ -1702,6 +1769,7 @@ fn empty_function() -> Function {
         scoped_names: Default::default(),
         asserts: Vec::new(),
         casts: Default::default(),
+        object_classes: Vec::new(),
     }
 }
 
@@ -1767,6 +1835,40 @@ mod tests {
     }
 
     #[test]
+    fn a_class_built_only_by_launched_kernels_runs_under_their_block() {
+        let src = "struct Row {\n  int r;\n  __device__ Row() : r(threadIdx.y) {}\n\
+                   __device__ void run() { __syncwarp(); }\n};\n\
+                   struct Shared {\n  __device__ void run() { __syncwarp(); }\n};\n\
+                   struct Mixed {\n  __device__ void run() { __syncwarp(); }\n};\n\
+                   __global__ void a() { Row w; w.run(); Shared s; s.run(); Mixed m; }\n\
+                   __global__ void b() { Row w(); Shared *p; }\n\
+                   __device__ void helper() { Shared s; }\n";
+        let mut m = lower(src);
+        assert_eq!(
+            m.function("a").unwrap().object_classes,
+            ["Row", "Shared", "Mixed"]
+        );
+        // `Row w();` parses as a function's declaration: still an object.
+        assert_eq!(m.function("b").unwrap().object_classes, ["Row"]);
+        m.launch_extents
+            .insert("a".into(), [Some(64), Some(4), Some(1)]);
+        m.launch_extents
+            .insert("b".into(), [Some(64), Some(2), Some(1)]);
+        m.inherit_launch_extents();
+        // Both kernels build a `Row`: the extents they agree on.
+        assert_eq!(
+            m.launch_extents.get("Row"),
+            Some(&[Some(64), None, Some(1)])
+        );
+        // A device helper builds a `Shared` too, for any kernel's block.
+        assert_eq!(m.launch_extents.get("Shared"), None);
+        assert_eq!(
+            m.launch_extents.get("Mixed"),
+            Some(&[Some(64), Some(4), Some(1)])
+        );
+    }
+
+    #[test]
     fn a_kernel_with_cluster_dims_is_a_kernel() {
         // `__cluster_dims__` is unknown to the grammar: configuring the
         // file blanks it, so the specifiers before it stay the kernel's.
@@ -1801,10 +1903,16 @@ mod tests {
         );
         assert_eq!(m.constants.get("FULL"), Some(&0xffff_ffff));
         assert_eq!(m.constants.get("W"), Some(&31));
-        let k = m.function("k").unwrap();
+        // The launches state `BLOCK`: the kernel is analysed as its two
+        // instances, each launch naming its own.
+        assert!(m.function("k").is_none());
+        assert!(m.function("k<64>").is_some());
+        let k = m.function("k<128>").unwrap();
         assert!(k.is_kernel());
         assert_eq!(k.launch_bounds, Some(256));
-        assert_eq!(k.template_values, vec!["BLOCK".to_owned()]);
+        assert!(k.template_values.is_empty());
+        assert_eq!(m.launches[0].kernel, "k<128>");
+        assert_eq!(m.launches[1].kernel, "k<64>");
         assert_eq!(k.params.len(), 3);
         assert!(k.params[2].default.is_some());
         assert_eq!(m.launches.len(), 2);

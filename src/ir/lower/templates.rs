@@ -87,6 +87,112 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
     }
 }
 
+/// Kernel templates analysed as the instances the file launches: where
+/// every launch of a kernel template states some of its integer template
+/// arguments (`k<4, true><<<…>>>`, also through a host template, see
+/// `launch::launch_sites`), the kernel is replaced by one instance per
+/// distinct set of stated values, with those values bound; the others
+/// stay template values. The launch sites are renamed to their instance,
+/// so each runs with its own launch's shape and arguments. A launch that
+/// states none of them, or more than [`MAX_PER_TEMPLATE`] distinct sets,
+/// leaves the template as it is. The instances keep the template's spans:
+/// findings land on the template's lines (`rules` merges equal ones).
+pub(super) fn instantiate_launched(module: &mut Module) {
+    let mut budget = MAX_PER_MODULE;
+    for k in 0..module.functions.len() {
+        let f = &module.functions[k];
+        if f.kind != FnKind::Kernel
+            || f.template_values.is_empty()
+            || f.template_positions.len() != f.template_values.len()
+            || f.name.contains('<')
+        {
+            continue;
+        }
+        let sites: Vec<usize> = (0..module.launches.len())
+            .filter(|&i| module.launches[i].kernel == f.name)
+            .collect();
+        // Per site: the stated value of each template value.
+        let stated: Vec<Vec<Option<i64>>> = sites
+            .iter()
+            .map(|&i| {
+                let args = &module.launches[i].template_args;
+                f.template_positions
+                    .iter()
+                    .map(|&p| args.get(p).copied().flatten())
+                    .collect()
+            })
+            .collect();
+        if stated.is_empty() || stated.iter().any(|v| v.iter().all(Option::is_none)) {
+            continue;
+        }
+        let mut distinct: Vec<&Vec<Option<i64>>> = Vec::new();
+        for v in &stated {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        if distinct.len() > MAX_PER_TEMPLATE || distinct.len() > budget {
+            continue;
+        }
+        budget -= distinct.len();
+        let template = f.clone();
+        let mut names = Vec::new();
+        for (n, vals) in distinct.iter().enumerate() {
+            let mut inst = bind_values(&template, vals);
+            inst.name = format!(
+                "{}<{}>",
+                template.name,
+                vals.iter()
+                    .map(|v| v.map_or("?".to_owned(), |v| v.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            names.push(inst.name.clone());
+            if n == 0 {
+                // In place: lambdas and other indices stay valid.
+                module.functions[k] = inst;
+            } else {
+                module.functions.push(inst);
+            }
+        }
+        for (&site, vals) in sites.iter().zip(&stated) {
+            if let Some(n) = distinct.iter().position(|d| *d == vals) {
+                module.launches[site].kernel = names[n].clone();
+            }
+        }
+    }
+}
+
+/// `t` with the values given bound to their integers (spans kept).
+fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
+    let mut f = t.clone();
+    let b: HashMap<&str, i64> = t
+        .template_values
+        .iter()
+        .zip(vals)
+        .filter_map(|(n, v)| Some((n.as_str(), (*v)?)))
+        .collect();
+    for e in &mut f.exprs {
+        if let ExprKind::Var(v) = &e.kind
+            && let Some(&x) = b.get(v.as_str())
+        {
+            e.kind = ExprKind::Int(x);
+        }
+    }
+    f.template_positions = t
+        .template_values
+        .iter()
+        .zip(&t.template_positions)
+        .filter(|(n, _)| !b.contains_key(n.as_str()))
+        .map(|(_, p)| *p)
+        .collect();
+    f.template_values.retain(|v| !b.contains_key(v.as_str()));
+    f.flag_values.retain(|v| !b.contains_key(v.as_str()));
+    f.template_defaults
+        .retain(|(v, _)| !b.contains_key(v.as_str()));
+    f
+}
+
 fn make_instance(t: &Function, vals: &[i64], site: ByteSpan) -> (Function, HashMap<String, i64>) {
     let mut f = t.clone();
     let b: HashMap<String, i64> = t
@@ -256,6 +362,60 @@ mod tests {
                 .iter()
                 .any(|e| matches!(e.kind, crate::ir::ExprKind::Int(6)))
         );
+    }
+
+    #[test]
+    fn a_kernel_template_is_analysed_as_the_instances_its_launches_state() {
+        use crate::frontend::{PreprocEnv, parse_configured};
+        use crate::source::SourceFile;
+        let lower = |src: &str| {
+            let source = SourceFile::new("t.cu", src.as_bytes());
+            let env = PreprocEnv::default();
+            let (parsed, _) = parse_configured(source, &env, 1_000_000).expect("parses");
+            crate::ir::lower_file(&parsed, &env)
+        };
+        // Through a host template: each call naming its arguments is an
+        // instance; a value the call does not state stays a template value.
+        let m = lower(
+            "template <int S, bool F, int H>
+__global__ void k(int *p) {
+             if constexpr (F) { p[threadIdx.x / (256 / S)] = H; }
+}
+             template <int S, bool F, int H = 0>
+void run(int *p) { k<S, F, H><<<1, 256>>>(p); }
+             template <int H>
+void outer(int *p) { run<4, true, H>(p); }
+             void host(int *p) {
+  run<1, false>(p);
+  run<4, true>(p);
+}
+",
+        );
+        let mut names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["k<1, 0, 0>", "k<4, 1, 0>", "k<4, 1, ?>"]);
+        let partial = m.function("k<4, 1, ?>").unwrap();
+        assert_eq!(partial.template_values, ["H"]);
+        assert_eq!(partial.template_positions, [2]);
+        assert!(partial.flag_values.is_empty());
+        let mut launched: Vec<&str> = m.launches.iter().map(|l| l.kernel.as_str()).collect();
+        launched.sort_unstable();
+        assert_eq!(launched, ["k<1, 0, 0>", "k<4, 1, 0>", "k<4, 1, ?>"]);
+        // A launcher also called with deduced arguments, or a launch that
+        // states none of the values, leaves the template as it is.
+        let m = lower(
+            "template <int S>
+__global__ void k(int *p) { p[threadIdx.x / S] = 0; }
+             template <int S>
+void run(int *p, int s) { k<S><<<1, 256>>>(p); }
+             void host(int *p) {
+  run<4>(p, 0);
+  run(p, 0);
+}
+",
+        );
+        assert!(m.function("k").is_some(), "{:?}", m.launches);
+        assert!(m.function("k<4>").is_none());
     }
 
     #[test]
