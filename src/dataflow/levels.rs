@@ -495,7 +495,7 @@ impl slots::SlotLeaves for Forms<'_, '_, '_> {
         self.s.facts.writes.get(name).copied().unwrap_or(0)
     }
     fn block_width_at_most(&self) -> Option<u32> {
-        let bounds = self.s.f.launch_bounds.filter(|b| (1..=1024).contains(b));
+        let bounds = self.s.f.launch_bounds;
         let stated = self.s.module.stated_extent(self.s.f, 0);
         match (bounds, stated) {
             (Some(a), Some(b)) => Some(a.min(b)),

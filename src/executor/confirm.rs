@@ -986,7 +986,7 @@ fn admitted_shapes(
             false,
         );
     }
-    let bounds = f.launch_bounds.filter(|lb| (1..=1024).contains(lb));
+    let bounds = f.launch_bounds;
     if bounds.is_none()
         && let Some(b) = opts.block_dim
     {
@@ -1089,7 +1089,7 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Re
     {
         return Err(shape[0] % 32 != 0);
     }
-    if let Some(lb) = f.launch_bounds.filter(|lb| (1..=1024).contains(lb)) {
+    if let Some(lb) = f.launch_bounds {
         return Err(lb % 32 != 0);
     }
     match opts.block_dim {

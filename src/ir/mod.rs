@@ -76,7 +76,8 @@ pub struct Function {
     /// The `bool` ones among `template_values` (`template <bool kResidual>`):
     /// a run tries both arms of `if constexpr (kResidual)`.
     pub flag_values: Vec<String>,
-    /// `__launch_bounds__(N)`: the most threads per block.
+    /// `__launch_bounds__(N)`: the most threads per block (1 to 1024;
+    /// `None` for a bound outside that range).
     pub launch_bounds: Option<u32>,
     /// The class this function is a member of (`A` for `A<T>::f`).
     pub class: Option<String>,

@@ -367,6 +367,8 @@ impl<'a> Lowerer<'a> {
                 .and_then(|lb| lb.named_child(0))
                 .and_then(|n| parse_int_literal(node_text(n, text)))
                 .and_then(|v| u32::try_from(v).ok())
+                // A block has 1 to 1024 threads: another bound states none.
+                .filter(|v| (1..=1024).contains(v))
         };
         let body = def.child_by_field_name("body")?;
         let mut f = empty_function();
