@@ -298,6 +298,9 @@ fn analyse(
         }
         module.inherit_launch_extents();
     }
+    if let Some(run) = session.and_then(|s| s.launch_instances.get()) {
+        ir::lower::instantiate_from_run(&mut module, run);
+    }
     clock.lap(Stage::Ir);
     let facts = dataflow::analyze(&module);
     clock.lap(Stage::Dataflow);
@@ -606,7 +609,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
         // One file per rayon job: a file's cost varies by 1,000×, and a
         // worker that took a run of files as one job cannot be stolen from
         // (cccl ran on one core for most of its wall time).
-        let scanned: Vec<(u64, Vec<(String, ir::lower::Extents)>)> = jobs
+        let scanned: Vec<(u64, ir::lower::StatedLaunches)> = jobs
             .par_iter()
             .with_max_len(1)
             .map(|(c, opts)| {
@@ -617,14 +620,14 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
                     .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
                     .map(|m| m.len());
                 let Some(size) = size else {
-                    return (0, Vec::new());
+                    return (0, Default::default());
                 };
                 match std::fs::read(&c.path) {
                     Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
                         size,
                         tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations),
                     ),
-                    _ => (size, Vec::new()),
+                    _ => (size, Default::default()),
                 }
             })
             .collect();
@@ -632,8 +635,13 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
         // other workers idle; the results go back to discovery order.
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(scanned[i].0));
-        let _ = session.launch_contracts.set(tu::contracts::merge(
-            scanned.into_iter().flat_map(|(_, launches)| launches),
+        let (extents, instances): (Vec<_>, Vec<_>) =
+            scanned.into_iter().map(|(_, launches)| launches).unzip();
+        let _ = session
+            .launch_contracts
+            .set(tu::contracts::merge(extents.into_iter().flatten()));
+        let _ = session.launch_instances.set(tu::contracts::merge_instances(
+            instances.into_iter().flatten(),
         ));
         let mut checked: Vec<(usize, FileOutcome)> = order
             .par_iter()

@@ -837,6 +837,11 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
             }
         }
     }
+    // An instance's bound template values: no longer read by the body,
+    // given so that the witness names the instance.
+    for (name, v) in &f.bound_values {
+        fixed.insert(name.clone(), *v);
+    }
     // What the code's `static_assert`s state: a stated value is no choice.
     let asserted = crate::ir::asserts::template_facts(module, f);
     for (name, s) in &asserted {

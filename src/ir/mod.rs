@@ -67,6 +67,9 @@ pub struct Function {
     /// the values are not the definition's own list (a member's class
     /// values).
     pub template_positions: Vec<usize>,
+    /// In a kernel template's instance (`k<16, 1>`), the template values
+    /// its launches bind and their integers (what a witness names).
+    pub bound_values: Vec<(String, i64)>,
     /// Their integer defaults (`template <int kBase = 0>`): what the code
     /// states where a call gives no value.
     pub template_defaults: Vec<(String, i64)>,

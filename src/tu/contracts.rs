@@ -15,6 +15,10 @@
 //! `cudaLaunchKernel(k, grid, block, …)` (or the cooperative form) gets
 //! its `block` argument. Files without `<<<` or `cudaLaunch` are not
 //! parsed.
+//!
+//! The same pass records the integer template arguments of each
+//! `<<<…>>>` launch of a kernel template ([`Instances`]): a kernel
+//! template in a header is analysed as the instances the run launches.
 
 use std::collections::HashMap;
 
@@ -23,16 +27,52 @@ use crate::ir::lower::Extents;
 /// Class or kernel name → the extents all its launches state.
 pub type Contracts = HashMap<String, Extents>;
 
+/// Kernel template name → the integer template arguments of each of its
+/// `<<<…>>>` launches in the run (distinct; `None` where not stated).
+/// A kernel with a launch that states none of them, or with more than
+/// [`MAX_INSTANCES`] distinct lists, is left out.
+pub type Instances = HashMap<String, Vec<Vec<Option<i64>>>>;
+
+/// The most distinct launched instances kept for one kernel template.
+pub const MAX_INSTANCES: usize = 8;
+
 /// The launches one file states (empty without `<<<` or a runtime launch,
-/// `cudaLaunch…`).
-pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> Vec<(String, Extents)> {
+/// `cudaLaunch…`): block extents per name, and kernel template instances.
+pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> crate::ir::lower::StatedLaunches {
     const RUNTIME: &[u8] = b"cudaLaunch";
     if !bytes.windows(3).any(|w| w == b"<<<") && !bytes.windows(RUNTIME.len()).any(|w| w == RUNTIME)
     {
-        return Vec::new();
+        return Default::default();
     }
     let text = String::from_utf8_lossy(bytes);
-    crate::ir::lower::stated_block_extents(&text, max_parse_operations)
+    crate::ir::lower::stated_launches(&text, max_parse_operations)
+}
+
+/// Join the run's launched instances (see [`Instances`]).
+pub fn merge_instances(
+    launches: impl IntoIterator<Item = (String, Vec<Option<i64>>)>,
+) -> Instances {
+    let mut out: Instances = HashMap::new();
+    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (name, args) in launches {
+        if refused.contains(&name) {
+            continue;
+        }
+        if args.iter().all(Option::is_none) {
+            out.remove(&name);
+            refused.insert(name);
+            continue;
+        }
+        let lists = out.entry(name.clone()).or_default();
+        if !lists.contains(&args) {
+            lists.push(args);
+        }
+        if lists.len() > MAX_INSTANCES {
+            out.remove(&name);
+            refused.insert(name);
+        }
+    }
+    out
 }
 
 /// Join launches: an extent stays stated only where every launch of the
@@ -62,7 +102,29 @@ mod tests {
     use super::*;
 
     fn contracts(text: &str) -> Contracts {
-        merge(of_file(text.as_bytes(), 10_000_000))
+        merge(of_file(text.as_bytes(), 10_000_000).0)
+    }
+
+    #[test]
+    fn launched_instances_join_across_launches() {
+        let (_, instances) = of_file(
+            "template <int S, bool F>\nvoid run(int *p) { k<S, F><<<1, 256>>>(p); }\n\
+             void host(int *p) {\n  run<4, true>(p);\n  run<1, false>(p);\n\
+             other<8><<<1, 32>>>(p);\n}\n"
+                .as_bytes(),
+            10_000_000,
+        );
+        let run = merge_instances(instances.clone());
+        assert_eq!(
+            run.get("k"),
+            Some(&vec![vec![Some(4), Some(1)], vec![Some(1), Some(0)]])
+        );
+        assert_eq!(run.get("other"), Some(&vec![vec![Some(8)]]));
+        // One launch that states nothing leaves the kernel out.
+        let unknown = instances
+            .into_iter()
+            .chain([("other".to_owned(), vec![None])]);
+        assert_eq!(merge_instances(unknown).get("other"), None);
     }
 
     #[test]

@@ -133,6 +133,9 @@ pub struct Session {
     /// The block extents the run's launches state per kernel class
     /// ([`contracts`]), set once before the files are analysed.
     pub launch_contracts: OnceLock<contracts::Contracts>,
+    /// The kernel template instances the run's launches state
+    /// ([`contracts::Instances`]), set with `launch_contracts`.
+    pub launch_instances: OnceLock<contracts::Instances>,
 }
 
 /// One file's translation unit: its headers in include order, each parsed
@@ -240,6 +243,7 @@ impl Session {
             dbs: Mutex::default(),
             headers_lowered: Default::default(),
             launch_contracts: OnceLock::new(),
+            launch_instances: OnceLock::new(),
         }
     }
 

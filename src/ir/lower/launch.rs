@@ -345,6 +345,10 @@ pub(super) fn returned_dim3(
     eval_dim3(returned?, text, consts, Some(body), 1024)
 }
 
+/// What [`stated_launches`] finds: block extents per launched name, and
+/// per launch of a kernel template its name and template arguments.
+pub type StatedLaunches = (Vec<(String, Extents)>, Vec<(String, Vec<Option<i64>>)>);
+
 /// The block extents a file's launches state, per launched name and
 /// dimension: `(name, [x, y, z])`, `None` where the launch does not state
 /// that extent. The names are the kernel's and, for a wrapper launched
@@ -353,9 +357,14 @@ pub(super) fn returned_dim3(
 /// `using` alias of the file where the argument is one. A block given by a
 /// variable or field (`threadblock_shape`) states an extent only where
 /// every value the file gives it states the same one.
-pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(String, Extents)> {
+///
+/// Also returns, per `<<<…>>>` launch of a kernel template, the kernel's
+/// name and its integer template arguments (through a host launcher
+/// template as [`launch_sites`] binds them): what
+/// `templates::instantiate_from_run` instantiates.
+pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches {
     let Ok(tree) = crate::frontend::parse_text_within(text, max_parse_operations) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let root = tree.root_node();
     let cx = Host::new(text, root);
@@ -389,6 +398,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
         Walk::Descend
     });
     let mut out = Vec::new();
+    let mut instances = Vec::new();
     for call in calls {
         let Some(f) = call.child_by_field_name("function") else {
             continue;
@@ -407,6 +417,11 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             None => [None; 3],
         };
         push_launched(&mut out, f, extents, &aliases, text);
+        for site in launch_sites(call, text, &HashMap::new()) {
+            if !site.template_args.is_empty() {
+                instances.push((site.kernel, site.template_args));
+            }
+        }
     }
     // `cudaLaunchKernel(k, grid, block, args, …)`: the block is an argument.
     for call in block_calls {
@@ -439,7 +454,7 @@ pub fn stated_block_extents(text: &str, max_parse_operations: u64) -> Vec<(Strin
             push_launched(&mut out, kernel, extents, &aliases, text);
         }
     }
-    out
+    (out, instances)
 }
 
 /// Record a launch of the function `f` names (`k`, `ns::k`, `k<T, 4>`)

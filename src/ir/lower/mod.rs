@@ -27,7 +27,8 @@ use crate::frontend::{
 };
 use constants::fold_constants;
 use launch::launch_sites;
-pub use launch::{Extents, stated_block_extents};
+pub use launch::{Extents, StatedLaunches, stated_launches};
+pub use templates::instantiate_from_run;
 
 pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_MACRO_DEPTH: usize = 4;
@@ -1755,6 +1756,7 @@ fn empty_function() -> Function {
         params: Vec::new(),
         template_values: Vec::new(),
         template_positions: Vec::new(),
+        bound_values: Vec::new(),
         template_defaults: Vec::new(),
         type_sizes: Vec::new(),
         flag_values: Vec::new(),

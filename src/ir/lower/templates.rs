@@ -16,6 +16,10 @@ use std::collections::HashMap;
 use crate::ir::*;
 
 pub const MAX_PER_TEMPLATE: usize = 8;
+
+/// The value one launch states for each of a kernel template's values
+/// (`None`: not stated).
+type Stated = Vec<Option<i64>>;
 pub const MAX_PER_MODULE: usize = 64;
 
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
@@ -101,66 +105,111 @@ pub(super) fn instantiate_launched(module: &mut Module) {
     let mut budget = MAX_PER_MODULE;
     for k in 0..module.functions.len() {
         let f = &module.functions[k];
-        if f.kind != FnKind::Kernel
-            || f.template_values.is_empty()
-            || f.template_positions.len() != f.template_values.len()
-            || f.name.contains('<')
-        {
+        if !is_kernel_template(f) {
             continue;
         }
         let sites: Vec<usize> = (0..module.launches.len())
             .filter(|&i| module.launches[i].kernel == f.name)
             .collect();
         // Per site: the stated value of each template value.
-        let stated: Vec<Vec<Option<i64>>> = sites
+        let stated: Vec<Stated> = sites
             .iter()
-            .map(|&i| {
-                let args = &module.launches[i].template_args;
-                f.template_positions
-                    .iter()
-                    .map(|&p| args.get(p).copied().flatten())
-                    .collect()
-            })
+            .map(|&i| values_at(f, &module.launches[i].template_args))
             .collect();
-        if stated.is_empty() || stated.iter().any(|v| v.iter().all(Option::is_none)) {
+        let Some((distinct, names)) = instantiate_kernel(module, k, &stated, &mut budget) else {
             continue;
-        }
-        let mut distinct: Vec<&Vec<Option<i64>>> = Vec::new();
-        for v in &stated {
-            if !distinct.contains(&v) {
-                distinct.push(v);
-            }
-        }
-        if distinct.len() > MAX_PER_TEMPLATE || distinct.len() > budget {
-            continue;
-        }
-        budget -= distinct.len();
-        let template = f.clone();
-        let mut names = Vec::new();
-        for (n, vals) in distinct.iter().enumerate() {
-            let mut inst = bind_values(&template, vals);
-            inst.name = format!(
-                "{}<{}>",
-                template.name,
-                vals.iter()
-                    .map(|v| v.map_or("?".to_owned(), |v| v.to_string()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            names.push(inst.name.clone());
-            if n == 0 {
-                // In place: lambdas and other indices stay valid.
-                module.functions[k] = inst;
-            } else {
-                module.functions.push(inst);
-            }
-        }
+        };
         for (&site, vals) in sites.iter().zip(&stated) {
-            if let Some(n) = distinct.iter().position(|d| *d == vals) {
+            if let Some(n) = distinct.iter().position(|d| d == vals) {
                 module.launches[site].kernel = names[n].clone();
             }
         }
     }
+}
+
+/// Kernel templates the file does not launch, analysed as the instances
+/// the run's other files launch (`tu::contracts::Instances`: per kernel,
+/// the template arguments of every launch in the run), as
+/// [`instantiate_launched`] does for the file's own launches. Not exact:
+/// launches outside the run are not seen.
+pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Stated>>) {
+    let mut budget = MAX_PER_MODULE;
+    for k in 0..module.functions.len() {
+        let f = &module.functions[k];
+        if !is_kernel_template(f) || module.launches.iter().any(|l| l.kernel == f.name) {
+            continue;
+        }
+        let Some(launched) = run.get(&f.name) else {
+            continue;
+        };
+        let stated: Vec<Stated> = launched.iter().map(|a| values_at(f, a)).collect();
+        instantiate_kernel(module, k, &stated, &mut budget);
+    }
+    module.index_functions();
+}
+
+/// A kernel template not yet instantiated, whose template values all come
+/// from its own parameter list.
+fn is_kernel_template(f: &Function) -> bool {
+    f.kind == FnKind::Kernel
+        && !f.template_values.is_empty()
+        && f.template_positions.len() == f.template_values.len()
+        && !f.name.contains('<')
+}
+
+/// The value a launch's template arguments give each of `f`'s template
+/// values.
+fn values_at(f: &Function, args: &[Option<i64>]) -> Stated {
+    f.template_positions
+        .iter()
+        .map(|&p| args.get(p).copied().flatten())
+        .collect()
+}
+
+/// Replace kernel `k` by one instance per distinct set of `stated` values
+/// (the first in place: lambdas and other indices stay valid). `None`,
+/// and nothing changed, where a launch states none of the values or the
+/// sets are too many. Returns the distinct sets and their instances'
+/// names.
+fn instantiate_kernel(
+    module: &mut Module,
+    k: usize,
+    stated: &[Stated],
+    budget: &mut usize,
+) -> Option<(Vec<Stated>, Vec<String>)> {
+    if stated.is_empty() || stated.iter().any(|v| v.iter().all(Option::is_none)) {
+        return None;
+    }
+    let mut distinct: Vec<Stated> = Vec::new();
+    for v in stated {
+        if !distinct.contains(v) {
+            distinct.push(v.clone());
+        }
+    }
+    if distinct.len() > MAX_PER_TEMPLATE || distinct.len() > *budget {
+        return None;
+    }
+    *budget -= distinct.len();
+    let template = module.functions[k].clone();
+    let mut names = Vec::new();
+    for (n, vals) in distinct.iter().enumerate() {
+        let mut inst = bind_values(&template, vals);
+        inst.name = format!(
+            "{}<{}>",
+            template.name,
+            vals.iter()
+                .map(|v| v.map_or("?".to_owned(), |v| v.to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        names.push(inst.name.clone());
+        if n == 0 {
+            module.functions[k] = inst;
+        } else {
+            module.functions.push(inst);
+        }
+    }
+    Some((distinct, names))
 }
 
 /// `t` with the values given bound to their integers (spans kept).
@@ -185,6 +234,11 @@ fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
         .zip(&t.template_positions)
         .filter(|(n, _)| !b.contains_key(n.as_str()))
         .map(|(_, p)| *p)
+        .collect();
+    f.bound_values = t
+        .template_values
+        .iter()
+        .filter_map(|n| Some((n.clone(), *b.get(n.as_str())?)))
         .collect();
     f.template_values.retain(|v| !b.contains_key(v.as_str()));
     f.flag_values.retain(|v| !b.contains_key(v.as_str()));
