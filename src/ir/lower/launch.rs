@@ -10,12 +10,13 @@ use super::*;
 /// template arguments name that template's parameters (`k<N, F><<<…>>>`
 /// in `template <int N, bool F> void run(…)`, which the file calls as
 /// `run<4, true>(…)` and `run<1, false>(…)`); otherwise one.
-pub(super) fn launch_sites(
-    call: Node,
-    text: &str,
+pub(super) fn launch_sites<'t>(
+    call: Node<'t>,
+    text: &'t str,
     consts: &HashMap<String, i64>,
+    calls: &CallIndex<'t>,
 ) -> Vec<LaunchSite> {
-    let bindings = host_template_bindings(enclosing_function(call), text, consts);
+    let bindings = host_template_bindings(enclosing_function(call), text, consts, calls);
     if bindings.is_empty() {
         return launch_site(call, text, consts, &HashMap::new())
             .into_iter()
@@ -41,6 +42,7 @@ fn host_template_bindings<'t>(
     def: Option<Node<'t>>,
     text: &'t str,
     consts: &HashMap<String, i64>,
+    calls: &CallIndex<'t>,
 ) -> Vec<HashMap<&'t str, Option<i64>>> {
     const MAX_HOST_INSTANCES: usize = 8;
     let Some(def) = def else { return Vec::new() };
@@ -73,30 +75,8 @@ fn host_template_bindings<'t>(
     else {
         return Vec::new();
     };
-    let mut root = def;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
     let mut out: Vec<HashMap<&str, Option<i64>>> = Vec::new();
-    let mut too_many = false;
-    preorder(root, |n| {
-        if too_many || n.kind() != "call_expression" {
-            return Walk::Descend;
-        }
-        let Some(f) = n.child_by_field_name("function") else {
-            return Walk::Descend;
-        };
-        let (callee, args) = match f.kind() {
-            "template_function" => (
-                f.child_by_field_name("name"),
-                f.child_by_field_name("arguments"),
-            ),
-            "identifier" | "qualified_identifier" => (Some(f), None),
-            _ => return Walk::Descend,
-        };
-        if callee.is_none_or(|c| last_segment(node_text(c, text)) != name) {
-            return Walk::Descend;
-        }
+    for &(n, args) in calls.of(def, name) {
         let scope = enclosing_function(n);
         let given: Vec<Node> = args
             .map(|a| {
@@ -121,13 +101,67 @@ fn host_template_bindings<'t>(
         if !out.contains(&b) {
             out.push(b);
         }
-        too_many = out.len() > MAX_HOST_INSTANCES;
-        Walk::Descend
-    });
-    if too_many {
-        return Vec::new();
+        if out.len() > MAX_HOST_INSTANCES {
+            return Vec::new();
+        }
     }
     out
+}
+
+/// The calls of a file by callee name (last segment), with their template
+/// argument lists (`None`: none written), gathered in one walk on first
+/// use: a file with many launches must not walk itself once per launch.
+pub(super) struct CallIndex<'t> {
+    text: &'t str,
+    by_name: OnceCell<CallsByName<'t>>,
+}
+
+type CallsByName<'t> = HashMap<&'t str, Vec<(Node<'t>, Option<Node<'t>>)>>;
+
+impl<'t> CallIndex<'t> {
+    pub(super) fn new(text: &'t str) -> Self {
+        CallIndex {
+            text,
+            by_name: OnceCell::new(),
+        }
+    }
+
+    /// The calls named `name` in the file of `at`.
+    fn of(&self, at: Node<'t>, name: &str) -> &[(Node<'t>, Option<Node<'t>>)] {
+        let text = self.text;
+        let index = self.by_name.get_or_init(|| {
+            let mut root = at;
+            while let Some(p) = root.parent() {
+                root = p;
+            }
+            let mut index: CallsByName<'t> = HashMap::new();
+            preorder(root, |n| {
+                if n.kind() != "call_expression" {
+                    return Walk::Descend;
+                }
+                let Some(f) = n.child_by_field_name("function") else {
+                    return Walk::Descend;
+                };
+                let (callee, args) = match f.kind() {
+                    "template_function" => (
+                        f.child_by_field_name("name"),
+                        f.child_by_field_name("arguments"),
+                    ),
+                    "identifier" | "qualified_identifier" => (Some(f), None),
+                    _ => return Walk::Descend,
+                };
+                if let Some(c) = callee {
+                    index
+                        .entry(last_segment(node_text(c, text)))
+                        .or_default()
+                        .push((n, args));
+                }
+                Walk::Descend
+            });
+            index
+        });
+        index.get(name).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// An integer template argument (`4`, `true`, a constant of the file).
@@ -399,6 +433,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     });
     let mut out = Vec::new();
     let mut instances = Vec::new();
+    let call_index = CallIndex::new(text);
     for call in calls {
         let Some(f) = call.child_by_field_name("function") else {
             continue;
@@ -417,7 +452,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
             None => [None; 3],
         };
         push_launched(&mut out, f, extents, &aliases, text);
-        for site in launch_sites(call, text, &HashMap::new()) {
+        for site in launch_sites(call, text, &HashMap::new(), &call_index) {
             if !site.template_args.is_empty() {
                 instances.push((site.kernel, site.template_args));
             }

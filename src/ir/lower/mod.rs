@@ -112,10 +112,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     module.functions = functions;
     module.constants = constants;
     module.index_functions();
+    let calls = launch::CallIndex::new(text);
     for l in launches {
         module
             .launches
-            .extend(launch_sites(l, text, &module.constants));
+            .extend(launch_sites(l, text, &module.constants, &calls));
     }
     templates::instantiate_launched(&mut module);
     module.index_functions();
