@@ -46,11 +46,7 @@ fn host_template_bindings<'t>(
 ) -> Vec<HashMap<&'t str, Option<i64>>> {
     const MAX_HOST_INSTANCES: usize = 8;
     let Some(def) = def else { return Vec::new() };
-    let Some(params) = def
-        .parent()
-        .filter(|p| p.kind() == "template_declaration")
-        .and_then(|p| p.child_by_field_name("parameters"))
-    else {
+    let Some(params) = super::opening_template_params(def) else {
         return Vec::new();
     };
     // (name, default) per parameter; a type parameter binds nothing.

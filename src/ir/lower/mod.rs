@@ -187,14 +187,18 @@ fn template_params(decl: Node, text: &str) -> Vec<String> {
     template_params_where(decl, text, |_| true)
 }
 
+/// The parameter list of the template a definition opens with
+/// (`template <int N, typename T>` before it).
+pub(super) fn opening_template_params(def: Node) -> Option<Node> {
+    def.parent()
+        .filter(|p| p.kind() == "template_declaration")
+        .and_then(|p| p.child_by_field_name("parameters"))
+}
+
 /// The positions of the non-type parameters in the template a definition
 /// opens with, type parameters counted.
 fn template_positions_for(def: Node) -> Vec<usize> {
-    let Some(params) = def
-        .parent()
-        .filter(|p| p.kind() == "template_declaration")
-        .and_then(|p| p.child_by_field_name("parameters"))
-    else {
+    let Some(params) = opening_template_params(def) else {
         return Vec::new();
     };
     let mut c = params.walk();
@@ -225,11 +229,7 @@ fn flag_params_for(def: Node, text: &str) -> Vec<String> {
 /// The integer defaults of the template a definition opens with
 /// (`template <int W, int kBase = 0>` → `kBase = 0`).
 fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
-    let Some(params) = def
-        .parent()
-        .filter(|p| p.kind() == "template_declaration")
-        .and_then(|p| p.child_by_field_name("parameters"))
-    else {
+    let Some(params) = opening_template_params(def) else {
         return Vec::new();
     };
     let mut c = params.walk();

@@ -248,13 +248,27 @@ fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
 }
 
 fn make_instance(t: &Function, vals: &[i64], site: ByteSpan) -> (Function, HashMap<String, i64>) {
-    let mut f = t.clone();
     let b: HashMap<String, i64> = t
         .template_values
         .iter()
         .cloned()
         .zip(vals.iter().copied())
         .collect();
+    let bound: Vec<String> = b.keys().cloned().collect();
+    // Calls whose arguments the instantiation decides, and the values
+    // themselves, are reported at the call site.
+    let at_site: Vec<usize> = (0..t.exprs.len())
+        .filter(|&i| match &t.exprs[i].kind {
+            ExprKind::Call(c) => c.args.iter().any(|&a| mentions_values(t, a, &bound)),
+            ExprKind::Var(v) => b.contains_key(v),
+            _ => false,
+        })
+        .collect();
+    let stated: Stated = vals.iter().map(|&v| Some(v)).collect();
+    let mut f = bind_values(t, &stated);
+    for i in at_site {
+        f.exprs[i].span = site;
+    }
     f.name = format!(
         "{}<{}>",
         t.name,
@@ -263,26 +277,6 @@ fn make_instance(t: &Function, vals: &[i64], site: ByteSpan) -> (Function, HashM
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let bound: Vec<String> = b.keys().cloned().collect();
-    // Calls whose arguments the instantiation decides are reported there.
-    let at_site: Vec<usize> = (0..f.exprs.len())
-        .filter(|&i| match &f.exprs[i].kind {
-            ExprKind::Call(c) => c.args.iter().any(|&a| mentions_values(&f, a, &bound)),
-            _ => false,
-        })
-        .collect();
-    for i in at_site {
-        f.exprs[i].span = site;
-    }
-    for e in &mut f.exprs {
-        if let ExprKind::Var(v) = &e.kind
-            && let Some(&x) = b.get(v)
-        {
-            e.kind = ExprKind::Int(x);
-            e.span = site;
-        }
-    }
-    f.template_values.retain(|v| !b.contains_key(v));
     (f, b)
 }
 
