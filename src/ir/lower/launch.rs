@@ -16,14 +16,16 @@ pub(super) fn launch_sites<'t>(
     consts: &HashMap<String, i64>,
     calls: &CallIndex<'t>,
 ) -> Vec<LaunchSite> {
-    let bindings = host_template_bindings(enclosing_function(call), text, consts, calls);
+    let bindings = calls.bindings_of(enclosing_function(call), |def| {
+        host_template_bindings(def, text, consts, calls)
+    });
     if bindings.is_empty() {
         return launch_site(call, text, consts, &HashMap::new())
             .into_iter()
             .collect();
     }
     let mut out: Vec<LaunchSite> = Vec::new();
-    for b in &bindings {
+    for b in bindings.iter() {
         if let Some(site) = launch_site(call, text, consts, b)
             && !out.iter().any(|o| o.template_args == site.template_args)
         {
@@ -110,7 +112,12 @@ fn host_template_bindings<'t>(
 pub(super) struct CallIndex<'t> {
     text: &'t str,
     by_name: OnceCell<CallsByName<'t>>,
+    /// [`host_template_bindings`] per host function (by node id), computed
+    /// once for all the launches inside it.
+    bindings: std::cell::RefCell<HashMap<usize, Bindings<'t>>>,
 }
+
+type Bindings<'t> = std::rc::Rc<Vec<HashMap<&'t str, Option<i64>>>>;
 
 type CallsByName<'t> = HashMap<&'t str, Vec<(Node<'t>, Option<Node<'t>>)>>;
 
@@ -119,7 +126,27 @@ impl<'t> CallIndex<'t> {
         CallIndex {
             text,
             by_name: OnceCell::new(),
+            bindings: Default::default(),
         }
+    }
+
+    /// `compute(def)`, once per `def`.
+    fn bindings_of(
+        &self,
+        def: Option<Node<'t>>,
+        compute: impl FnOnce(Option<Node<'t>>) -> Vec<HashMap<&'t str, Option<i64>>>,
+    ) -> Bindings<'t> {
+        let Some(id) = def.map(|d| d.id()) else {
+            return Default::default();
+        };
+        if let Some(b) = self.bindings.borrow().get(&id) {
+            return std::rc::Rc::clone(b);
+        }
+        let b = std::rc::Rc::new(compute(def));
+        self.bindings
+            .borrow_mut()
+            .insert(id, std::rc::Rc::clone(&b));
+        b
     }
 
     /// The calls named `name` in the file of `at`.
