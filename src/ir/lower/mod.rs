@@ -367,7 +367,11 @@ impl<'a> Lowerer<'a> {
         let launch_bounds = {
             find_child(def, "launch_bounds")
                 .and_then(|lb| lb.named_child(0))
-                .and_then(|n| parse_int_literal(node_text(n, text)))
+                .and_then(|n| {
+                    // A literal, or a constant of the file (`kThreads`).
+                    let bound = node_text(n, text).trim();
+                    parse_int_literal(bound).or_else(|| self.constants.get(bound).copied())
+                })
                 .and_then(|v| u32::try_from(v).ok())
                 // A block has 1 to 1024 threads: another bound states none.
                 .filter(|v| (1..=1024).contains(v))
@@ -1895,6 +1899,12 @@ mod tests {
         assert_eq!(k.launch_bounds, Some(512));
         // No `__global__`: not a kernel.
         assert!(m.function("h").is_none_or(|h| !h.is_kernel()));
+        // A bound named by a constant of the file.
+        let named = lower(
+            "constexpr int kThreads = 256;\n\
+             __global__ __launch_bounds__(kThreads) void n(int *o) { o[threadIdx.x] = 0; }\n",
+        );
+        assert_eq!(named.function("n").unwrap().launch_bounds, Some(256));
     }
 
     #[test]
