@@ -237,9 +237,16 @@ fn launch_site(
         .find(|k| k.kind() == "kernel_call_syntax")?;
     let mut c = syntax.walk();
     let config: Vec<Node> = syntax.named_children(&mut c).collect();
-    let block_dim = config
-        .get(1)
-        .and_then(|b| eval_dim3(*b, text, consts, scope, 1024));
+    // A parameter of the host launcher template: its value in this
+    // instantiation (`<<<blocks, Threads>>>`).
+    let bound = |n: Node| host_values.get(node_text(n, text).trim()).copied();
+    let block_dim = config.get(1).and_then(|b| match bound(*b) {
+        Some(v) => v
+            .and_then(|v| u32::try_from(v).ok())
+            .filter(|v| (1..=1024).contains(v))
+            .map(|v| [v, 1, 1]),
+        None => eval_dim3(*b, text, consts, scope, 1024),
+    });
     let grid_dim = config
         .first()
         .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
@@ -250,7 +257,10 @@ fn launch_site(
             a.named_children(&mut c).collect()
         })
         .unwrap_or_default();
-    let args = arg_nodes.iter().map(|n| resolve(*n)).collect();
+    let args = arg_nodes
+        .iter()
+        .map(|n| bound(*n).unwrap_or_else(|| resolve(*n)))
+        .collect();
     let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
     let block_text = config.get(1).map(|b| squeeze(*b));
     let block_dim_args = arg_nodes

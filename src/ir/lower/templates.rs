@@ -449,6 +449,16 @@ void outer(int *p) { run<4, true, H>(p); }
         let mut launched: Vec<&str> = m.launches.iter().map(|l| l.kernel.as_str()).collect();
         launched.sort_unstable();
         assert_eq!(launched, ["k<1, 0, 0>", "k<4, 1, 0>", "k<4, 1, ?>"]);
+        // A launcher's parameter given as the block or an argument takes
+        // its value in each instantiation.
+        let m = lower(
+            "template <int T>\n__global__ void k(int *p, int n) { p[threadIdx.x % T] = n; }\n\
+             template <int T>\nvoid run(int *p) { k<T><<<1, T>>>(p, T); }\n\
+             void host(int *p) {\n  run<64>(p);\n}\n",
+        );
+        assert_eq!(m.launches.len(), 1);
+        assert_eq!(m.launches[0].block_dim, Some([64, 1, 1]));
+        assert_eq!(m.launches[0].args, [None, Some(64)]);
         // A launcher also called with deduced arguments, or a launch that
         // states none of the values, leaves the template as it is.
         let m = lower(
