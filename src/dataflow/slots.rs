@@ -54,16 +54,8 @@ pub trait SlotLeaves: Leaves {
 /// `&x`), counted once per function.
 pub fn write_counts(f: &Function) -> std::collections::HashMap<String, u32> {
     let mut out = std::collections::HashMap::new();
-    for e in &f.exprs {
-        let target = match &e.kind {
-            ExprKind::Assign { lhs, .. } => *lhs,
-            ExprKind::Update { target, .. } => *target,
-            ExprKind::Unary(UnOp::AddrOf, x) => *x,
-            _ => continue,
-        };
-        if let ExprKind::Var(n) = &f.expr(target).kind {
-            *out.entry(n.clone()).or_insert(0) += 1;
-        }
+    for n in f.writes() {
+        *out.entry(n.to_owned()).or_insert(0) += 1;
     }
     out
 }

@@ -158,10 +158,11 @@ pub(super) fn blank_host_bodies(
                 name,
             } => {
                 let text = &out[t.start..toks[end].end];
+                // The declaration's tokens first: few functions are templates.
                 if let Some(n) = name
-                    && (text.windows(3).any(|w| w == b"<<<") || memmem(text, b"cudaLaunch"))
                     && (declaration_start..i)
                         .any(|k| &out[toks[k].start..toks[k].end] == b"template")
+                    && crate::prefilter::mentions_launch(text)
                 {
                     launchers.push(&out[toks[n].start..toks[n].end]);
                 }
@@ -269,10 +270,6 @@ fn code_body(out: &[u8], toks: &[CodeTok], from: usize, brace: usize) -> Body {
         host_function: typed,
         name: Some(name),
     }
-}
-
-fn memmem(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 fn is_name(out: &[u8], t: &CodeTok) -> bool {

@@ -176,23 +176,29 @@ impl Function {
                 d.0 += if dims.is_empty() { 1 } else { 2 };
             }
         }
-        let mut written: std::collections::HashSet<&str> = std::collections::HashSet::new();
-        for e in &self.exprs {
-            let target = match &e.kind {
-                ExprKind::Assign { lhs, .. } => *lhs,
-                ExprKind::Update { target, .. } => *target,
-                ExprKind::Unary(UnOp::AddrOf, a) => *a,
-                _ => continue,
-            };
-            if let ExprKind::Var(n) = &self.expr(target).kind {
-                written.insert(n.as_str());
-            }
-        }
+        let written: std::collections::HashSet<&str> = self.writes().collect();
         decls
             .into_iter()
             .filter(|(n, (count, _))| *count == 1 && !written.contains(n))
             .filter_map(|(n, (_, init))| Some((n, init?)))
             .collect()
+    }
+
+    /// The variable each write of the body writes (an assignment, an
+    /// update or `&x`, which lets anything write it), once per write.
+    pub fn writes(&self) -> impl Iterator<Item = &str> {
+        self.exprs.iter().filter_map(|e| {
+            let target = match &e.kind {
+                ExprKind::Assign { lhs, .. } => *lhs,
+                ExprKind::Update { target, .. } => *target,
+                ExprKind::Unary(UnOp::AddrOf, a) => *a,
+                _ => return None,
+            };
+            match &self.expr(target).kind {
+                ExprKind::Var(n) => Some(n.as_str()),
+                _ => None,
+            }
+        })
     }
 
     pub fn expr(&self, id: ExprId) -> &Expr {

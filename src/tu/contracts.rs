@@ -39,9 +39,7 @@ pub const MAX_INSTANCES: usize = 8;
 /// The launches one file states (empty without `<<<` or a runtime launch,
 /// `cudaLaunch…`): block extents per name, and kernel template instances.
 pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> crate::ir::lower::StatedLaunches {
-    const RUNTIME: &[u8] = b"cudaLaunch";
-    if !bytes.windows(3).any(|w| w == b"<<<") && !bytes.windows(RUNTIME.len()).any(|w| w == RUNTIME)
-    {
+    if !crate::prefilter::mentions_launch(bytes) {
         return Default::default();
     }
     let text = String::from_utf8_lossy(bytes);

@@ -134,6 +134,7 @@ pub(super) fn instantiate_launched(module: &mut Module) {
 /// launches outside the run are not seen.
 pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Stated>>) {
     let mut budget = MAX_PER_MODULE;
+    let mut changed = false;
     for k in 0..module.functions.len() {
         let f = &module.functions[k];
         if !is_kernel_template(f) || module.launches.iter().any(|l| l.kernel == f.name) {
@@ -143,9 +144,12 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<State
             continue;
         };
         let stated: Vec<Stated> = launched.iter().map(|a| values_at(f, a)).collect();
-        instantiate_kernel(module, k, &stated, &mut budget);
+        changed |= instantiate_kernel(module, k, &stated, &mut budget).is_some();
     }
-    module.index_functions();
+    // Most files launch no header's template: no index to rebuild.
+    if changed {
+        module.index_functions();
+    }
 }
 
 /// A kernel template not yet instantiated, whose template values all come
