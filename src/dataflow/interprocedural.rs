@@ -21,6 +21,8 @@
 //! the few that narrow, then real), so the module costs linear time in its
 //! size.
 
+use std::collections::HashMap;
+
 use super::{Assume, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
 
@@ -64,7 +66,23 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             indegree[j] += 1;
         }
     }
+    let built = constructions(module);
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // A member whose fields take constructor arguments comes after the
+    // functions that construct its objects.
+    for (g, f) in module.functions.iter().enumerate() {
+        let sites = f
+            .class
+            .as_deref()
+            .filter(|_| f.params.iter().any(|p| p.ctor_slot.is_some()))
+            .and_then(|c| built.get(c));
+        for &(i, _) in sites.into_iter().flatten() {
+            if i != g {
+                children[i].push(g);
+                indegree[g] += 1;
+            }
+        }
+    }
     for (i, cs) in calls.iter().enumerate() {
         for &(g, _) in cs {
             if g != i {
@@ -106,7 +124,11 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
         let params = match f.kind {
             FnKind::Kernel => vec![Level::Uniform; f.params.len()],
             FnKind::Lambda => vec![unknown; f.params.len()],
-            FnKind::Device => param_levels(module, i, &preds[i], &facts, unknown),
+            FnKind::Device => {
+                let mut levels = param_levels(module, i, &preds[i], &facts, unknown);
+                field_levels(module, i, &built, &facts, unknown, &mut levels);
+                levels
+            }
         };
         let aligned_params = match f.kind {
             FnKind::Device => aligned_params(module, i, &preds[i], &facts),
@@ -159,6 +181,54 @@ fn param_levels(
         }
     }
     levels
+}
+
+/// Per class, where the module constructs its objects: (function,
+/// construction).
+fn constructions(module: &Module) -> HashMap<&str, Vec<(usize, usize)>> {
+    let mut built: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        for (k, c) in f.constructions.iter().enumerate() {
+            built.entry(c.class.as_str()).or_default().push((i, k));
+        }
+    }
+    built
+}
+
+/// A field set from a constructor parameter (`worldInfo(worldInfo)`) is
+/// as uniform as the arguments every construction of its class in the
+/// module passes there. Unknown where the module constructs none, where
+/// a construction may call another constructor (a different number of
+/// arguments) or passes something that is not a plain value, or where a
+/// constructing function is not analysed yet (a cycle).
+fn field_levels(
+    module: &Module,
+    g: usize,
+    built: &HashMap<&str, Vec<(usize, usize)>>,
+    facts: &[Option<FnFacts>],
+    unknown: Level,
+    levels: &mut [Level],
+) {
+    let f = &module.functions[g];
+    let Some(sites) = f.class.as_deref().and_then(|c| built.get(c)) else {
+        return;
+    };
+    for (k, p) in f.params.iter().enumerate() {
+        let Some(slot) = p.ctor_slot else {
+            continue;
+        };
+        let mut level = Level::Uniform;
+        for &(i, c) in sites {
+            let arg = module.functions[i].constructions[c].field_argument(slot);
+            let at = arg.zip(facts[i].as_ref());
+            level = level.max(at.map_or(unknown, |(e, cf)| {
+                cf.expr_levels.get(e as usize).copied().unwrap_or(unknown)
+            }));
+        }
+        if let Some(l) = levels.get_mut(k) {
+            *l = level;
+        }
+    }
 }
 
 /// The parameters every caller passes a thread index along x plus a

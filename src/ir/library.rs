@@ -25,6 +25,7 @@ mod tests {
             name: name.to_owned(),
             scope: scope.map(str::to_owned),
             receiver: None,
+            object: None,
             args: vec![0],
             template_args: targs.iter().map(|s| (*s).to_owned()).collect(),
             via_macro: None,

@@ -52,8 +52,55 @@ pub struct Param {
     /// A field a constructor sets from one of its parameters, lowered as
     /// a parameter of each member function: callers never pass it.
     pub of_field: bool,
+    /// For such a field whose initializer is the constructor's parameter
+    /// itself (or its fields): which argument of the construction gives
+    /// its value.
+    pub ctor_slot: Option<CtorSlot>,
     pub span: ByteSpan,
 }
+/// The constructor argument a field takes: argument `index` of a
+/// constructor taking `min_args..=max_args` arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CtorSlot {
+    pub index: usize,
+    pub min_args: usize,
+    pub max_args: usize,
+}
+
+impl Construction {
+    /// The argument that gives a field its value, where the constructor
+    /// passes it through (`slot`) and this construction can be that
+    /// constructor's (it passes as many arguments) and passes a plain
+    /// value there.
+    pub fn field_argument(&self, slot: CtorSlot) -> Option<ExprId> {
+        let args = self.args.as_ref()?;
+        if !(slot.min_args..=slot.max_args).contains(&args.len()) {
+            return None;
+        }
+        args.get(slot.index).copied().flatten()
+    }
+}
+
+/// The object a member call runs on (see [`Call::object`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectRef {
+    pub class: String,
+    /// Index into the calling function's `constructions`.
+    pub construction: usize,
+}
+
+/// An object a body declares by value (`Comm<true> comm(info, ws);`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Construction {
+    /// Its class, without template arguments.
+    pub class: String,
+    /// The constructor's arguments; `None` where the declaration states
+    /// no argument list (`T x = make();`). An argument is `None` where it
+    /// is not a plain value (a name, a field, a literal): only those are
+    /// lowered, so that no call is lowered outside a statement.
+    pub args: Option<Vec<Option<ExprId>>>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Function {
     pub name: String,
@@ -109,12 +156,23 @@ pub struct Function {
     /// the operand itself, and `long` literals (`5L`): where a value may
     /// change width.
     pub casts: std::collections::HashSet<ExprId>,
-    /// The classes of the objects the body declares by value
-    /// (`Comm<true> comm(…);` gives `Comm`): whose members run as part of
-    /// this function's threads.
-    pub object_classes: Vec<String>,
+    /// The objects the body declares by value (`Comm<true> comm(…);`),
+    /// in order: their members run as part of this function's threads,
+    /// and their fields take the arguments given here.
+    pub constructions: Vec<Construction>,
 }
 impl Function {
+    /// The classes of the objects the body declares by value, each once.
+    pub fn object_classes(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in &self.constructions {
+            if !out.contains(&c.class.as_str()) {
+                out.push(&c.class);
+            }
+        }
+        out
+    }
+
     /// The name the run's launches state block extents under (launch
     /// contracts): a member's class (a kernel class's `operator()` is the
     /// block's work), else a kernel's own name, without the template
@@ -425,6 +483,9 @@ pub struct Call {
     pub scope: Option<String>,
     /// The object of a member call (`tile` in `tile.sync()`).
     pub receiver: Option<ExprId>,
+    /// Where the receiver is an object the calling function declares by
+    /// value: its class and construction.
+    pub object: Option<ObjectRef>,
     pub args: Vec<ExprId>,
     /// Integer template arguments (`tiled_partition<16>`), if constant text.
     pub template_args: Vec<String>,
@@ -502,8 +563,7 @@ impl Module {
             std::collections::HashMap::new();
         let mut refused: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for f in &self.functions {
-            for class in &f.object_classes {
-                let class = class.as_str();
+            for class in f.object_classes() {
                 if self.launch_extents.contains_key(class) || refused.contains(class) {
                     continue;
                 }
@@ -567,17 +627,24 @@ impl Module {
         }
     }
 
-    /// The function a free call refers to: the first of that name that can
-    /// take the arguments given (defaults fill the rest).
+    /// The function a call refers to: for a free call, the first of that
+    /// name that can take the arguments given (defaults fill the rest);
+    /// for a member call on an object the caller declared, the first
+    /// such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
-        if call.receiver.is_some() {
-            return None;
-        }
+        let class = match (&call.receiver, &call.object) {
+            (None, _) => None,
+            (Some(_), Some(o)) => Some(o.class.as_str()),
+            (Some(_), None) => return None,
+        };
         // Overloads and same-named members of other classes are common in
         // library code: only a function that can take this many arguments
         // (counting defaults) is the callee; none means an unknown call.
         let cands = self.by_name.get(&call.name)?;
         cands.iter().copied().find(|&i| {
+            if class.is_some() && self.functions[i].class.as_deref() != class {
+                return false;
+            }
             let params = self.functions[i].params.iter().filter(|p| !p.of_field);
             let (required, all) = params.fold((0, 0), |(r, a), p| {
                 (r + usize::from(p.default.is_none()), a + 1)

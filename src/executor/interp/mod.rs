@@ -1361,9 +1361,9 @@ impl<'m> Machine<'m> {
             }
             return out;
         }
-        // A `__device__` function of this file: run it.
-        if call.receiver.is_none()
-            && let Some(callee) = self.module.callee(call)
+        // A `__device__` function of this file, or a member of an object
+        // the caller declared: run it.
+        if let Some(callee) = self.module.callee(call)
             && self.module.functions[callee].params.len() >= call.args.len()
         {
             if self.depth >= self.cfg.budgets.max_call_depth {
@@ -1375,8 +1375,23 @@ impl<'m> Machine<'m> {
             }
             let g = &self.module.functions[callee];
             let mut inner = self.activation(callee);
+            let object = call
+                .object
+                .as_ref()
+                .and_then(|o| f.constructions.get(o.construction));
             for (i, p) in g.params.iter().enumerate() {
                 let v = match args.get(i) {
+                    Some(v) if !p.of_field => *v,
+                    // A field: the construction's argument where the
+                    // constructor passes one through, else what a member
+                    // run alone takes.
+                    _ if p.of_field => match object
+                        .zip(p.ctor_slot)
+                        .and_then(|(o, s)| o.field_argument(s))
+                    {
+                        Some(e) => self.eval(act, e, m),
+                        None => self.param_value(g, i, p),
+                    },
                     Some(v) => *v,
                     None => match p.default {
                         Some(d) => {

@@ -26,7 +26,7 @@ use super::{
     declarator_name, find_function_declarator, last_segment, type_is_float, type_is_integral,
 };
 use crate::frontend::{Walk, ancestors, node_text, preorder};
-use crate::ir::{Param, StmtKind};
+use crate::ir::{CtorSlot, Param, StmtKind};
 
 /// What a class tells its member functions.
 #[derive(Debug, Default)]
@@ -52,8 +52,9 @@ pub(super) enum FieldInit<'t> {
     None,
     /// An expression of no constructor parameter.
     Expr(Node<'t>),
-    /// From a constructor parameter (its declaration).
-    Param(Node<'t>),
+    /// From a constructor parameter (its declaration), and the argument
+    /// that gives the value where the initializer is the parameter itself.
+    Param(Node<'t>, Option<CtorSlot>),
     /// A view of per-block scratch storage (shared memory).
     Storage,
 }
@@ -171,6 +172,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             continue;
         }
         let params = ctor_params(fd, text);
+        let arity = ctor_arity(fd);
         let mut inits: Vec<(String, Node<'t>)> = Vec::new();
         let mut dc = def.walk();
         for k in def.children(&mut dc) {
@@ -237,7 +239,18 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
                 continue; // the first constructor that says wins
             }
             field.init = match mentioned_param(v, &params, text) {
-                Some(p) => FieldInit::Param(p),
+                Some(p) => {
+                    let slot = arity.and_then(|(min_args, max_args)| {
+                        let (name, _) = params.iter().find(|(_, d)| *d == p)?;
+                        let index = position_of(fd, p)?;
+                        is_just(v, name, text).then_some(CtorSlot {
+                            index,
+                            min_args,
+                            max_args,
+                        })
+                    });
+                    FieldInit::Param(p, slot)
+                }
                 None => FieldInit::Expr(v),
             };
         }
@@ -267,6 +280,58 @@ fn ctor_params<'t>(fd: Node<'t>, text: &str) -> Vec<(String, Node<'t>)> {
         }
     }
     out
+}
+
+/// How many arguments a constructor takes: (without its defaulted
+/// parameters, with them); `None` for a variadic one.
+fn ctor_arity(fd: Node) -> Option<(usize, usize)> {
+    let params = fd.child_by_field_name("parameters")?;
+    let (mut min, mut max) = (0, 0);
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        match p.kind() {
+            "parameter_declaration" => {
+                min += 1;
+                max += 1;
+            }
+            "optional_parameter_declaration" => max += 1,
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some((min, max))
+}
+
+/// Where parameter declaration `p` stands in `fd`'s parameter list.
+fn position_of(fd: Node, p: Node) -> Option<usize> {
+    let params = fd.child_by_field_name("parameters")?;
+    let mut c = params.walk();
+    params
+        .named_children(&mut c)
+        .filter(|k| k.kind() != "comment")
+        .position(|k| k == p)
+}
+
+/// `v` is the parameter `name` itself, or a field of it (`info.rank`):
+/// a value exactly as uniform as the argument.
+fn is_just(v: Node, name: &str, text: &str) -> bool {
+    let mut n = v;
+    for _ in 0..16 {
+        match n.kind() {
+            "identifier" => return node_text(n, text) == name,
+            "field_expression" | "parenthesized_expression" => {
+                let Some(inner) = n
+                    .child_by_field_name("argument")
+                    .or_else(|| n.named_child(0))
+                else {
+                    return false;
+                };
+                n = inner;
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The first constructor parameter `v` mentions.
@@ -389,7 +454,7 @@ impl super::FnBuilder<'_> {
                     let id = self.stmt(decl(Some(e), false), span);
                     self.push_to(super::Dest::Body, id);
                 }
-                FieldInit::Param(p) => {
+                FieldInit::Param(p, ctor_slot) => {
                     let (is_float, is_integral) = param_flags(p, text);
                     self.f.params.push(Param {
                         name: field.name.clone(),
@@ -398,6 +463,7 @@ impl super::FnBuilder<'_> {
                         is_float,
                         is_integral,
                         of_field: true,
+                        ctor_slot,
                         span,
                     });
                 }

@@ -18,6 +18,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         lambdas: Vec::new(),
         constants: &no_constants,
         groups: HashMap::new(),
+        objects: HashMap::new(),
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
     };

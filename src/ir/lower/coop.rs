@@ -374,6 +374,7 @@ impl FnBuilder<'_> {
                 name: name.to_owned(),
                 scope: None,
                 receiver: None,
+                object: None,
                 args,
                 template_args: Vec::new(),
                 via_macro: None,

@@ -339,6 +339,9 @@ struct FnBuilder<'a> {
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
     groups: HashMap<String, coop::Group>,
+    /// Objects declared by value so far, by name: their construction
+    /// (an index into `f.constructions`), for calls of their members.
+    objects: HashMap<String, usize>,
     /// Names read through a scope (`Traits::value`), lowered to their last
     /// segment: (expression, the name as written).
     qualified: Vec<(ExprId, String)>,
@@ -395,6 +398,7 @@ impl<'a> Lowerer<'a> {
             lambdas: Vec::new(),
             constants: self.constants,
             groups: HashMap::new(),
+            objects: HashMap::new(),
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
         };
@@ -586,6 +590,32 @@ fn type_is_float(decl: Node, text: &str) -> bool {
 
 /// The class a declaration's type names (`ns::Comm<true>` gives `Comm`);
 /// `None` for built-in types, `auto` and anything that is not a class name.
+/// A name, a field of one, a literal or `this` (parenthesized, or its
+/// address): a constructor argument lowered without any call in it.
+fn is_plain_value(n: Node) -> bool {
+    let mut plain = true;
+    preorder(n, |k| {
+        if !matches!(
+            k.kind(),
+            "identifier"
+                | "field_expression"
+                | "field_identifier"
+                | "number_literal"
+                | "true"
+                | "false"
+                | "this"
+                | "parenthesized_expression"
+                | "pointer_expression"
+        ) && k.is_named()
+        {
+            plain = false;
+            return Walk::Skip;
+        }
+        Walk::Descend
+    });
+    plain
+}
+
 fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
     let t = decl.child_by_field_name("type")?;
     let name = match t.kind() {
@@ -749,6 +779,7 @@ impl FnBuilder<'_> {
                 is_float: type_is_float(p, text),
                 is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
                 of_field: false,
+                ctor_slot: None,
                 span: span_of(p),
             });
         }
@@ -1040,6 +1071,47 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// The constructor arguments of an object's declarator `d` (see
+    /// [`Construction::args`]). `T obj(a, b)` parses as a function's
+    /// declaration whose parameter types are the argument names.
+    fn construction_args(
+        &mut self,
+        d: Node,
+        text: &str,
+        site: Option<ByteSpan>,
+    ) -> Option<Vec<Option<ExprId>>> {
+        let list = match d.kind() {
+            "identifier" => return Some(Vec::new()),
+            "init_declarator" => d
+                .child_by_field_name("value")
+                .filter(|v| matches!(v.kind(), "argument_list" | "initializer_list"))?,
+            "function_declarator" => d.child_by_field_name("parameters")?,
+            _ => return None,
+        };
+        let mut c = list.walk();
+        let items: Vec<Node> = list.named_children(&mut c).collect();
+        let mut args = Vec::with_capacity(items.len());
+        for a in items {
+            let arg = if a.kind() == "parameter_declaration" {
+                a.child_by_field_name("type")
+                    .filter(|t| {
+                        t.kind() == "type_identifier"
+                            && a.child_by_field_name("declarator").is_none()
+                    })
+                    .map(|t| {
+                        let name = node_text(t, text).to_owned();
+                        self.expr(ExprKind::Var(name), self.span(t, site))
+                    })
+            } else if is_plain_value(a) {
+                Some(self.lower_expr(a, text, 0, site))
+            } else {
+                None
+            };
+            args.push(arg);
+        }
+        Some(args)
+    }
+
     fn lower_declaration(&mut self, n: Node, text: &str, dest: Dest, site: Option<ByteSpan>) {
         let mut shared = false;
         let mut c = n.walk();
@@ -1060,12 +1132,30 @@ impl FnBuilder<'_> {
                 d.kind(),
                 "identifier" | "init_declarator" | "function_declarator"
             );
-            if let Some(class) = class.filter(|_| object && !shared)
-                && !self.f.object_classes.iter().any(|c| c == class)
-            {
-                self.f.object_classes.push(class.to_owned());
+            let built = class.filter(|_| object && !shared).map(|class| {
+                let args = self.construction_args(d, text, site);
+                self.f.constructions.push(Construction {
+                    class: class.to_owned(),
+                    args,
+                });
+                self.f.constructions.len() - 1
+            });
+            let declared = declarator_name(d, text);
+            // `T obj(a, b)` declares no variable, but names an object.
+            let object_name = match &declared {
+                Some((name, ..)) => Some(name.clone()),
+                None => d
+                    .child_by_field_name("declarator")
+                    .filter(|n| d.kind() == "function_declarator" && n.kind() == "identifier")
+                    .map(|n| node_text(n, text).to_owned()),
+            };
+            if let Some(name) = object_name {
+                match built {
+                    Some(k) => self.objects.insert(name, k),
+                    None => self.objects.remove(&name),
+                };
             }
-            let Some((name, is_pointer, dim_nodes)) = declarator_name(d, text) else {
+            let Some((name, is_pointer, dim_nodes)) = declared else {
                 continue;
             };
             let value = (d.kind() == "init_declarator")
@@ -1616,6 +1706,8 @@ impl FnBuilder<'_> {
             constants: self.constants,
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
+            // Constructions index the enclosing function's list.
+            objects: HashMap::new(),
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
         };
@@ -1704,6 +1796,14 @@ impl FnBuilder<'_> {
                 name = "operator()".to_owned();
             }
         }
+        // `obj.run()` on an object this function declared by value.
+        let object = receiver.and_then(|r| match &self.f.expr(r).kind {
+            ExprKind::Var(v) => self.objects.get(v).map(|&k| ObjectRef {
+                class: self.f.constructions[k].class.clone(),
+                construction: k,
+            }),
+            _ => None,
+        });
         let mut args = Vec::new();
         if let Some(a) = n.child_by_field_name("arguments") {
             let mut c = a.walk();
@@ -1720,6 +1820,7 @@ impl FnBuilder<'_> {
                 name,
                 scope,
                 receiver,
+                object,
                 args,
                 template_args,
                 via_macro: None,
@@ -1778,7 +1879,7 @@ fn empty_function() -> Function {
         scoped_names: Default::default(),
         asserts: Vec::new(),
         casts: Default::default(),
-        object_classes: Vec::new(),
+        constructions: Vec::new(),
     }
 }
 
@@ -1844,6 +1945,62 @@ mod tests {
     }
 
     #[test]
+    fn member_calls_on_declared_objects_resolve_and_fields_name_their_argument() {
+        let src = "struct A {\n  int n; int *p; int k;\n\
+                   __device__ A(int n, int *p, int s = 0) : n(n), p(p + 1), k(s) {}\n\
+                   __device__ void run() { __syncwarp(); }\n};\n\
+                   struct B { __device__ void run() {} };\n\
+                   __global__ void k(int n, int *q) {\n  A a(n, q);\n  a.run();\n\
+                   A b{n + 1, q, 3};\n  b.run();\n  B c;\n  c.run();\n}\n";
+        let m = lower(src);
+        let k = m.function("k").unwrap();
+        let calls: Vec<&Call> = k
+            .exprs
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ExprKind::Call(c) => Some(&**c),
+                _ => None,
+            })
+            .collect();
+        let resolved: Vec<Option<&str>> = calls
+            .iter()
+            .map(|c| m.callee(c).and_then(|g| m.functions[g].class.as_deref()))
+            .collect();
+        assert_eq!(resolved, [Some("A"), Some("A"), Some("B")]);
+        assert_eq!(k.object_classes(), ["A", "B"]);
+        // `A a(n, q)` passes two names; `A b{n + 1, q, 3}` no plain first
+        // argument.
+        let args: Vec<usize> = k
+            .constructions
+            .iter()
+            .map(|c| c.args.as_ref().map_or(9, Vec::len))
+            .collect();
+        assert_eq!(args, [2, 3, 0]);
+        assert!(k.constructions[1].args.as_ref().unwrap()[0].is_none());
+        let run = m
+            .functions
+            .iter()
+            .find(|f| f.name == "run" && f.class.as_deref() == Some("A"))
+            .unwrap();
+        let slots: Vec<(&str, Option<CtorSlot>)> = run
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.ctor_slot))
+            .collect();
+        let slot = |index| {
+            Some(CtorSlot {
+                index,
+                min_args: 2,
+                max_args: 3,
+            })
+        };
+        // `p(p + 1)` is not the argument itself.
+        assert_eq!(slots, [("n", slot(0)), ("p", None), ("k", slot(2))]);
+        let first = k.constructions[0].field_argument(slot(0).unwrap()).unwrap();
+        assert!(matches!(&k.expr(first).kind, ExprKind::Var(v) if v == "n"));
+    }
+
+    #[test]
     fn a_class_built_only_by_launched_kernels_runs_under_their_block() {
         let src = "struct Row {\n  int r;\n  __device__ Row() : r(threadIdx.y) {}\n\
                    __device__ void run() { __syncwarp(); }\n};\n\
@@ -1854,11 +2011,11 @@ mod tests {
                    __device__ void helper() { Shared s; }\n";
         let mut m = lower(src);
         assert_eq!(
-            m.function("a").unwrap().object_classes,
+            m.function("a").unwrap().object_classes(),
             ["Row", "Shared", "Mixed"]
         );
         // `Row w();` parses as a function's declaration: still an object.
-        assert_eq!(m.function("b").unwrap().object_classes, ["Row"]);
+        assert_eq!(m.function("b").unwrap().object_classes(), ["Row"]);
         m.launch_extents
             .insert("a".into(), [Some(64), Some(4), Some(1)]);
         m.launch_extents
