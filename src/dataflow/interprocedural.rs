@@ -27,6 +27,148 @@ use super::{Assume, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
 
 pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
+    let members = state_writers(module);
+    let mut state = ClassState::new();
+    for (class, writers) in &members {
+        let fields = state.entry(class).or_default();
+        for (_, written) in writers {
+            for x in written {
+                fields.insert(x.clone(), Level::Uniform);
+            }
+        }
+    }
+    // The least fixpoint from "every written field uniform": each round
+    // raises at least one field, and levels have three values.
+    for _ in 0..MAX_STATE_ROUNDS {
+        let facts = analyze_once(module, assume, &state);
+        let next = raised_state(module, &members, &facts, &state, assume.unknown());
+        if next == state {
+            return facts;
+        }
+        state = next;
+    }
+    for fields in state.values_mut() {
+        fields.values_mut().for_each(|l| *l = assume.unknown());
+    }
+    analyze_once(module, assume, &state)
+}
+
+/// Rounds of the class-state fixpoint before every state field is taken
+/// as unknown.
+const MAX_STATE_ROUNDS: usize = 4;
+
+/// Per class, the level of each state field (`Function::state_fields`
+/// some member writes).
+type ClassState<'m> = HashMap<&'m str, HashMap<String, Level>>;
+
+/// Per class, its members that write state fields: (function, the state
+/// fields it writes).
+fn state_writers(module: &Module) -> HashMap<&str, Vec<(usize, Vec<String>)>> {
+    let mut out: HashMap<&str, Vec<(usize, Vec<String>)>> = HashMap::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        let Some(class) = f.class.as_deref() else {
+            continue;
+        };
+        if f.state_fields.is_empty() {
+            continue;
+        }
+        let mut written: Vec<String> = f
+            .writes()
+            .filter(|x| f.state_fields.iter().any(|s| s == x))
+            .map(str::to_owned)
+            .collect();
+        written.sort_unstable();
+        written.dedup();
+        if !written.is_empty() {
+            out.entry(class).or_default().push((i, written));
+        }
+    }
+    out
+}
+
+/// The class state after one round: each written field at least as
+/// varying as what its writers leave in it, joined with how divergent
+/// the writer is entered (a write that only some lanes make varies).
+fn raised_state<'m>(
+    module: &'m Module,
+    members: &HashMap<&'m str, Vec<(usize, Vec<String>)>>,
+    facts: &[FnFacts],
+    state: &ClassState<'m>,
+    unknown: Level,
+) -> ClassState<'m> {
+    let entry = entry_levels(module, facts, unknown);
+    let mut next = state.clone();
+    for (class, writers) in members {
+        let fields = next.entry(class).or_default();
+        for (m, written) in writers {
+            for x in written {
+                let left = facts[*m].var_level.get(x).copied().unwrap_or(unknown);
+                let l = fields.entry(x.clone()).or_insert(Level::Uniform);
+                *l = (*l).max(left).max(entry[*m]);
+            }
+        }
+    }
+    next
+}
+
+/// How divergent each function is entered: the most varying guard over
+/// its call sites, through callers of the same class (whose own entry
+/// adds); unknown for a member no call in the module reaches.
+fn entry_levels(module: &Module, facts: &[FnFacts], unknown: Level) -> Vec<Level> {
+    let n = module.functions.len();
+    let mut sites: Vec<Vec<(usize, Level)>> = vec![Vec::new(); n];
+    for (i, f) in module.functions.iter().enumerate() {
+        for (e, x) in f.exprs.iter().enumerate() {
+            let ExprKind::Call(c) = &x.kind else {
+                continue;
+            };
+            let Some(g) = module.callee(c) else {
+                continue;
+            };
+            let level = facts[i]
+                .call_context
+                .get(&(e as ExprId))
+                .map(|ctx| {
+                    ctx.guards
+                        .iter()
+                        .map(|g| g.level)
+                        .max()
+                        .unwrap_or(Level::Uniform)
+                })
+                .unwrap_or(unknown);
+            sites[g].push((i, level));
+        }
+    }
+    let mut entry: Vec<Level> = (0..n)
+        .map(|g| {
+            let own = sites[g].iter().map(|&(_, l)| l).max();
+            own.unwrap_or(unknown)
+        })
+        .collect();
+    // A same-class caller passes its own entry on. A worklist: an entry
+    // rises at most twice, and each rise visits the callee's edges once.
+    let mut same_class_callees: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (g, s) in sites.iter().enumerate() {
+        let class = module.functions[g].class.as_deref();
+        for &(i, _) in s {
+            if class.is_some() && module.functions[i].class.as_deref() == class && i != g {
+                same_class_callees[i].push(g);
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..n).collect();
+    while let Some(i) = work.pop() {
+        for &g in &same_class_callees[i] {
+            if entry[i] > entry[g] {
+                entry[g] = entry[i];
+                work.push(g);
+            }
+        }
+    }
+    entry
+}
+
+fn analyze_once(module: &Module, assume: Assume, state: &ClassState) -> Vec<FnFacts> {
     let n = module.functions.len();
     // calls[i]: (callee, call expression) for every resolved call in i.
     let mut calls: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
@@ -134,9 +276,12 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             FnKind::Device => aligned_params(module, i, &preds[i], &facts),
             _ => Vec::new(),
         };
+        // A lambda sees its enclosing function's names; a member, its
+        // class's state.
         let captured = lambda_parent[i]
             .and_then(|p| facts[p].as_ref())
-            .map(|pf| &pf.var_level);
+            .map(|pf| &pf.var_level)
+            .or_else(|| f.class.as_deref().and_then(|c| state.get(c)));
         let seed = Seed {
             params,
             aligned_params,

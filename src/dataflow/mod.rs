@@ -1206,6 +1206,54 @@ mod tests {
         facts.functions[0].var_level[name]
     }
 
+    /// The level of variable `name` in the function `function` of `src`.
+    fn level_in(src: &str, function: &str, name: &str) -> Level {
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
+        let facts = analyze(&module);
+        let i = module
+            .functions
+            .iter()
+            .position(|f| f.name == function)
+            .expect("function");
+        facts.functions[i]
+            .var_level
+            .get(name)
+            .copied()
+            .unwrap_or(Level::Varying)
+    }
+
+    #[test]
+    fn class_state_takes_what_members_write_where_they_are_called() {
+        // `refill` writes `end` from a per-block value; how `run` calls it
+        // decides whether `run` reads it as uniform.
+        let src = |call: &str, value: &str| {
+            format!(
+                "struct Q {{\n  int *p; int end;\n\
+                 __device__ Q(int *p) : p(p) {{}}\n\
+                 __device__ void refill() {{ end = {value}; }}\n\
+                 __device__ void run() {{ {call}; int e = end; p[e] = 0; }}\n}};\n\
+                 __global__ void k(int *p) {{ Q q(p); q.run(); }}\n"
+            )
+        };
+        let level = |call: &str, value: &str| level_in(&src(call, value), "run", "e");
+        assert_eq!(level("refill()", "blockIdx.x"), Level::Uniform);
+        assert_eq!(level("refill()", "threadIdx.x"), Level::Varying);
+        // Written by only some lanes: the field differs between lanes.
+        assert_eq!(
+            level("if (threadIdx.x % 32 < 4) refill()", "blockIdx.x"),
+            Level::Varying
+        );
+        // A member no call reaches may be called from anywhere.
+        let uncalled = "struct Q {\n  int *p; int end;\n\
+             __device__ Q(int *p) : p(p) {}\n\
+             __device__ void refill() { end = blockIdx.x; }\n\
+             __device__ void run() { int e = end; p[e] = 0; }\n};\n\
+             __global__ void k(int *p) { Q q(p); q.run(); }\n";
+        assert_eq!(level_in(uncalled, "run", "e"), Level::Varying);
+    }
+
     #[test]
     fn a_comparison_that_cuts_only_at_block_slots_is_uniform() {
         let level = |bounds: &str, cond: &str| {

@@ -85,8 +85,10 @@ impl Construction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectRef {
     pub class: String,
-    /// Index into the calling function's `constructions`.
-    pub construction: usize,
+    /// Index into the calling function's `constructions`; `None` for a
+    /// member's call of a member of its own class (`claim()`, the same
+    /// object).
+    pub construction: Option<usize>,
 }
 
 /// An object a body declares by value (`Comm<true> comm(info, ws);`).
@@ -156,6 +158,10 @@ pub struct Function {
     /// the operand itself, and `long` literals (`5L`): where a value may
     /// change width.
     pub casts: std::collections::HashSet<ExprId>,
+    /// Fields of a member's class that no constructor sets (in a class
+    /// that has one): state its members write and read
+    /// (`dataflow::interprocedural` gives them one level per class).
+    pub state_fields: Vec<String>,
     /// The objects the body declares by value (`Comm<true> comm(…);`),
     /// in order: their members run as part of this function's threads,
     /// and their fields take the arguments given here.
@@ -484,7 +490,9 @@ pub struct Call {
     /// The object of a member call (`tile` in `tile.sync()`).
     pub receiver: Option<ExprId>,
     /// Where the receiver is an object the calling function declares by
-    /// value: its class and construction.
+    /// value: its class and construction. Also set, without a receiver,
+    /// where a member calls a member of its own class
+    /// ([`Module::index_functions`]).
     pub object: Option<ObjectRef>,
     pub args: Vec<ExprId>,
     /// Integer template arguments (`tiled_partition<16>`), if constant text.
@@ -625,6 +633,42 @@ impl Module {
                 self.by_name.entry(f.name.clone()).or_default().push(i);
             }
         }
+        self.bind_own_member_calls();
+    }
+
+    /// In a member of class `C`, a call `f(…)` without a receiver names
+    /// `C::f` where `C` has a member `f` (C++ looks in the class before
+    /// the namespace): mark it as a call on the same object.
+    fn bind_own_member_calls(&mut self) {
+        let mut members: std::collections::HashSet<(&str, &str)> = std::collections::HashSet::new();
+        for f in &self.functions {
+            if let Some(c) = f.class.as_deref() {
+                members.insert((c, f.name.as_str()));
+            }
+        }
+        let mut bind: Vec<(usize, ExprId, String)> = Vec::new();
+        for (i, f) in self.functions.iter().enumerate() {
+            let Some(class) = f.class.as_deref() else {
+                continue;
+            };
+            for (e, x) in f.exprs.iter().enumerate() {
+                if let ExprKind::Call(c) = &x.kind
+                    && c.receiver.is_none()
+                    && c.object.is_none()
+                    && members.contains(&(class, c.name.as_str()))
+                {
+                    bind.push((i, e as ExprId, class.to_owned()));
+                }
+            }
+        }
+        for (i, e, class) in bind {
+            if let ExprKind::Call(c) = &mut self.functions[i].exprs[e as usize].kind {
+                c.object = Some(ObjectRef {
+                    class,
+                    construction: None,
+                });
+            }
+        }
     }
 
     /// The function a call refers to: for a free call, the first of that
@@ -633,8 +677,8 @@ impl Module {
     /// such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
         let class = match (&call.receiver, &call.object) {
-            (None, _) => None,
-            (Some(_), Some(o)) => Some(o.class.as_str()),
+            (_, Some(o)) => Some(o.class.as_str()),
+            (None, None) => None,
             (Some(_), None) => return None,
         };
         // Overloads and same-named members of other classes are common in

@@ -1378,10 +1378,16 @@ impl<'m> Machine<'m> {
             let object = call
                 .object
                 .as_ref()
-                .and_then(|o| f.constructions.get(o.construction));
+                .and_then(|o| f.constructions.get(o.construction?));
+            // A member calling a member of its own class runs on the same
+            // object: its fields and state are the caller's.
+            let same_object = call.receiver.is_none() && g.class.is_some() && g.class == f.class;
             for (i, p) in g.params.iter().enumerate() {
                 let v = match args.get(i) {
                     Some(v) if !p.of_field => *v,
+                    _ if p.of_field && same_object && act.vars.contains_key(&p.name) => {
+                        act.vars[&p.name]
+                    }
                     // A field: the construction's argument where the
                     // constructor passes one through, else what a member
                     // run alone takes.
@@ -1408,11 +1414,26 @@ impl<'m> Machine<'m> {
                     inner.vars.insert(t.clone(), [Val::Int(v); 32]);
                 }
             }
+            // The object's state fields: in before the call, out after.
+            if same_object {
+                for x in &g.state_fields {
+                    if let Some(v) = act.vars.get(x) {
+                        inner.vars.insert(x.clone(), *v);
+                    }
+                }
+            }
             self.chain.push(site);
             self.depth += 1;
             let ret = self.run_body(&mut inner, m);
             self.depth -= 1;
             self.chain.pop();
+            if same_object {
+                for x in &g.state_fields {
+                    if let Some(v) = inner.vars.get(x) {
+                        act.vars.insert(x.clone(), *v);
+                    }
+                }
+            }
             return ret;
         }
         // A library shape: the same for every thread, and unknown. Runs pick

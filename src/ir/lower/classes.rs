@@ -36,6 +36,10 @@ pub(super) struct ClassInfo<'t> {
     /// `static constexpr int kWarps = BLOCK / 32;`: static data members
     /// with an initializer, (name, declaration, initializer).
     pub statics: Vec<(String, Node<'t>, Node<'t>)>,
+    /// The class declares a constructor: a field it does not set holds
+    /// nothing defined until a member writes it (no aggregate
+    /// initialization gives it a value).
+    pub has_constructor: bool,
 }
 
 #[derive(Debug)]
@@ -171,6 +175,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
         if !is_ctor {
             continue;
         }
+        info.has_constructor = true;
         let params = ctor_params(fd, text);
         let arity = ctor_arity(fd);
         let mut inits: Vec<(String, Node<'t>)> = Vec::new();
@@ -444,6 +449,9 @@ impl super::FnBuilder<'_> {
                 int_type: super::int_type(field.decl, text),
             };
             match field.init {
+                FieldInit::None if info.has_constructor => {
+                    self.f.state_fields.push(field.name.clone());
+                }
                 FieldInit::None => {}
                 FieldInit::Storage => {
                     let id = self.stmt(decl(None, true), span);

@@ -296,6 +296,29 @@ fn enclosing_function(n: Node) -> Option<Node> {
     None
 }
 
+/// Does function `scope` declare a local `name` (`dim3 block(…);`,
+/// `dim3 block = …;`)?
+fn declares_local(scope: Node, name: &str, text: &str) -> bool {
+    let mut found = false;
+    preorder(scope, |n| {
+        if found {
+            return Walk::Skip;
+        }
+        if n.kind() == "declaration" {
+            let mut c = n.walk();
+            found = n.children_by_field_name("declarator", &mut c).any(|d| {
+                let id = match d.kind() {
+                    "identifier" => Some(d),
+                    _ => d.child_by_field_name("declarator"),
+                };
+                id.is_some_and(|i| i.kind() == "identifier" && node_text(i, text) == name)
+            });
+        }
+        Walk::Descend
+    });
+    found
+}
+
 /// The initializer node of local `name` declared in `scope` (host code).
 fn local_initializer<'t>(scope: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
     let mut found = None;
@@ -717,6 +740,12 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
     if name.is_empty() {
         return [None; 3];
     }
+    // A local of the launching function takes only that function's
+    // values (another launcher's `dim3 block(…)` is another variable);
+    // a field, every value the file gives it.
+    let root = enclosing_function(b)
+        .filter(|f| b.kind() == "identifier" && declares_local(*f, name, text))
+        .unwrap_or(root);
     let mut values: Vec<Extents> = Vec::new();
     let mut unknown = false;
     preorder(root, |n| {

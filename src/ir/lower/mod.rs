@@ -1800,7 +1800,7 @@ impl FnBuilder<'_> {
         let object = receiver.and_then(|r| match &self.f.expr(r).kind {
             ExprKind::Var(v) => self.objects.get(v).map(|&k| ObjectRef {
                 class: self.f.constructions[k].class.clone(),
-                construction: k,
+                construction: Some(k),
             }),
             _ => None,
         });
@@ -1880,6 +1880,7 @@ fn empty_function() -> Function {
         asserts: Vec::new(),
         casts: Default::default(),
         constructions: Vec::new(),
+        state_fields: Vec::new(),
     }
 }
 
