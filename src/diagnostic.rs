@@ -282,17 +282,22 @@ impl Diagnostic {
     }
 }
 
+/// How weak a verdict is: confirmed (0) before undecided before refuted.
+pub fn weakness(d: &Diagnostic) -> u8 {
+    match d.confirmation.status {
+        Status::Confirmed => 0,
+        Status::Undecided => 1,
+        Status::Refuted => 2,
+    }
+}
+
 /// Keep one diagnostic per rule and span, the strongest: a kernel
 /// template analysed as several instances (`ir::lower::templates`) may
 /// report one line once per instance, and the line has the bug where any
 /// instance shows it (confirmed before undecided before refuted; the
 /// first of equals). Order is kept otherwise.
 pub fn keep_strongest_per_span<T>(items: &mut Vec<T>, diagnostic: impl Fn(&T) -> &Diagnostic) {
-    let rank = |d: &Diagnostic| match d.confirmation.status {
-        Status::Confirmed => 0,
-        Status::Undecided => 1,
-        Status::Refuted => 2,
-    };
+    let rank = weakness;
     let mut best: std::collections::HashMap<(&str, &str, usize, usize), (usize, u8)> =
         std::collections::HashMap::new();
     for (i, d) in items.iter().map(&diagnostic).enumerate() {

@@ -10,7 +10,7 @@
 //!   discovery order and diagnostics are sorted, whatever the thread count.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ use crate::config::{ConfigError, Resolver};
 use crate::dataflow;
 use crate::diagnostic::{
     Confirmation, Diagnostic, Evidence, Label, Severity, Status, Witness, apply_edits,
-    original_line,
+    original_line, weakness,
 };
 use crate::discover::{self, Candidate};
 use crate::executor::{self, confirm::ExecOptions, confirm::Verdict};
@@ -688,25 +688,28 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     }
 }
 
-/// Report each finding inside a header once: the first file in discovery
-/// order that saw it gives its calling-site label (so the output does not
-/// depend on the thread count). It joins the header's own outcome when the
-/// header was checked too (a finding it found itself is not repeated), or
-/// a new outcome for the header, after the checked files.
+/// Report each finding inside a header once, with the strongest verdict
+/// any unit gave it; of equals, the first file in discovery order that
+/// saw it gives its calling-site label (so the output does not depend on
+/// the thread count). It joins the header's own outcome when the header
+/// was checked too (replacing the header's own finding where a unit's
+/// verdict is stronger: a helper run from its caller shows what it run
+/// alone could not), or a new outcome for the header, after the checked
+/// files.
 fn merge_header_findings(files: &mut Vec<FileOutcome>) {
+    let mut all: Vec<HeaderDiagnostic> = files
+        .iter_mut()
+        .flat_map(|f| std::mem::take(&mut f.header_diagnostics))
+        .collect();
+    crate::diagnostic::keep_strongest_per_span(&mut all, |h| &h.diagnostic);
     let mut by_path: BTreeMap<String, (Arc<SourceFile>, Vec<Diagnostic>)> = BTreeMap::new();
-    let mut seen: HashSet<(String, &'static str, usize, usize)> = HashSet::new();
-    for f in files.iter_mut() {
-        for h in std::mem::take(&mut f.header_diagnostics) {
-            let d = h.diagnostic;
-            if seen.insert((d.path.clone(), d.code, d.span.start, d.span.end)) {
-                by_path
-                    .entry(d.path.clone())
-                    .or_insert_with(|| (h.source, Vec::new()))
-                    .1
-                    .push(d);
-            }
-        }
+    for h in all {
+        let d = h.diagnostic;
+        by_path
+            .entry(d.path.clone())
+            .or_insert_with(|| (h.source, Vec::new()))
+            .1
+            .push(d);
     }
     for (path, (source, diags)) in by_path {
         let at = match files.iter().position(|f| f.path == path) {
@@ -722,15 +725,24 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         };
         let outcome = &mut files[at];
         let before = outcome.diagnostics.len();
+        let mut changed = false;
         for d in diags {
-            let dup = outcome.diagnostics[..before].iter().any(|o| {
+            let own = outcome.diagnostics[..before].iter().position(|o| {
                 o.code == d.code && o.span.start == d.span.start && o.span.end == d.span.end
             });
-            if !dup {
-                outcome.diagnostics.push(d);
+            match own {
+                Some(k) if weakness(&d) < weakness(&outcome.diagnostics[k]) => {
+                    outcome.diagnostics[k] = d;
+                    changed = true;
+                }
+                Some(_) => {}
+                None => {
+                    outcome.diagnostics.push(d);
+                    changed = true;
+                }
             }
         }
-        if outcome.diagnostics.len() == before {
+        if !changed {
             continue;
         }
         outcome

@@ -163,6 +163,33 @@ fn multi_file_trees_hold_expectations() {
 }
 
 #[test]
+fn a_header_finding_takes_the_strongest_verdict_of_its_units() {
+    // comm/queue.cuh alone runs `SkewedQueue::run` without a caller
+    // (undecided); the unit of kernels/queue_kernels.cu runs it from its
+    // kernel and confirms it. The header's own finding gives way.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/tu/header_class_state");
+    let base = Options {
+        show_refuted: true,
+        min_confidence: MinConfidence::All,
+        ..Options::default()
+    };
+    let resolver = std::sync::Arc::new(
+        Resolver::new(ConfigSource::Discover, Overrides::default(), base).unwrap(),
+    );
+    let r = check_paths_with(std::slice::from_ref(&root), &resolver).unwrap();
+    let at: Vec<(usize, warplint::diagnostic::Status)> = r
+        .diagnostics()
+        .filter(|d| d.path.ends_with("queue.cuh") && d.code == "WL002")
+        .map(|d| (d.span.line, d.confirmation.status))
+        .collect();
+    assert!(
+        at.contains(&(57, warplint::diagnostic::Status::Confirmed)),
+        "{at:?}"
+    );
+    assert_eq!(at.iter().filter(|(l, _)| *l == 57).count(), 1, "{at:?}");
+}
+
+#[test]
 fn tree_output_does_not_depend_on_threads() {
     let (_, trees) = testdata_layout();
     for t in &trees {

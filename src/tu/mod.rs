@@ -924,8 +924,10 @@ fn push_callees(
     wanted: &mut Vec<String>,
 ) {
     for e in &f.exprs {
+        // Free calls, and member calls on objects the module declares
+        // (`queue.run()`), whose class may be a header's.
         if let ExprKind::Call(c) = &e.kind
-            && c.receiver.is_none()
+            && (c.receiver.is_none() || c.object.is_some())
             && !own.contains(&c.name)
             && asked.insert(c.name.clone())
         {
