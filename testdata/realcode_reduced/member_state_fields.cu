@@ -1,7 +1,7 @@
 // strict: WL002
 // A per-warp work queue kept as class state, as communication kernels
-// write it: the constructor stores a pointer to the warp's slot (two
-// ints: first and end of its range), `claim()`
+// write it: the constructor stores a pointer to the warp's slot (a
+// `Range` in global memory), `claim()`
 // has lane 0 publish the range and every lane read it back into the
 // fields `begin` and `end`, and `run()` loops over the range with a
 // full-mask shuffle in the body.
@@ -13,22 +13,27 @@
 // called from.
 //
 // The look-alike, `SkewedQueue`, starts each lane at its own offset
-// (`begin = slot[0] + lane % 4`): lanes leave the loop at different
+// (`begin = slot->begin + lane % 4`): lanes leave the loop at different
 // times while the rest still name them in the full mask (finding).
+
+struct Range {
+  int begin;
+  int end;
+};
 
 class WarpQueue {
  public:
-  __device__ WarpQueue(int *slot, const float *in, float *out)
+  __device__ WarpQueue(Range *slot, const float *in, float *out)
       : slot(slot), in(in), out(out) {}
 
   __device__ void claim(int first, int count) {
     if (threadIdx.x % 32 == 0) {
-      slot[0] = first;
-      slot[1] = first + count;
+      slot->begin = first;
+      slot->end = first + count;
     }
     __syncwarp();
-    begin = slot[0];
-    end = slot[1];
+    begin = slot->begin;
+    end = slot->end;
   }
 
   __device__ void run(int first, int count) {
@@ -43,32 +48,32 @@ class WarpQueue {
   }
 
  private:
-  int *slot;
+  Range *slot;
   const float *in;
   float *out;
   int begin;
   int end;
 };
 
-__global__ void queue_kernel(int *slots, const float *in, float *out, int count) {
-  int *mine = slots + 2 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+__global__ void queue_kernel(Range *slots, const float *in, float *out, int count) {
+  Range *mine = slots + (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
   WarpQueue q(mine, in, out);
   q.run(blockIdx.x * count, count);
 }
 
 class SkewedQueue {
  public:
-  __device__ SkewedQueue(int *slot, const float *in, float *out)
+  __device__ SkewedQueue(Range *slot, const float *in, float *out)
       : slot(slot), in(in), out(out) {}
 
   __device__ void claim(int first, int count) {
     if (threadIdx.x % 32 == 0) {
-      slot[0] = first;
-      slot[1] = first + count;
+      slot->begin = first;
+      slot->end = first + count;
     }
     __syncwarp();
-    begin = slot[0] + threadIdx.x % 4;
-    end = slot[1];
+    begin = slot->begin + threadIdx.x % 4;
+    end = slot->end;
   }
 
   __device__ void run(int first, int count) {
@@ -83,15 +88,15 @@ class SkewedQueue {
   }
 
  private:
-  int *slot;
+  Range *slot;
   const float *in;
   float *out;
   int begin;
   int end;
 };
 
-__global__ void skewed_kernel(int *slots, const float *in, float *out, int count) {
-  int *mine = slots + 2 * (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
+__global__ void skewed_kernel(Range *slots, const float *in, float *out, int count) {
+  Range *mine = slots + (blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32);
   SkewedQueue q(mine, in, out);
   q.run(blockIdx.x * count, count);
 }

@@ -1015,10 +1015,17 @@ impl<'m> Machine<'m> {
                     };
                 }
             }
-            ExprKind::Member(base, _) => {
+            ExprKind::Member(base, field) => {
                 let bv = self.eval(act, *base, m);
-                let varying = lanes_of(m).any(|l| matches!(bv[l], Val::Unknown { varying: true }));
-                out = [Val::Unknown { varying }; 32];
+                if let Some(ps) = field_ptrs(&bv, field, m) {
+                    for l in lanes_of(m) {
+                        out[l] = self.load(ps[l], l as u32, expr.span, e);
+                    }
+                } else {
+                    let varying =
+                        lanes_of(m).any(|l| matches!(bv[l], Val::Unknown { varying: true }));
+                    out = [Val::Unknown { varying }; 32];
+                }
             }
             ExprKind::Call(call) => out = self.call(act, e, call, m),
             // Constructs the IR does not model (`sizeof`, `T{…}`, …) are
@@ -1275,6 +1282,14 @@ impl<'m> Machine<'m> {
                     }
                 }
             }
+            ExprKind::Member(base, field) => {
+                let bv = self.eval(act, *base, m);
+                if let Some(ps) = field_ptrs(&bv, field, m) {
+                    for l in lanes_of(m) {
+                        self.write(ps[l], l as u32, value[l], lexpr.span, lhs);
+                    }
+                }
+            }
             _ => {}
         }
         self.time += 1;
@@ -1466,6 +1481,45 @@ impl<'m> Machine<'m> {
             });
         [Val::Unknown { varying }; 32]
     }
+}
+
+/// Where `p->field` lives, for each lane of `m`, when every one of them
+/// holds a pointer into global memory: a slot of its own per (element,
+/// field), so that lanes reading one struct's field read one value and
+/// a member's write is what another member reads. Shared structs are
+/// modelled in the IR instead (`ir::lower::fields`).
+fn field_ptrs(base: &Lanes, field: &str, m: u32) -> Option<[Ptr; 32]> {
+    // Far above any element offset a run indexes, and room for a field
+    // id under each element.
+    const FIELD_BASE: i64 = 1 << 44;
+    const FIELD_IDS: i64 = 1 << 20;
+    let id = field.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }) % FIELD_IDS as u64;
+    let mut out = [Ptr {
+        space: Space::Global(0),
+        offset: 0,
+        level: 0,
+    }; 32];
+    if m == 0 {
+        return None;
+    }
+    for l in lanes_of(m) {
+        let Val::Ptr(p) = base[l] else {
+            return None;
+        };
+        if !matches!(p.space, Space::Global(_)) {
+            return None;
+        }
+        out[l] = Ptr {
+            space: p.space,
+            offset: FIELD_BASE
+                .saturating_add(p.offset.saturating_mul(FIELD_IDS))
+                .saturating_add(id as i64),
+            level: p.level,
+        };
+    }
+    Some(out)
 }
 
 /// Whether `e` can take any integer value for some choice of the inputs it
