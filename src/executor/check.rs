@@ -425,6 +425,12 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
                 if a.lane == b.lane || !(a.write || b.write) {
                     continue;
                 }
+                // Lanes storing the same value leave the element as any
+                // order would (the guide: one of the writes wins); what a
+                // read sees is still judged against each write.
+                if a.write && b.write && a.stored.is_some() && a.stored == b.stored {
+                    continue;
+                }
                 let (first, second) = if a.time <= b.time { (a, b) } else { (b, a) };
                 let both = 1u32 << first.lane | 1u32 << second.lane;
                 let start = bars.partition_point(|bar| bar.time <= first.time);
@@ -639,6 +645,7 @@ mod tests {
                         space: Space::Shared(0),
                         offset: rng.below(3) as i64,
                         write: rng.below(2) == 0,
+                        stored: None,
                         time: t,
                         chain: vec![(0, t as u32)],
                         line: t as usize,

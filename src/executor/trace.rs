@@ -70,6 +70,8 @@ pub struct Access {
     pub space: Space,
     pub offset: i64,
     pub write: bool,
+    /// A write's value where the run knows it (an integer or a float).
+    pub stored: Option<super::value::Val>,
     pub time: u64,
     pub chain: Vec<Site>,
     pub line: usize,

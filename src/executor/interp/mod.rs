@@ -1197,7 +1197,7 @@ impl<'m> Machine<'m> {
     }
 
     fn load(&mut self, p: Ptr, lane: u32, span: ByteSpan, e: ExprId) -> Val {
-        self.record_access(p, lane, false, span, e);
+        self.record_access(p, lane, None, span, e);
         let written = match p.space {
             Space::Shared(id) => self.shared[id as usize].data.get(&p.offset).copied(),
             Space::Global(_) => self.trace.global.get(&(p.space, p.offset)).copied(),
@@ -1215,7 +1215,8 @@ impl<'m> Machine<'m> {
         })
     }
 
-    fn record_access(&mut self, p: Ptr, lane: u32, write: bool, span: ByteSpan, e: ExprId) {
+    /// `stored`: `Some` for a write, with the value written.
+    fn record_access(&mut self, p: Ptr, lane: u32, stored: Option<Val>, span: ByteSpan, e: ExprId) {
         if let Space::Shared(_) = p.space {
             let line = self.line(span);
             let mut chain = self.chain.clone();
@@ -1224,7 +1225,8 @@ impl<'m> Machine<'m> {
                 lane,
                 space: p.space,
                 offset: p.offset,
-                write,
+                write: stored.is_some(),
+                stored: stored.filter(|v| matches!(v, Val::Int(_) | Val::Float(_))),
                 time: self.time,
                 chain,
                 line,
@@ -1296,7 +1298,7 @@ impl<'m> Machine<'m> {
     }
 
     fn write(&mut self, p: Ptr, lane: u32, v: Val, span: ByteSpan, e: ExprId) {
-        self.record_access(p, lane, true, span, e);
+        self.record_access(p, lane, Some(v), span, e);
         self.mark_used(v);
         match p.space {
             Space::Shared(id) => {
