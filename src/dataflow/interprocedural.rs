@@ -128,14 +128,7 @@ fn entry_levels(module: &Module, facts: &[FnFacts], unknown: Level) -> Vec<Level
             let level = facts[i]
                 .call_context
                 .get(&(e as ExprId))
-                .map(|ctx| {
-                    ctx.guards
-                        .iter()
-                        .map(|g| g.level)
-                        .max()
-                        .unwrap_or(Level::Uniform)
-                })
-                .unwrap_or(unknown);
+                .map_or(unknown, |ctx| ctx.level());
             sites[g].push((i, level));
         }
     }
@@ -516,14 +509,7 @@ fn returned_level(f: &Function, facts: &FnFacts) -> Level {
             let guards = facts
                 .stmt_context
                 .get(&(id as StmtId))
-                .map(|c| {
-                    c.guards
-                        .iter()
-                        .map(|g| g.level)
-                        .max()
-                        .unwrap_or(Level::Uniform)
-                })
-                .unwrap_or(Level::Uniform);
+                .map_or(Level::Uniform, |c| c.level());
             level = level.max(value).max(guards);
         }
     }

@@ -65,6 +65,14 @@ pub struct Context {
 }
 
 impl Context {
+    /// The most varying of its guards: how divergent code here is.
+    pub fn level(&self) -> Level {
+        self.guards
+            .iter()
+            .map(|g| g.level)
+            .max()
+            .unwrap_or(Level::Uniform)
+    }
     /// Some lanes of a warp may not get here.
     pub fn warp_divergent(&self) -> bool {
         self.guards.iter().any(|g| g.level == Level::Varying)

@@ -1940,6 +1940,16 @@ mod tests {
     use crate::frontend::parse;
     use crate::source::SourceFile;
 
+    fn calls_of(f: &Function) -> Vec<&Call> {
+        f.exprs
+            .iter()
+            .filter_map(|e| match &e.kind {
+                ExprKind::Call(c) => Some(&**c),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn lower(src: &str) -> Module {
         let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
         lower_file(&parsed, &PreprocEnv::default())
@@ -1955,14 +1965,7 @@ mod tests {
                    A b{n + 1, q, 3};\n  b.run();\n  B c;\n  c.run();\n}\n";
         let m = lower(src);
         let k = m.function("k").unwrap();
-        let calls: Vec<&Call> = k
-            .exprs
-            .iter()
-            .filter_map(|e| match &e.kind {
-                ExprKind::Call(c) => Some(&**c),
-                _ => None,
-            })
-            .collect();
+        let calls = calls_of(k);
         let resolved: Vec<Option<&str>> = calls
             .iter()
             .map(|c| m.callee(c).and_then(|g| m.functions[g].class.as_deref()))
@@ -2108,14 +2111,7 @@ mod tests {
              __device__ void f(int v) { REDUCE(v); unsigned b = BALLOT(v > 0); }\n",
         );
         let f = m.function("f").unwrap();
-        let calls: Vec<&Call> = f
-            .exprs
-            .iter()
-            .filter_map(|e| match &e.kind {
-                ExprKind::Call(c) => Some(&**c),
-                _ => None,
-            })
-            .collect();
+        let calls = calls_of(f);
         assert!(
             calls
                 .iter()
