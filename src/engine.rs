@@ -625,7 +625,11 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
                 match std::fs::read(&c.path) {
                     Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
                         size,
-                        tu::contracts::of_file(&bytes, opts.budgets.max_parse_operations),
+                        tu::contracts::of_file(
+                            &bytes,
+                            &opts.env,
+                            opts.budgets.max_parse_operations,
+                        ),
                     ),
                     _ => (size, Default::default()),
                 }

@@ -246,6 +246,28 @@ pub fn configure_within(
     env: &mut MacroEnv,
     max_tokens: usize,
 ) -> ConfiguredView {
+    configure_view(text, config, env, max_tokens, true)
+}
+
+/// [`configure_within`] keeping host function bodies as written: the view
+/// launch contracts read (a host launcher's `cudaLaunchKernelEx` and its
+/// block getters are in host bodies that lowering would skip).
+pub fn configure_keeping_host_bodies(
+    text: &[u8],
+    config: &PpConfig,
+    env: &mut MacroEnv,
+    max_tokens: usize,
+) -> ConfiguredView {
+    configure_view(text, config, env, max_tokens, false)
+}
+
+fn configure_view(
+    text: &[u8],
+    config: &PpConfig,
+    env: &mut MacroEnv,
+    max_tokens: usize,
+    blank_host_bodies: bool,
+) -> ConfiguredView {
     let _ = config; // The configuration's macros are in `env` (see `MacroEnv::from_config`).
     let mut out = text.to_vec();
     let mut view = ConfiguredView::default();
@@ -322,7 +344,7 @@ pub fn configure_within(
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, &toks);
     }
     // The rewrites changed tokens (blanked macro calls), so lex again.
-    if let Some(toks) = tokens(&out, max_tokens) {
+    if blank_host_bodies && let Some(toks) = tokens(&out, max_tokens) {
         view.host_bodies = super::host_bodies::blank_host_bodies(&mut out, &toks, &view.qualifiers);
     }
     // Only whole UTF-8 sequences were overwritten, by ASCII.

@@ -22,6 +22,8 @@
 
 use std::collections::HashMap;
 
+use crate::frontend::configure::configure_keeping_host_bodies;
+use crate::frontend::{MacroEnv, PpConfig};
 use crate::ir::lower::Extents;
 
 /// Class or kernel name → the extents all its launches state.
@@ -38,12 +40,20 @@ pub const MAX_INSTANCES: usize = 8;
 
 /// The launches one file states (empty without `<<<` or a runtime launch,
 /// `cudaLaunch…`): block extents per name, and kernel template instances.
-pub fn of_file(bytes: &[u8], max_parse_operations: u64) -> crate::ir::lower::StatedLaunches {
+/// Read from the view `config` compiles: a launch in a branch it does not
+/// take (`#if 0`, a HIP-only path) states nothing.
+pub fn of_file(
+    bytes: &[u8],
+    config: &PpConfig,
+    max_parse_operations: u64,
+) -> crate::ir::lower::StatedLaunches {
     if !crate::prefilter::mentions_launch(bytes) {
         return Default::default();
     }
-    let text = String::from_utf8_lossy(bytes);
-    crate::ir::lower::stated_launches(&text, max_parse_operations)
+    let max_tokens = usize::try_from(max_parse_operations).unwrap_or(usize::MAX);
+    let mut env = MacroEnv::from_config(config);
+    let view = configure_keeping_host_bodies(bytes, config, &mut env, max_tokens);
+    crate::ir::lower::stated_launches(&view.text, max_parse_operations)
 }
 
 /// Join the run's launched instances (see [`Instances`]).
@@ -100,7 +110,16 @@ mod tests {
     use super::*;
 
     fn contracts(text: &str) -> Contracts {
-        merge(of_file(text.as_bytes(), 10_000_000).0)
+        merge(of_file(text.as_bytes(), &PpConfig::default(), 10_000_000).0)
+    }
+
+    #[test]
+    fn launches_in_branches_the_configuration_skips_state_nothing() {
+        let src = "__global__ void k(int *p);\n\
+                   void run(int *p) {\n\
+                   #if 0\n  k<<<1, 48>>>(p);\n#else\n  k<<<1, 64>>>(p);\n#endif\n}\n\
+                   #ifdef __HIP_PLATFORM_AMD__\nvoid hip(int *p) { k<<<1, 100>>>(p); }\n#endif\n";
+        assert_eq!(contracts(src).get("k"), Some(&[Some(64), Some(1), Some(1)]));
     }
 
     #[test]
@@ -110,6 +129,7 @@ mod tests {
              void host(int *p) {\n  run<4, true>(p);\n  run<1, false>(p);\n\
              other<8><<<1, 32>>>(p);\n}\n"
                 .as_bytes(),
+            &PpConfig::default(),
             10_000_000,
         );
         let run = merge_instances(instances.clone());
