@@ -652,9 +652,11 @@ impl Module {
                 continue;
             };
             for (e, x) in f.exprs.iter().enumerate() {
+                // `::f(…)` and `ns::f(…)` name a namespace's function.
                 if let ExprKind::Call(c) = &x.kind
                     && c.receiver.is_none()
                     && c.object.is_none()
+                    && c.scope.is_none()
                     && members.contains(&(class, c.name.as_str()))
                 {
                     bind.push((i, e as ExprId, class.to_owned()));

@@ -2000,6 +2000,19 @@ mod tests {
         };
         // `p(p + 1)` is not the argument itself.
         assert_eq!(slots, [("n", slot(0)), ("p", None), ("k", slot(2))]);
+        // In a member, `run()` is the class's own; `::run()` is not.
+        let own = "__device__ void run(int n) {}\nstruct C {\n  __device__ void run() {}\n\
+                   __device__ void go() { run(); ::run(1); }\n};\n";
+        let m2 = lower(own);
+        let go = m2.functions.iter().find(|f| f.name == "go").unwrap();
+        let targets: Vec<Option<&str>> = calls_of(go)
+            .iter()
+            .map(|c| {
+                m2.callee(c)
+                    .map(|g| m2.functions[g].class.as_deref().unwrap_or("-"))
+            })
+            .collect();
+        assert_eq!(targets, [Some("C"), Some("-")]);
         let first = k.constructions[0].field_argument(slot(0).unwrap()).unwrap();
         assert!(matches!(&k.expr(first).kind, ExprKind::Var(v) if v == "n"));
     }
