@@ -758,8 +758,8 @@ impl Unit<'_> {
             return;
         }
         let own: HashSet<String> = module.by_name.keys().cloned().collect();
-        let mut wanted: Vec<String> = Vec::new();
-        let mut asked: HashSet<String> = HashSet::new();
+        let mut wanted: Vec<Wanted> = Vec::new();
+        let mut asked: HashSet<Wanted> = HashSet::new();
         for f in &module.functions {
             push_callees(f, &own, &mut asked, &mut wanted);
         }
@@ -767,7 +767,7 @@ impl Unit<'_> {
         let mut placed: HashMap<(usize, usize), usize> = HashMap::new();
         let mut file_of_header: HashMap<usize, u32> = HashMap::new();
         let mut linked = 0usize;
-        while let Some(name) = wanted.pop() {
+        while let Some((name, class)) = wanted.pop() {
             // Keywords and a lambda called where it is written name no
             // function a header could define.
             if words::is_keyword_call(&name)
@@ -776,12 +776,20 @@ impl Unit<'_> {
             {
                 continue;
             }
+            // A member called on an object: only its class's, from a
+            // header that names the class.
             let Some((hi, l, idxs)) = (0..self.headers.len()).find_map(|hi| {
-                if !self.headers[hi].words.may_define_function(&name) {
+                let words = &self.headers[hi].words;
+                if !words.may_define_function(&name)
+                    || class.as_ref().is_some_and(|c| !words.has(c))
+                {
                     return None;
                 }
                 let l = self.header(hi)?;
-                l.module.by_name.get(&name).map(|v| (hi, l, v.clone()))
+                let idxs: Vec<usize> = (l.module.by_name.get(&name)?.iter().copied())
+                    .filter(|&i| class.is_none() || l.module.functions[i].class == class)
+                    .collect();
+                (!idxs.is_empty()).then_some((hi, l, idxs))
             }) else {
                 continue;
             };
@@ -917,21 +925,31 @@ fn keyword_hashes() -> Vec<u64> {
 }
 
 /// Queue the names `f` calls that the file does not define itself.
+/// A function a module calls and a header may define: its name, and for a
+/// member called on an object, the object's class.
+type Wanted = (String, Option<String>);
+
 fn push_callees(
     f: &Function,
     own: &HashSet<String>,
-    asked: &mut HashSet<String>,
-    wanted: &mut Vec<String>,
+    asked: &mut HashSet<Wanted>,
+    wanted: &mut Vec<Wanted>,
 ) {
     for e in &f.exprs {
         // Free calls, and member calls on objects the module declares
         // (`queue.run()`), whose class may be a header's.
-        if let ExprKind::Call(c) = &e.kind
-            && (c.receiver.is_none() || c.object.is_some())
-            && !own.contains(&c.name)
-            && asked.insert(c.name.clone())
-        {
-            wanted.push(c.name.clone());
+        let ExprKind::Call(c) = &e.kind else {
+            continue;
+        };
+        let class = match (&c.receiver, &c.object) {
+            (None, None) => None,
+            (_, Some(o)) => Some(o.class.clone()),
+            (Some(_), None) => continue,
+        };
+        let w = (c.name.clone(), class);
+        if !own.contains(&c.name) && !asked.contains(&w) {
+            asked.insert(w.clone());
+            wanted.push(w);
         }
     }
 }
