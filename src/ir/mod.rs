@@ -65,6 +65,10 @@ pub struct CtorSlot {
     pub index: usize,
     pub min_args: usize,
     pub max_args: usize,
+    /// The field is the argument itself (`world(world)`), not one of its
+    /// fields (`rank(info.rank)`): its value, not only its level, is the
+    /// argument's.
+    pub exact: bool,
 }
 
 impl Construction {

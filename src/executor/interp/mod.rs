@@ -1406,10 +1406,10 @@ impl<'m> Machine<'m> {
                         act.vars[&p.name]
                     }
                     // A field: the construction's argument where the
-                    // constructor passes one through, else what a member
+                    // constructor stores it as it is, else what a member
                     // run alone takes.
                     _ if p.of_field => match object
-                        .zip(p.ctor_slot)
+                        .zip(p.ctor_slot.filter(|s| s.exact))
                         .and_then(|(o, s)| o.field_argument(s))
                     {
                         Some(e) => self.eval(act, e, m),

@@ -248,10 +248,12 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
                     let slot = arity.and_then(|(min_args, max_args)| {
                         let (name, _) = params.iter().find(|(_, d)| *d == p)?;
                         let index = position_of(fd, p)?;
+                        let exact = v.kind() == "identifier";
                         is_just(v, name, text).then_some(CtorSlot {
                             index,
                             min_args,
                             max_args,
+                            exact,
                         })
                     });
                     FieldInit::Param(p, slot)

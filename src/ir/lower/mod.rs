@@ -1996,10 +1996,27 @@ mod tests {
                 index,
                 min_args: 2,
                 max_args: 3,
+                exact: true,
             })
         };
         // `p(p + 1)` is not the argument itself.
         assert_eq!(slots, [("n", slot(0)), ("p", None), ("k", slot(2))]);
+        // A field of the argument has its level, not its value.
+        let of_field = lower(
+            "struct I { int rank; };\nstruct B {\n  int rank;\n\
+             __device__ B(const I *info) : rank(info->rank) {}\n\
+             __device__ void run() { __syncwarp(); }\n};\n",
+        );
+        let run_b = of_field.functions.iter().find(|f| f.name == "run").unwrap();
+        assert_eq!(
+            run_b.params.iter().map(|p| p.ctor_slot).collect::<Vec<_>>(),
+            [Some(CtorSlot {
+                index: 0,
+                min_args: 1,
+                max_args: 1,
+                exact: false
+            })]
+        );
         // In a member, `run()` is the class's own; `::run()` is not.
         let own = "__device__ void run(int n) {}\nstruct C {\n  __device__ void run() {}\n\
                    __device__ void go() { run(); ::run(1); }\n};\n";
