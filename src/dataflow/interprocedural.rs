@@ -37,11 +37,14 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
             }
         }
     }
+    // The call graph, its order and the summaries do not depend on the
+    // class state: built once, then each round re-runs only the pass.
+    let graph = Graph::new(module, assume);
     // The least fixpoint from "every written field uniform": each round
     // raises at least one field, and levels have three values.
     for _ in 0..MAX_STATE_ROUNDS {
-        let facts = analyze_once(module, assume, &state);
-        let next = raised_state(module, &members, &facts, &state, assume.unknown());
+        let facts = graph.analyze(module, assume, &state);
+        let next = raised_state(module, &graph, &members, &facts, &state, assume.unknown());
         if next == state {
             return facts;
         }
@@ -50,7 +53,7 @@ pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
     for fields in state.values_mut() {
         fields.values_mut().for_each(|l| *l = assume.unknown());
     }
-    analyze_once(module, assume, &state)
+    graph.analyze(module, assume, &state)
 }
 
 /// Rounds of the class-state fixpoint before every state field is taken
@@ -91,12 +94,13 @@ fn state_writers(module: &Module) -> HashMap<&str, Vec<(usize, Vec<String>)>> {
 /// the writer is entered (a write that only some lanes make varies).
 fn raised_state<'m>(
     module: &'m Module,
+    graph: &Graph,
     members: &HashMap<&'m str, Vec<(usize, Vec<String>)>>,
     facts: &[FnFacts],
     state: &ClassState<'m>,
     unknown: Level,
 ) -> ClassState<'m> {
-    let entry = entry_levels(module, facts, unknown);
+    let entry = entry_levels(module, graph, facts, unknown);
     let mut next = state.clone();
     for (class, writers) in members {
         let fields = next.entry(class).or_default();
@@ -114,20 +118,14 @@ fn raised_state<'m>(
 /// How divergent each function is entered: the most varying guard over
 /// its call sites, through callers of the same class (whose own entry
 /// adds); unknown for a member no call in the module reaches.
-fn entry_levels(module: &Module, facts: &[FnFacts], unknown: Level) -> Vec<Level> {
+fn entry_levels(module: &Module, graph: &Graph, facts: &[FnFacts], unknown: Level) -> Vec<Level> {
     let n = module.functions.len();
     let mut sites: Vec<Vec<(usize, Level)>> = vec![Vec::new(); n];
-    for (i, f) in module.functions.iter().enumerate() {
-        for (e, x) in f.exprs.iter().enumerate() {
-            let ExprKind::Call(c) = &x.kind else {
-                continue;
-            };
-            let Some(g) = module.callee(c) else {
-                continue;
-            };
+    for (i, cs) in graph.calls.iter().enumerate() {
+        for &(g, e) in cs {
             let level = facts[i]
                 .call_context
-                .get(&(e as ExprId))
+                .get(&e)
                 .map_or(unknown, |ctx| ctx.level());
             sites[g].push((i, level));
         }
@@ -161,131 +159,159 @@ fn entry_levels(module: &Module, facts: &[FnFacts], unknown: Level) -> Vec<Level
     entry
 }
 
-fn analyze_once(module: &Module, assume: Assume, state: &ClassState) -> Vec<FnFacts> {
-    let n = module.functions.len();
-    // calls[i]: (callee, call expression) for every resolved call in i.
-    let mut calls: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
-    let mut lambda_parent: Vec<Option<usize>> = vec![None; n];
-    for (i, f) in module.functions.iter().enumerate() {
-        for (id, e) in f.exprs.iter().enumerate() {
-            match &e.kind {
-                ExprKind::Call(c) => {
-                    if let Some(g) = module.callee(c) {
-                        calls[i].push((g, id as ExprId));
+/// What every round of a module's analysis shares: resolved calls, the
+/// analysis order, construction sites and the callees' summaries.
+struct Graph<'m> {
+    /// calls[i]: (callee, call expression) for every resolved call in i.
+    calls: Vec<Vec<(usize, ExprId)>>,
+    preds: Vec<Vec<(usize, ExprId)>>,
+    lambda_parent: Vec<Option<usize>>,
+    built: HashMap<&'m str, Vec<(usize, usize)>>,
+    order: Vec<usize>,
+    summaries: Vec<Option<Level>>,
+    bounds: Bounds,
+}
+
+impl<'m> Graph<'m> {
+    fn new(module: &'m Module, assume: Assume) -> Self {
+        let n = module.functions.len();
+        // calls[i]: (callee, call expression) for every resolved call in i.
+        let mut calls: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
+        let mut lambda_parent: Vec<Option<usize>> = vec![None; n];
+        for (i, f) in module.functions.iter().enumerate() {
+            for (id, e) in f.exprs.iter().enumerate() {
+                match &e.kind {
+                    ExprKind::Call(c) => {
+                        if let Some(g) = module.callee(c) {
+                            calls[i].push((g, id as ExprId));
+                        }
+                    }
+                    ExprKind::Lambda(j) if *j < n && *j != i => lambda_parent[*j] = Some(i),
+                    _ => {}
+                }
+            }
+        }
+        let (summaries, bounds) = summaries(module, &calls, assume);
+
+        // Callers (and enclosing functions) before callees: Kahn's order; what
+        // a cycle leaves comes last, in index order.
+        let mut preds: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
+        let mut indegree = vec![0usize; n];
+        for (i, cs) in calls.iter().enumerate() {
+            for &(g, e) in cs {
+                if g != i {
+                    preds[g].push((i, e));
+                    indegree[g] += 1;
+                }
+            }
+        }
+        for (j, p) in lambda_parent.iter().enumerate() {
+            if p.is_some() {
+                indegree[j] += 1;
+            }
+        }
+        let built = constructions(module);
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // A member whose fields take constructor arguments comes after the
+        // functions that construct its objects.
+        for (g, f) in module.functions.iter().enumerate() {
+            let sites = f
+                .class
+                .as_deref()
+                .filter(|_| f.params.iter().any(|p| p.ctor_slot.is_some()))
+                .and_then(|c| built.get(c));
+            for &(i, _) in sites.into_iter().flatten() {
+                if i != g {
+                    children[i].push(g);
+                    indegree[g] += 1;
+                }
+            }
+        }
+        for (i, cs) in calls.iter().enumerate() {
+            for &(g, _) in cs {
+                if g != i {
+                    children[i].push(g);
+                }
+            }
+        }
+        for (j, p) in lambda_parent.iter().enumerate() {
+            if let Some(p) = p {
+                children[*p].push(j);
+            }
+        }
+        let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
+        let mut order = Vec::with_capacity(n);
+        let mut placed = vec![false; n];
+        loop {
+            while let Some(i) = ready.pop() {
+                if placed[i] {
+                    continue;
+                }
+                placed[i] = true;
+                order.push(i);
+                for &c in &children[i] {
+                    indegree[c] = indegree[c].saturating_sub(1);
+                    if indegree[c] == 0 {
+                        ready.push(c);
                     }
                 }
-                ExprKind::Lambda(j) if *j < n && *j != i => lambda_parent[*j] = Some(i),
-                _ => {}
+            }
+            match (0..n).find(|&i| !placed[i]) {
+                Some(i) => ready.push(i),
+                None => break,
             }
         }
+        Graph {
+            calls,
+            preds,
+            lambda_parent,
+            built,
+            order,
+            summaries,
+            bounds,
+        }
     }
-    let (summaries, bounds) = summaries(module, &calls, assume);
-    let unknown = assume.unknown();
-    let return_level = |g: usize| summaries.get(g).copied().flatten();
-    let bound_level = |g: usize| bounds.get(g).copied().flatten();
 
-    // Callers (and enclosing functions) before callees: Kahn's order; what
-    // a cycle leaves comes last, in index order.
-    let mut preds: Vec<Vec<(usize, ExprId)>> = vec![Vec::new(); n];
-    let mut indegree = vec![0usize; n];
-    for (i, cs) in calls.iter().enumerate() {
-        for &(g, e) in cs {
-            if g != i {
-                preds[g].push((i, e));
-                indegree[g] += 1;
-            }
-        }
-    }
-    for (j, p) in lambda_parent.iter().enumerate() {
-        if p.is_some() {
-            indegree[j] += 1;
-        }
-    }
-    let built = constructions(module);
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
-    // A member whose fields take constructor arguments comes after the
-    // functions that construct its objects.
-    for (g, f) in module.functions.iter().enumerate() {
-        let sites = f
-            .class
-            .as_deref()
-            .filter(|_| f.params.iter().any(|p| p.ctor_slot.is_some()))
-            .and_then(|c| built.get(c));
-        for &(i, _) in sites.into_iter().flatten() {
-            if i != g {
-                children[i].push(g);
-                indegree[g] += 1;
-            }
-        }
-    }
-    for (i, cs) in calls.iter().enumerate() {
-        for &(g, _) in cs {
-            if g != i {
-                children[i].push(g);
-            }
-        }
-    }
-    for (j, p) in lambda_parent.iter().enumerate() {
-        if let Some(p) = p {
-            children[*p].push(j);
-        }
-    }
-    let mut ready: Vec<usize> = (0..n).filter(|&i| indegree[i] == 0).rev().collect();
-    let mut order = Vec::with_capacity(n);
-    let mut placed = vec![false; n];
-    loop {
-        while let Some(i) = ready.pop() {
-            if placed[i] {
-                continue;
-            }
-            placed[i] = true;
-            order.push(i);
-            for &c in &children[i] {
-                indegree[c] = indegree[c].saturating_sub(1);
-                if indegree[c] == 0 {
-                    ready.push(c);
+    fn analyze(&self, module: &Module, assume: Assume, state: &ClassState) -> Vec<FnFacts> {
+        let n = module.functions.len();
+        let unknown = assume.unknown();
+        let return_level = |g: usize| self.summaries.get(g).copied().flatten();
+        let bound_level = |g: usize| self.bounds.get(g).copied().flatten();
+        let (preds, lambda_parent, built) = (&self.preds, &self.lambda_parent, &self.built);
+        let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
+        for &i in &self.order {
+            let f = &module.functions[i];
+            let params = match f.kind {
+                FnKind::Kernel => vec![Level::Uniform; f.params.len()],
+                FnKind::Lambda => vec![unknown; f.params.len()],
+                FnKind::Device => {
+                    let mut levels = param_levels(module, i, &preds[i], &facts, unknown);
+                    field_levels(module, i, built, &facts, unknown, &mut levels);
+                    levels
                 }
-            }
+            };
+            let aligned_params = match f.kind {
+                FnKind::Device => aligned_params(module, i, &preds[i], &facts),
+                _ => Vec::new(),
+            };
+            // A lambda sees its enclosing function's names; a member, its
+            // class's state.
+            let captured = lambda_parent[i]
+                .and_then(|p| facts[p].as_ref())
+                .map(|pf| &pf.var_level)
+                .or_else(|| f.class.as_deref().and_then(|c| state.get(c)));
+            let seed = Seed {
+                params,
+                aligned_params,
+                captured,
+                return_level: &return_level,
+                bound_level: &bound_level,
+                assume,
+            };
+            facts[i] = Some(analyze_function(f, module, &seed));
         }
-        match (0..n).find(|&i| !placed[i]) {
-            Some(i) => ready.push(i),
-            None => break,
-        }
+        facts.into_iter().map(|f| f.unwrap_or_default()).collect()
     }
-
-    let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
-    for i in order {
-        let f = &module.functions[i];
-        let params = match f.kind {
-            FnKind::Kernel => vec![Level::Uniform; f.params.len()],
-            FnKind::Lambda => vec![unknown; f.params.len()],
-            FnKind::Device => {
-                let mut levels = param_levels(module, i, &preds[i], &facts, unknown);
-                field_levels(module, i, &built, &facts, unknown, &mut levels);
-                levels
-            }
-        };
-        let aligned_params = match f.kind {
-            FnKind::Device => aligned_params(module, i, &preds[i], &facts),
-            _ => Vec::new(),
-        };
-        // A lambda sees its enclosing function's names; a member, its
-        // class's state.
-        let captured = lambda_parent[i]
-            .and_then(|p| facts[p].as_ref())
-            .map(|pf| &pf.var_level)
-            .or_else(|| f.class.as_deref().and_then(|c| state.get(c)));
-        let seed = Seed {
-            params,
-            aligned_params,
-            captured,
-            return_level: &return_level,
-            bound_level: &bound_level,
-            assume,
-        };
-        facts[i] = Some(analyze_function(f, module, &seed));
-    }
-    facts.into_iter().map(|f| f.unwrap_or_default()).collect()
 }
 
 /// Join of the arguments every caller passes; unknown (varying) when no

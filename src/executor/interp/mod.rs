@@ -1495,9 +1495,7 @@ fn field_ptrs(base: &Lanes, field: &str, m: u32) -> Option<[Ptr; 32]> {
     // id under each element.
     const FIELD_BASE: i64 = 1 << 44;
     const FIELD_IDS: i64 = 1 << 20;
-    let id = field.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    }) % FIELD_IDS as u64;
+    let id = crate::tu::words::hash_word(field.as_bytes()) % FIELD_IDS as u64;
     let mut out = [Ptr {
         space: Space::Global(0),
         offset: 0,

@@ -176,8 +176,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             continue;
         }
         info.has_constructor = true;
-        let params = ctor_params(fd, text);
-        let arity = ctor_arity(fd);
+        let (params, arity) = ctor_params(fd, text);
         let mut inits: Vec<(String, Node<'t>)> = Vec::new();
         let mut dc = def.walk();
         for k in def.children(&mut dc) {
@@ -245,18 +244,16 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             }
             field.init = match mentioned_param(v, &params, text) {
                 Some(p) => {
-                    let slot = arity.and_then(|(min_args, max_args)| {
-                        let (name, _) = params.iter().find(|(_, d)| *d == p)?;
-                        let index = position_of(fd, p)?;
-                        let exact = v.kind() == "identifier";
-                        is_just(v, name, text).then_some(CtorSlot {
-                            index,
-                            min_args,
-                            max_args,
-                            exact,
-                        })
-                    });
-                    FieldInit::Param(p, slot)
+                    let slot =
+                        arity
+                            .filter(|_| is_just(v, &p.name, text))
+                            .map(|(min_args, max_args)| CtorSlot {
+                                index: p.position,
+                                min_args,
+                                max_args,
+                                exact: v.kind() == "identifier",
+                            });
+                    FieldInit::Param(p.decl, slot)
                 }
                 None => FieldInit::Expr(v),
             };
@@ -271,52 +268,45 @@ fn is_static(n: Node, text: &str) -> bool {
         .any(|k| k.kind() == "storage_class_specifier" && node_text(k, text) == "static")
 }
 
-/// A constructor's parameters: (name, declaration).
-fn ctor_params<'t>(fd: Node<'t>, text: &str) -> Vec<(String, Node<'t>)> {
+/// A named constructor parameter and where it stands in the list.
+struct CtorParam<'t> {
+    name: String,
+    decl: Node<'t>,
+    position: usize,
+}
+
+/// A constructor's named parameters, and how many arguments it takes:
+/// (without its defaulted parameters, with them); `None` for a variadic
+/// one.
+fn ctor_params<'t>(fd: Node<'t>, text: &str) -> (Vec<CtorParam<'t>>, Option<(usize, usize)>) {
     let mut out = Vec::new();
     let Some(params) = fd.child_by_field_name("parameters") else {
-        return out;
+        return (out, None);
     };
+    let (mut min, mut max, mut variadic) = (0, 0, false);
     let mut c = params.walk();
-    for p in params.named_children(&mut c) {
+    let list = params
+        .named_children(&mut c)
+        .filter(|p| p.kind() != "comment");
+    for (position, p) in list.enumerate() {
+        match p.kind() {
+            "parameter_declaration" => min += 1,
+            "optional_parameter_declaration" => {}
+            _ => variadic = true,
+        }
+        max += 1;
         if let Some((name, _, _)) = p
             .child_by_field_name("declarator")
             .and_then(|d| declarator_name(d, text))
         {
-            out.push((name, p));
+            out.push(CtorParam {
+                name,
+                decl: p,
+                position,
+            });
         }
     }
-    out
-}
-
-/// How many arguments a constructor takes: (without its defaulted
-/// parameters, with them); `None` for a variadic one.
-fn ctor_arity(fd: Node) -> Option<(usize, usize)> {
-    let params = fd.child_by_field_name("parameters")?;
-    let (mut min, mut max) = (0, 0);
-    let mut c = params.walk();
-    for p in params.named_children(&mut c) {
-        match p.kind() {
-            "parameter_declaration" => {
-                min += 1;
-                max += 1;
-            }
-            "optional_parameter_declaration" => max += 1,
-            "comment" => {}
-            _ => return None,
-        }
-    }
-    Some((min, max))
-}
-
-/// Where parameter declaration `p` stands in `fd`'s parameter list.
-fn position_of(fd: Node, p: Node) -> Option<usize> {
-    let params = fd.child_by_field_name("parameters")?;
-    let mut c = params.walk();
-    params
-        .named_children(&mut c)
-        .filter(|k| k.kind() != "comment")
-        .position(|k| k == p)
+    (out, (!variadic).then_some((min, max)))
 }
 
 /// `v` is the parameter `name` itself, or a field of it (`info.rank`):
@@ -342,16 +332,20 @@ fn is_just(v: Node, name: &str, text: &str) -> bool {
 }
 
 /// The first constructor parameter `v` mentions.
-fn mentioned_param<'t>(v: Node, params: &[(String, Node<'t>)], text: &str) -> Option<Node<'t>> {
+fn mentioned_param<'p, 't>(
+    v: Node,
+    params: &'p [CtorParam<'t>],
+    text: &str,
+) -> Option<&'p CtorParam<'t>> {
     let mut found = None;
     preorder(v, |n| {
         if found.is_some() {
             return Walk::Skip;
         }
         if n.kind() == "identifier"
-            && let Some((_, p)) = params.iter().find(|(name, _)| name == node_text(n, text))
+            && let Some(p) = params.iter().find(|p| p.name == node_text(n, text))
         {
-            found = Some(*p);
+            found = Some(p);
         }
         Walk::Descend
     });
