@@ -316,6 +316,10 @@ struct ClaimState {
     split_guess: Option<String>,
     /// Shapes (by index) under which the problem showed.
     shown_in: u8,
+    /// Shapes under which a run reached the site and showed nothing, not
+    /// even on a guessed split: only those can say the problem depends on
+    /// the shape.
+    quiet_in: u8,
     /// Blocks whose exact runs did not show the problem.
     exact_blocks: HashSet<u32>,
     /// Some of those runs read `blockIdx`/`gridDim`.
@@ -444,7 +448,7 @@ fn explore_root(
             }
             for r in &per_warp {
                 st.runs += 1;
-                if claim
+                let reached_here = claim
                     .sites
                     .iter()
                     .any(|s| r.trace.reached.contains(&(claim.function, *s)))
@@ -452,9 +456,12 @@ fn explore_root(
                         a.chain
                             .iter()
                             .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
-                    })
-                {
+                    });
+                if reached_here {
                     st.reached = true;
+                    if !r.observations.iter().any(|o| shows(claim, o)) {
+                        st.quiet_in |= 1 << setup.shape;
+                    }
                 }
                 if let Some(why) = &r.trace.incomplete {
                     st.incomplete.get_or_insert(why.clone());
@@ -581,9 +588,11 @@ fn explore_root(
             if st.found.is_none() {
                 continue;
             }
-            if let Some(missing) =
-                (0..shapes).find(|k| st.shown_in >> k & 1 == 0 && shapes_run >> k & 1 == 1)
-            {
+            // A shape whose runs never reached the site (another guess
+            // took them elsewhere) says nothing about it.
+            if let Some(missing) = (0..shapes).find(|k| {
+                st.shown_in >> k & 1 == 0 && st.quiet_in >> k & 1 == 1 && shapes_run >> k & 1 == 1
+            }) {
                 let shape = setups
                     .iter()
                     .find(|s| s.shape == missing)
