@@ -1327,6 +1327,25 @@ fn qualifiers_from_name(name: &str) -> Vec<&'static str> {
     }
 }
 
+/// `CUTE_STATIC_ASSERT(cond, "why")`: a library's spelling of
+/// `static_assert`, by its definition (`#define X static_assert`) or, where
+/// the definition is not seen, by its name. At class scope the grammar takes
+/// the call for a member declaration, and the whole class fails to parse.
+/// Only names at least as long as `static_assert` (it is written in place).
+fn is_static_assert_alias(name: &[u8], env: &MacroEnv) -> bool {
+    let Ok(name) = std::str::from_utf8(name) else {
+        return false;
+    };
+    if name.len() < "static_assert".len() {
+        return false;
+    }
+    match env.get(name) {
+        Some(MacroDef { params: None, body }) => body.trim() == "static_assert",
+        Some(_) => false,
+        None => name.ends_with("_STATIC_ASSERT") && all_caps(name),
+    }
+}
+
 /// Rewrite attribute macros and statement-like macro calls in `out`.
 /// Returns how many uses were rewritten.
 fn rewrite_macros(
@@ -1385,6 +1404,18 @@ fn rewrite_macros(
         if let Some(next) = rewrite_requires(out, toks, i) {
             rewrites += 1;
             i = next;
+            continue;
+        }
+        if is_static_assert_alias(&out[t.start..t.end], env)
+            && toks
+                .get(i + 1)
+                .is_some_and(|n| &out[n.start..n.end] == b"(")
+        {
+            let word = b"static_assert";
+            out[t.start..t.start + word.len()].copy_from_slice(word);
+            blank(out, t.start + word.len(), t.end);
+            rewrites += 1;
+            i += 1;
             continue;
         }
         let (known, candidate) = {
@@ -2473,6 +2504,23 @@ struct P { __host__ __device__ friend int operator+(P a, P b) { return 0; } };\n
 template <class T > __device__ auto h(T v) -> T { return v; } \
 struct P { friend __host__ __device__ int operator+(P a, P b) { return 0; } };"
         );
+    }
+
+    #[test]
+    fn static_assert_spellings_become_static_assert() {
+        // By name where the definition is not seen, by definition where it
+        // is; a name too short to hold `static_assert`, a function-like
+        // definition and an unrelated all-caps call are left alone.
+        let src = "#define SA static_assert\n#define CHECK_V(x) static_assert(x)\n\
+template <int N> struct S {\n  LIB_STATIC_ASSERT(N % 32 == 0, \"warps\");\n\
+  SA(N > 0, \"n\");\n  CHECK_V(N);\n  MY_CHECK(N == 4);\n};\n\
+#define MY_ASSERT_ALIAS static_assert\nMY_ASSERT_ALIAS(sizeof(int) == 4, \"int\");\n";
+        let text = kept(src);
+        assert!(text.contains("static_assert (N % 32 == 0"), "{text}");
+        assert!(text.contains("static_assert (sizeof(int) == 4"), "{text}");
+        assert!(text.contains("SA(N > 0"), "{text}");
+        assert!(!text.contains("static_assert (N == 4"), "{text}");
+        assert!(!text.contains("LIB_STATIC_ASSERT"), "{text}");
     }
 
     #[test]
