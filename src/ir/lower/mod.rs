@@ -676,6 +676,21 @@ fn type_is_integral(decl: Node, text: &str) -> bool {
 }
 
 /// `unsigned long`, `std::uint32_t`, `size_t`…: a built-in integer type.
+/// The integer limits of `<cstdint>`/`<climits>`, which warp masks are
+/// written with (`__ballot_sync(UINT32_MAX, p)`): standard macros whose
+/// headers a check rarely sees.
+fn standard_limit(name: &str) -> Option<i64> {
+    Some(match name {
+        "UINT32_MAX" | "UINT_MAX" => i64::from(u32::MAX),
+        "INT32_MAX" | "INT_MAX" => i64::from(i32::MAX),
+        "INT32_MIN" | "INT_MIN" => i64::from(i32::MIN),
+        "UINT16_MAX" | "USHRT_MAX" => i64::from(u16::MAX),
+        "UINT8_MAX" | "UCHAR_MAX" => i64::from(u8::MAX),
+        "INT64_MAX" | "LLONG_MAX" => i64::MAX,
+        _ => return None,
+    })
+}
+
 fn type_text_is_integral(s: &str) -> bool {
     const INTEGRAL: &[&str] = &[
         "int",
@@ -1402,7 +1417,10 @@ impl FnBuilder<'_> {
                             return id;
                         }
                     }
-                    ExprKind::Var(name.to_owned())
+                    match standard_limit(name) {
+                        Some(v) if self.file.macros.get(name).is_none() => ExprKind::Int(v),
+                        _ => ExprKind::Var(name.to_owned()),
+                    }
                 }
             }
             "qualified_identifier" => {
@@ -1573,6 +1591,42 @@ impl FnBuilder<'_> {
                 }
                 ExprKind::Unknown
             }
+            // `MaxType{__shfl_xor_sync(…)}`, `f({a, b})`: the elements are
+            // evaluated (a warp primitive among them is a call like any
+            // other), the aggregate itself is an unknown value; one element
+            // of an integer type is that element, as a cast would be.
+            "compound_literal_expression" | "initializer_list" => {
+                let list = if n.kind() == "initializer_list" {
+                    Some(n)
+                } else {
+                    n.child_by_field_name("value")
+                };
+                let elements: Vec<Node> = list
+                    .map(|l| {
+                        let mut c = l.walk();
+                        l.named_children(&mut c)
+                            .filter(|e| e.kind() != "comment")
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let integral = n.kind() == "compound_literal_expression"
+                    && n.child_by_field_name("type")
+                        .is_some_and(|t| type_text_is_integral(node_text(t, text)));
+                if integral && let [one] = elements.as_slice() {
+                    let v = self.lower_expr(*one, text, d, site);
+                    self.f.casts.insert(v);
+                    return v;
+                }
+                let values: Vec<ExprId> = elements
+                    .into_iter()
+                    .map(|e| self.lower_expr(e, text, d, site))
+                    .collect();
+                let mut acc = self.expr(ExprKind::Unknown, span);
+                for v in values.into_iter().rev() {
+                    acc = self.expr(ExprKind::Comma(v, acc), span);
+                }
+                return acc;
+            }
             _ => ExprKind::Unknown,
         };
         self.expr(kind, span)
@@ -1731,6 +1785,15 @@ impl FnBuilder<'_> {
             return id;
         }
         let span = self.span(n, site);
+        // `[] () { … __syncthreads(); … } ()`: a lambda called where it is
+        // written is a lambda like any other (its body is analysed in this
+        // function's context); the call itself stays unresolved.
+        if let Some(f) = n.child_by_field_name("function")
+            && f.kind() == "lambda_expression"
+            && self.macro_depth == 0
+        {
+            self.lower_lambda(f, text);
+        }
         let mut name = String::new();
         let mut scope = None;
         let mut receiver = None;
@@ -1777,6 +1840,19 @@ impl FnBuilder<'_> {
                 && scope.as_deref().is_none_or(|s| s.is_empty())
                 && let [ty] = template_args.as_slice()
                 && (name == "const_cast" || type_text_is_integral(ty))
+                && let Some(a) = n.child_by_field_name("arguments")
+                && a.named_child_count() == 1
+            {
+                let v = self.lower_opt(a.named_child(0), text, depth + 1, site, span);
+                self.f.casts.insert(v);
+                return v;
+            }
+            // `uint32_t(-1)`: a functional cast to an integer type is the
+            // C cast `(uint32_t)-1`, the operand (see `static_cast`).
+            if receiver.is_none()
+                && template_args.is_empty()
+                && scope.as_deref().is_none_or(|s| s.is_empty() || s == "std")
+                && type_text_is_integral(&name)
                 && let Some(a) = n.child_by_field_name("arguments")
                 && a.named_child_count() == 1
             {
