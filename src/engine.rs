@@ -597,6 +597,93 @@ pub fn check_paths_with(
     Ok(run)
 }
 
+/// The launch contracts of the whole run, set once on `session` before any
+/// file is analysed: a kernel class's block shape is often stated in
+/// another file than the class. Returns each job's size in bytes (0 for a
+/// file that cannot be read or is over budget), for scheduling.
+fn scan_launch_contracts<O: std::borrow::Borrow<Options> + Sync>(
+    jobs: &[(Candidate, O)],
+    session: &tu::Session,
+) -> Vec<u64> {
+    // One file per rayon job: a file's cost varies by 1,000×, and a
+    // worker that took a run of files as one job cannot be stolen from
+    // (cccl ran on one core for most of its wall time).
+    let scanned: Vec<(u64, ir::lower::StatedLaunches)> = jobs
+        .par_iter()
+        .with_max_len(1)
+        .map(|(c, opts)| {
+            let opts = opts.borrow();
+            // Regular files only (a FIFO would block; `check_file_in` reports it).
+            let size = std::fs::metadata(&c.path)
+                .ok()
+                .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
+                .map(|m| m.len());
+            let Some(size) = size else {
+                return (0, Default::default());
+            };
+            match std::fs::read(&c.path) {
+                Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
+                    size,
+                    tu::contracts::of_file(&bytes, &opts.env, opts.budgets.max_parse_operations),
+                ),
+                _ => (size, Default::default()),
+            }
+        })
+        .collect();
+    let (sizes, launches): (Vec<u64>, Vec<_>) = scanned.into_iter().unzip();
+    let (extents, instances): (Vec<_>, Vec<_>) = launches.into_iter().unzip();
+    let _ = session
+        .launch_contracts
+        .set(tu::contracts::merge(extents.into_iter().flatten()));
+    let _ = session.launch_instances.set(tu::contracts::merge_instances(
+        instances.into_iter().flatten(),
+    ));
+    sizes
+}
+
+/// A run over a tree kept open, so that buffers (an editor's unsaved text,
+/// a test's edited copy of a file) are checked as files of that run: the
+/// same include resolution, header cache and launch contracts, without
+/// re-reading the tree for each buffer.
+pub struct Workspace {
+    session: tu::Session,
+    opts: Options,
+}
+
+impl Workspace {
+    /// Discover `roots` and read the launch contracts of every file.
+    pub fn open(roots: &[PathBuf], opts: &Options) -> Workspace {
+        let (candidates, _walk_errors) = discover::discover(roots, &opts.discover);
+        let session = tu::Session::new(roots);
+        let jobs: Vec<(Candidate, &Options)> =
+            candidates.iter().map(|c| (c.clone(), opts)).collect();
+        let run = || scan_launch_contracts(&jobs, &session);
+        match opts.threads {
+            Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+                Ok(pool) => pool.install(run),
+                Err(_) => run(),
+            },
+            None => run(),
+        };
+        Workspace {
+            session,
+            opts: opts.clone(),
+        }
+    }
+
+    /// Check `bytes` as the text of `path` in this run. Fixes are offered
+    /// unverified ([`check_source_unverified`]).
+    pub fn check_unverified(&self, path: &str, bytes: &[u8]) -> FileOutcome {
+        check_bytes(
+            path,
+            Cow::Borrowed(bytes),
+            &self.opts,
+            Some(&self.session),
+            FixCheck::Skip,
+        )
+    }
+}
+
 fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     jobs: &[(Candidate, O)],
     threads: Option<usize>,
@@ -604,49 +691,11 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     session: &tu::Session,
 ) -> RunResult {
     let run = || -> Vec<FileOutcome> {
-        // First the launch contracts of the whole run: a kernel class's
-        // block shape is often stated in another file than the class.
-        // One file per rayon job: a file's cost varies by 1,000×, and a
-        // worker that took a run of files as one job cannot be stolen from
-        // (cccl ran on one core for most of its wall time).
-        let scanned: Vec<(u64, ir::lower::StatedLaunches)> = jobs
-            .par_iter()
-            .with_max_len(1)
-            .map(|(c, opts)| {
-                let opts = opts.borrow();
-                // Regular files only (a FIFO would block; `check_file_in` reports it).
-                let size = std::fs::metadata(&c.path)
-                    .ok()
-                    .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
-                    .map(|m| m.len());
-                let Some(size) = size else {
-                    return (0, Default::default());
-                };
-                match std::fs::read(&c.path) {
-                    Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
-                        size,
-                        tu::contracts::of_file(
-                            &bytes,
-                            &opts.env,
-                            opts.budgets.max_parse_operations,
-                        ),
-                    ),
-                    _ => (size, Default::default()),
-                }
-            })
-            .collect();
+        let sizes = scan_launch_contracts(jobs, session);
         // Largest files first, so that no large file starts last while the
         // other workers idle; the results go back to discovery order.
         let mut order: Vec<usize> = (0..jobs.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(scanned[i].0));
-        let (extents, instances): (Vec<_>, Vec<_>) =
-            scanned.into_iter().map(|(_, launches)| launches).unzip();
-        let _ = session
-            .launch_contracts
-            .set(tu::contracts::merge(extents.into_iter().flatten()));
-        let _ = session.launch_instances.set(tu::contracts::merge_instances(
-            instances.into_iter().flatten(),
-        ));
+        order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
         let mut checked: Vec<(usize, FileOutcome)> = order
             .par_iter()
             .with_max_len(1)

@@ -378,3 +378,29 @@ fn harness_catches_a_missing_diagnostic() {
     assert!(out.diagnostics.is_empty());
     assert!(!expectations(&String::from_utf8_lossy(&bytes)).is_empty());
 }
+
+/// A buffer checked in a `Workspace` is a file of its tree: its includes
+/// resolve there (`<lanekit/exchange.cuh>` by the tree's own paths), and
+/// an edit of the buffer, not the file on disk, decides the findings.
+#[test]
+fn a_workspace_checks_a_buffer_as_a_file_of_its_tree() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/tu/wrapper_default_mask");
+    let path = dir.join("kernels/scale.cu");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let workspace =
+        warplint::engine::Workspace::open(std::slice::from_ref(&dir), &Options::default());
+    let at_line_8 = |text: &str| {
+        workspace
+            .check_unverified(&path.display().to_string(), text.as_bytes())
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "WL002" && d.span.line == 8)
+    };
+    assert!(
+        at_line_8(&text),
+        "the wrapper's default full mask under `i < n`"
+    );
+    let converged = text.replacen("if (i < n) {", "if (true) {  ", 1);
+    assert_ne!(converged, text);
+    assert!(!at_line_8(&converged), "every lane calls the wrapper");
+}

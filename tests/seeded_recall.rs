@@ -1,0 +1,536 @@
+//! Recall on real code: plant a known warp bug at real sites of the corpora
+//! (fetched by `benches/fetch_corpora.py`) and check that the default report
+//! finds it at that line.
+//!
+//! Precision is measured by judging what warplint reports
+//! (`tests/realcode.rs`); recall needs bugs whose place is known. Each site
+//! is a real statement in a real function, so a seed is found only if the
+//! function parses, is analysed (headers, macros, class templates, HIP and
+//! `#if` branches as the configuration takes them) and the rule reaches it:
+//!
+//! - `barrier`: a statement `__syncthreads();` alone on its line becomes
+//!   `if (threadIdx.x % 2 == 0) { __syncthreads(); }`. Odd lanes of every
+//!   warp skip a barrier the even lanes wait at: WL007.
+//! - `full-mask`: an assignment whose right side calls a `_sync` warp
+//!   primitive with a literal full mask (`0xffffffff`, `uint32_t(-1)`, …),
+//!   alone on its line, is wrapped the same way: the mask names lanes that
+//!   never arrive, WL002.
+//!
+//! The edit keeps every line where it was. A site counts only where the
+//! file alone, in warplint's preprocessor configuration, compiles it (a
+//! seed under `#if __HIP_PLATFORM_AMD__` or `#if 0` is no bug of the CUDA
+//! build, and missing it is right). Each mutant is checked as a file of its
+//! corpus ([`engine::Workspace`]: the corpus's include resolution and launch
+//! contracts), at the default `--min-confidence likely`.
+//!
+//! Sites are sampled deterministically (the ones whose path and line hash
+//! lowest), `WARPLINT_SEEDED_PER_KIND` per corpus and kind (default 25 in a
+//! debug build, 150 in a release build). The misses warplint is known to
+//! have are recorded with their cause in `testdata/realcode/seeded.toml`;
+//! the test fails when a site is missed that the file does not record (a
+//! regression, or a new sample: read it and record the cause), and prints
+//! recorded misses that are now found (delete their entries). It prints
+//! recall per corpus and kind.
+//!
+//! Environment: `WARPLINT_SEEDED_CORPORA=cccl,cupy` (default cccl, CuPy,
+//! CUTLASS; FlashInfer is opt-in, like `tests/realcode.rs`);
+//! `WARPLINT_REQUIRE_CORPORA=1` fails when a corpus is missing.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use warplint::diagnostic::Status;
+use warplint::engine::{self, Options};
+use warplint::frontend::{MacroEnv, PpConfig, configure};
+
+const CORPORA: [&str; 4] = ["cccl", "cupy", "cutlass", "flashinfer"];
+const DEFAULT_CORPORA: [&str; 3] = ["cccl", "cupy", "cutlass"];
+const EXTENSIONS: [&str; 6] = ["cu", "cuh", "h", "hpp", "inl", "cpp"];
+/// The guard every seed adds: true for even lanes, false for odd ones, in
+/// every block shape with an x extent above 1.
+const LANE_GUARD: &str = "if (threadIdx.x % 2 == 0)";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Barrier,
+    FullMask,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Barrier => "barrier",
+            Kind::FullMask => "full-mask",
+        }
+    }
+    fn code(self) -> &'static str {
+        match self {
+            Kind::Barrier => "WL007",
+            Kind::FullMask => "WL002",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Record {
+    #[serde(default)]
+    miss: Vec<Miss>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Miss {
+    corpus: String,
+    path: String,
+    line: usize,
+    kind: String,
+    cause: String,
+}
+
+/// (corpus, path inside the corpus, line, kind name).
+type Key = (String, String, usize, String);
+
+struct Site {
+    path: PathBuf,
+    rel: String,
+    line: usize,
+    kind: Kind,
+    /// The site's line with the seed planted.
+    seeded: String,
+}
+
+impl Site {
+    /// The file's text with the seed planted (built when checked: the
+    /// sites of a corpus are many, and their files large).
+    fn mutated(&self) -> Option<String> {
+        let text = std::fs::read_to_string(&self.path).ok()?;
+        Some(
+            text.split_inclusive('\n')
+                .enumerate()
+                .map(|(i, l)| {
+                    if i + 1 == self.line {
+                        let ending = &l[l.trim_end_matches(['\n', '\r']).len()..];
+                        format!("{}{ending}", self.seeded)
+                    } else {
+                        l.to_owned()
+                    }
+                })
+                .collect(),
+        )
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn selected() -> Vec<String> {
+    match std::env::var("WARPLINT_SEEDED_CORPORA") {
+        Ok(list) if !list.trim().is_empty() => list
+            .split(',')
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+            .inspect(|s| assert!(CORPORA.contains(&s.as_str()), "unknown corpus {s:?}"))
+            .collect(),
+        _ => DEFAULT_CORPORA.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+fn per_kind() -> usize {
+    std::env::var("WARPLINT_SEEDED_PER_KIND")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 25 } else { 150 })
+}
+
+/// FNV-1a: a stable order for sampling that does not depend on the
+/// standard library's hasher.
+fn fnv(text: &str, line: usize) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes().chain(line.to_le_bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            files_under(&p, out);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e))
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// Lines of `text` that are code: not inside a block comment, not a macro
+/// body's continuation, not a preprocessor line.
+fn code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut continued = false;
+    for (i, line) in text.lines().enumerate() {
+        let was_continued = continued;
+        continued = line.trim_end().ends_with('\\');
+        let starts_in_block = in_block;
+        // Track `/* … */` (string literals holding them are rare enough on
+        // statement lines for a sampler).
+        let mut rest = line;
+        loop {
+            if in_block {
+                match rest.find("*/") {
+                    Some(k) => {
+                        in_block = false;
+                        rest = &rest[k + 2..];
+                    }
+                    None => break,
+                }
+            } else {
+                let cut = rest.find("//").unwrap_or(rest.len());
+                match rest[..cut].find("/*") {
+                    Some(k) => {
+                        in_block = true;
+                        rest = &rest[k + 2..];
+                    }
+                    None => break,
+                }
+            }
+        }
+        if starts_in_block || in_block || was_continued || continued {
+            continue;
+        }
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        out.push((i + 1, line));
+    }
+    out
+}
+
+/// The statement of a line, without a trailing `//` comment.
+fn statement(line: &str) -> &str {
+    let code = match line.find("//") {
+        Some(k) => &line[..k],
+        None => line,
+    };
+    code.trim()
+}
+
+const FULL_MASKS: [&str; 10] = [
+    "0xffffffff",
+    "0xFFFFFFFF",
+    "0xffffffffu",
+    "0xFFFFFFFFu",
+    "0xffffffffU",
+    "0xFFFFFFFFU",
+    "uint32_t(-1)",
+    "(uint32_t)-1",
+    "(unsigned)-1",
+    "~0u",
+];
+
+/// `lhs op= …prim_sync(FULL, …);` where `lhs` is a variable, an element or
+/// a member (not a declaration, which the wrapping block would scope).
+fn is_full_mask_assignment(stmt: &str) -> bool {
+    if !stmt.ends_with(';') || stmt.matches(';').count() != 1 {
+        return false;
+    }
+    let Some(eq) = stmt.find('=') else {
+        return false;
+    };
+    let (lhs, rhs) = stmt.split_at(eq);
+    if rhs.starts_with("==") {
+        return false;
+    }
+    let lhs = lhs.trim_end_matches(['+', '-', '*', '|', '&', '^']).trim();
+    // One identifier, then only subscripts, calls or member accesses.
+    let mut chars = lhs.chars().peekable();
+    if !chars
+        .peek()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == '_')
+    {
+        return false;
+    }
+    let mut depth = 0i32;
+    let mut seen_space_at_top = false;
+    for c in lhs.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ' ' | '\t' if depth == 0 => seen_space_at_top = true,
+            c if depth == 0 && seen_space_at_top && (c.is_ascii_alphanumeric() || c == '_') => {
+                return false; // `float x`: a declaration
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 || lhs.contains("::") && !lhs.contains('.') && !lhs.contains('[') {
+        return false;
+    }
+    let prims = [
+        "__shfl_sync(",
+        "__shfl_xor_sync(",
+        "__shfl_down_sync(",
+        "__shfl_up_sync(",
+        "__ballot_sync(",
+        "__any_sync(",
+        "__all_sync(",
+    ];
+    prims.iter().any(|p| {
+        rhs.find(p).is_some_and(|k| {
+            let args = rhs[k + p.len()..].trim_start();
+            FULL_MASKS
+                .iter()
+                .any(|m| args.starts_with(m) && args[m.len()..].trim_start().starts_with(','))
+        })
+    })
+}
+
+fn sites_of(path: &Path, rel: &str, text: &str) -> Vec<Site> {
+    let mut out = Vec::new();
+    for (line_no, line) in code_lines(text) {
+        let stmt = statement(line);
+        let kind = if stmt == "__syncthreads();" {
+            Kind::Barrier
+        } else if is_full_mask_assignment(stmt) {
+            Kind::FullMask
+        } else {
+            continue;
+        };
+        let start = line.find(stmt).expect("the statement is on its line");
+        let seeded = format!(
+            "{}{LANE_GUARD} {{ {stmt} }}{}",
+            &line[..start],
+            &line[start + stmt.len()..]
+        );
+        out.push(Site {
+            path: path.to_path_buf(),
+            rel: rel.to_owned(),
+            line: line_no,
+            kind,
+            seeded,
+        });
+    }
+    out
+}
+
+/// The lines the file alone, in warplint's default configuration,
+/// compiles (the configured view keeps their bytes), by line number.
+fn compiled_lines(text: &str) -> BTreeSet<usize> {
+    let config = PpConfig::default();
+    let view = configure(
+        text.as_bytes(),
+        &config,
+        &mut MacroEnv::from_config(&config),
+    )
+    .text;
+    text.lines()
+        .zip(view.lines())
+        .enumerate()
+        .filter(|(_, (a, b))| !a.trim().is_empty() && a.trim() == b.trim())
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+fn load_record() -> BTreeMap<Key, Miss> {
+    let path = root().join("testdata/realcode/seeded.toml");
+    let text = std::fs::read_to_string(&path).expect("read testdata/realcode/seeded.toml");
+    let record: Record = toml::from_str(&text).unwrap_or_else(|e| panic!("parse seeded.toml: {e}"));
+    let mut out = BTreeMap::new();
+    for m in record.miss {
+        assert!(
+            CORPORA.contains(&m.corpus.as_str()),
+            "seeded.toml: corpus {:?}",
+            m.corpus
+        );
+        assert!(
+            ["barrier", "full-mask"].contains(&m.kind.as_str()),
+            "seeded.toml: kind {:?}",
+            m.kind
+        );
+        assert!(
+            !m.cause.trim().is_empty(),
+            "seeded.toml: {}:{} has no cause",
+            m.path,
+            m.line
+        );
+        let key = (m.corpus.clone(), m.path.clone(), m.line, m.kind.clone());
+        assert!(
+            !out.contains_key(&key),
+            "seeded.toml: {key:?} recorded twice"
+        );
+        out.insert(key, m);
+    }
+    out
+}
+
+#[test]
+fn seeded_bugs_in_real_code_are_found() {
+    let record = load_record();
+    let require = std::env::var("WARPLINT_REQUIRE_CORPORA").is_ok_and(|v| v == "1");
+    let cache = root().join(".bench-cache");
+    let per_kind = per_kind();
+    let mut failures = Vec::new();
+    let mut stubs = String::new();
+    let mut now_found = Vec::new();
+    let mut skipped = Vec::new();
+    let mut table = String::new();
+    let mut checked: BTreeSet<Key> = BTreeSet::new();
+
+    for corpus in selected() {
+        let dir = cache.join(&corpus);
+        if !dir.join(".complete").exists() {
+            skipped.push(corpus);
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let mut files = Vec::new();
+        files_under(&dir, &mut files);
+        let prefix = format!("{}/", dir.display());
+        let mut by_kind: BTreeMap<Kind, Vec<(u64, Site)>> = BTreeMap::new();
+        for path in files {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            if !text.contains("__syncthreads();") && !text.contains("_sync(") {
+                continue;
+            }
+            let display = path.display().to_string();
+            let rel = display.strip_prefix(&prefix).unwrap_or(&display).to_owned();
+            let sites = sites_of(&path, &rel, &text);
+            if sites.is_empty() {
+                continue;
+            }
+            let compiled = compiled_lines(&text);
+            for site in sites {
+                if compiled.contains(&site.line) {
+                    let h = fnv(&site.rel, site.line);
+                    by_kind.entry(site.kind).or_default().push((h, site));
+                }
+            }
+        }
+        let opts = Options {
+            threads: Some(2),
+            ..Options::default()
+        };
+        let workspace = engine::Workspace::open(std::slice::from_ref(&dir), &opts);
+        for (kind, mut sites) in by_kind {
+            let available = sites.len();
+            sites.sort_by_key(|(h, s)| (*h, s.rel.clone(), s.line));
+            sites.truncate(per_kind);
+            let (mut found, mut confirmed) = (0usize, 0usize);
+            for (_, site) in &sites {
+                let key = (
+                    corpus.clone(),
+                    site.rel.clone(),
+                    site.line,
+                    kind.name().to_owned(),
+                );
+                checked.insert(key.clone());
+                let Some(mutated) = site.mutated() else {
+                    failures.push(format!("cannot read {}", site.path.display()));
+                    continue;
+                };
+                let outcome = workspace
+                    .check_unverified(&site.path.display().to_string(), mutated.as_bytes());
+                let hit = outcome
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.code == kind.code() && d.span.line == site.line);
+                match (hit, record.get(&key)) {
+                    (Some(d), recorded) => {
+                        found += 1;
+                        if d.confirmation.status == Status::Confirmed {
+                            confirmed += 1;
+                        }
+                        if recorded.is_some() {
+                            now_found.push(format!(
+                                "{corpus}:{}:{} {}",
+                                site.rel,
+                                site.line,
+                                kind.name()
+                            ));
+                        }
+                    }
+                    (None, Some(_)) => {}
+                    (None, None) => {
+                        let nearby: Vec<String> = outcome
+                            .diagnostics
+                            .iter()
+                            .filter(|d| d.span.line.abs_diff(site.line) <= 3)
+                            .map(|d| format!("{}@{}", d.code, d.span.line))
+                            .collect();
+                        failures.push(format!(
+                            "seeded {} bug missed: {corpus}:{}:{} (not analysed: {:?}; nearby: {:?})",
+                            kind.name(),
+                            site.rel,
+                            site.line,
+                            outcome.not_analysed,
+                            nearby
+                        ));
+                        stubs.push_str(&format!(
+                            "\n[[miss]]\ncorpus = {:?}\npath = {:?}\nline = {}\nkind = {:?}\ncause = \"\"\n",
+                            corpus,
+                            site.rel,
+                            site.line,
+                            kind.name()
+                        ));
+                    }
+                }
+            }
+            table.push_str(&format!(
+                "| {corpus} | {} | {} of {} | {:.2} | {confirmed} | {available} |\n",
+                kind.name(),
+                found,
+                sites.len(),
+                if sites.is_empty() {
+                    1.0
+                } else {
+                    found as f64 / sites.len() as f64
+                },
+            ));
+        }
+        eprintln!(
+            "seeded: {corpus} in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+
+    eprintln!(
+        "\nseeded recall (default level; {per_kind} sites per corpus and kind at most):\n\
+         | corpus | seed | found | recall | confirmed | sites available |\n|---|---|---:|---:|---:|---:|\n{table}"
+    );
+    if !now_found.is_empty() {
+        eprintln!(
+            "recorded misses now found (delete their entries in seeded.toml):\n  {}",
+            now_found.join("\n  ")
+        );
+    }
+    if !skipped.is_empty() {
+        let msg = format!(
+            "seeded: corpora missing: {} (run `python3 benches/fetch_corpora.py`)",
+            skipped.join(", ")
+        );
+        if require {
+            failures.push(msg);
+        } else {
+            eprintln!("SKIPPED {msg}");
+        }
+    }
+    if !stubs.is_empty() {
+        eprintln!("entries to record in testdata/realcode/seeded.toml:{stubs}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
