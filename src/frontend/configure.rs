@@ -1462,6 +1462,23 @@ fn rewrite_macros(
             i = close + 1;
             continue;
         }
+        // A known function-like macro called in statement position with a
+        // braced block of statements among its arguments: its expansion
+        // runs the block, which is kept as one (the loop or branch the
+        // macro writes around it is not seen), as for unknown ones below.
+        if let Some(MacroDef {
+            params: Some(_), ..
+        }) = &known
+            && next_text == "("
+            && i.checked_sub(1)
+                .is_none_or(|p| matches!(&out[toks[p].start..toks[p].end], b";" | b"{" | b"}"))
+            && has_braced_statement_argument(toks, i + 1, out)
+            && let Some(next) = rewrite_statement_arguments(out, toks, i)
+        {
+            rewrites += 1;
+            i = next;
+            continue;
+        }
         if known.is_some() || !all_caps(&name) {
             i += 1;
             continue;
@@ -1924,8 +1941,10 @@ fn looks_like_declarator(toks: &[CodeTok], k: usize, out: &[u8]) -> bool {
 }
 
 /// A statement-position macro call whose arguments are statements:
-/// `NAME(stmt; stmt);` or `NAME((stmts), (stmts));` (a dispatch that runs
-/// one of its parenthesised arms, as `THRUST_CDP_DISPATCH` does). The call
+/// `NAME(stmt; stmt);`, `NAME((stmts), (stmts));` (a dispatch that runs
+/// one of its parenthesised arms, as `THRUST_CDP_DISPATCH` does) or
+/// `NAME(i, cond, { stmts });` (a loop the macro writes around a block,
+/// as FlashInfer's `LOOP_SPLIT_MASK` does). The call
 /// of an all-caps name not otherwise known becomes a block holding its
 /// first statement arm: `NAME(` and the call's `)` are blanked, the arm's
 /// parentheses (or, for bare statements, the call's) become braces, and the
@@ -1964,11 +1983,14 @@ fn rewrite_statement_arguments(out: &mut [u8], toks: &[CodeTok], i: usize) -> Op
         out[toks[close].start] = b'}';
         return Some(open + 1);
     }
-    // Parenthesised arms holding a `;` at their own level.
+    // Parenthesised or braced arms holding a `;` at their own level
+    // (`NAME((stmts), (stmts))`, `LOOP(i, cond, { stmts })`).
     let arms: Vec<(usize, usize)> = args
         .iter()
         .filter(|&&(a, b)| {
-            a + 1 < b && is(a, b"(", out) && matching_group(toks, a, out) == Some(b - 1)
+            a + 1 < b
+                && ((is(a, b"(", out) && matching_group(toks, a, out) == Some(b - 1))
+                    || (is(a, b"{", out) && matching_brace(toks, a, out) == Some(b - 1)))
         })
         .filter(|&&(a, b)| {
             let mut d = 0usize;
@@ -2006,6 +2028,49 @@ fn rewrite_statement_arguments(out: &mut [u8], toks: &[CodeTok], i: usize) -> Op
     }
     blank(out, from, toks[close].end);
     Some(first_open + 1)
+}
+
+/// Whether the call whose `(` is `toks[open]` has an argument that is a
+/// `{ … }` block holding a `;` at its own level (statements, not an
+/// initializer list).
+fn has_braced_statement_argument(toks: &[CodeTok], open: usize, out: &[u8]) -> bool {
+    let Some(close) = matching_group(toks, open, out) else {
+        return false;
+    };
+    let text = |k: usize| &out[toks[k].start..toks[k].end];
+    let mut depth = 0usize;
+    let mut k = open + 1;
+    while k < close {
+        match text(k) {
+            b"{" if depth == 0 && matches!(text(k - 1), b"(" | b",") => {
+                let Some(end) = matching_brace(toks, k, out) else {
+                    return false;
+                };
+                let mut d = 0usize;
+                if (k + 1..end).any(|j| match text(j) {
+                    b"(" | b"[" | b"{" => {
+                        d += 1;
+                        false
+                    }
+                    b")" | b"]" | b"}" => {
+                        d = d.saturating_sub(1);
+                        false
+                    }
+                    b";" => d == 0,
+                    _ => false,
+                }) {
+                    return true;
+                }
+                k = end + 1;
+                continue;
+            }
+            b"(" | b"[" | b"{" => depth += 1,
+            b")" | b"]" | b"}" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        k += 1;
+    }
+    false
 }
 
 /// Decide a `<nv/target>` condition for the device pass of `__CUDA_ARCH__`
@@ -2210,11 +2275,26 @@ fn matching_paren(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
 /// The `)` matching the `(` at `toks[open]`, across statements (the
 /// arguments of `NV_IF_TARGET` are statements), within 8192 tokens.
 fn matching_group(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    matching_pair(toks, open, out, b"(", b")")
+}
+
+/// [`matching_group`] for a `{ … }` block.
+fn matching_brace(toks: &[CodeTok], open: usize, out: &[u8]) -> Option<usize> {
+    matching_pair(toks, open, out, b"{", b"}")
+}
+
+fn matching_pair(
+    toks: &[CodeTok],
+    open: usize,
+    out: &[u8],
+    opener: &[u8],
+    closer: &[u8],
+) -> Option<usize> {
     let mut depth = 0usize;
     for (k, t) in toks.iter().enumerate().skip(open).take(8192) {
         match &out[t.start..t.end] {
-            b"(" => depth += 1,
-            b")" => {
+            b if b == opener => depth += 1,
+            b if b == closer => {
                 depth = depth.checked_sub(1)?;
                 if depth == 0 {
                     return Some(k);
