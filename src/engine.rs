@@ -600,37 +600,33 @@ pub fn check_paths_with(
 /// The launch contracts of the whole run, set once on `session` before any
 /// file is analysed: a kernel class's block shape is often stated in
 /// another file than the class. Returns each job's size in bytes (0 for a
-/// file that cannot be read or is over budget), for scheduling.
+/// file that cannot be read or is over budget), for scheduling, and the
+/// time the scan took (summed over workers).
 fn scan_launch_contracts<O: std::borrow::Borrow<Options> + Sync>(
     jobs: &[(Candidate, O)],
     session: &tu::Session,
-) -> Vec<u64> {
+) -> (Vec<u64>, StageTimes) {
     // One file per rayon job: a file's cost varies by 1,000×, and a
     // worker that took a run of files as one job cannot be stolen from
     // (cccl ran on one core for most of its wall time).
-    let scanned: Vec<(u64, ir::lower::StatedLaunches)> = jobs
+    let scanned: Vec<(u64, ir::lower::StatedLaunches, StageTimes)> = jobs
         .par_iter()
         .with_max_len(1)
         .map(|(c, opts)| {
-            let opts = opts.borrow();
-            // Regular files only (a FIFO would block; `check_file_in` reports it).
-            let size = std::fs::metadata(&c.path)
-                .ok()
-                .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
-                .map(|m| m.len());
-            let Some(size) = size else {
-                return (0, Default::default());
-            };
-            match std::fs::read(&c.path) {
-                Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
-                    size,
-                    tu::contracts::of_file(&bytes, &opts.env, opts.budgets.max_parse_operations),
-                ),
-                _ => (size, Default::default()),
-            }
+            let mut clock = Clock::start();
+            let (size, launches) = scan_file_launches(c, opts.borrow());
+            clock.lap(Stage::Contracts);
+            (size, launches, clock.finish())
         })
         .collect();
-    let (sizes, launches): (Vec<u64>, Vec<_>) = scanned.into_iter().unzip();
+    let mut times = StageTimes::default();
+    let mut sizes = Vec::with_capacity(scanned.len());
+    let mut launches = Vec::with_capacity(scanned.len());
+    for (size, stated, t) in scanned {
+        sizes.push(size);
+        launches.push(stated);
+        times.merge(&t);
+    }
     let (extents, instances): (Vec<_>, Vec<_>) = launches.into_iter().unzip();
     let _ = session
         .launch_contracts
@@ -638,7 +634,27 @@ fn scan_launch_contracts<O: std::borrow::Borrow<Options> + Sync>(
     let _ = session.launch_instances.set(tu::contracts::merge_instances(
         instances.into_iter().flatten(),
     ));
-    sizes
+    (sizes, times)
+}
+
+/// One file's size and the launches it states (nothing for a file that
+/// cannot be read or is over budget).
+fn scan_file_launches(c: &Candidate, opts: &Options) -> (u64, ir::lower::StatedLaunches) {
+    // Regular files only (a FIFO would block; `check_file_in` reports it).
+    let size = std::fs::metadata(&c.path)
+        .ok()
+        .filter(|m| m.is_file() && m.len() <= opts.budgets.max_file_bytes)
+        .map(|m| m.len());
+    let Some(size) = size else {
+        return (0, Default::default());
+    };
+    match std::fs::read(&c.path) {
+        Ok(bytes) if bytes.len() as u64 <= opts.budgets.max_file_bytes => (
+            size,
+            tu::contracts::of_file(&bytes, &opts.env, opts.budgets.max_parse_operations),
+        ),
+        _ => (size, Default::default()),
+    }
 }
 
 /// A run over a tree kept open, so that buffers (an editor's unsaved text,
@@ -690,8 +706,8 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     walk_errors: Vec<discover::WalkError>,
     session: &tu::Session,
 ) -> RunResult {
-    let run = || -> Vec<FileOutcome> {
-        let sizes = scan_launch_contracts(jobs, session);
+    let run = || -> (Vec<FileOutcome>, StageTimes) {
+        let (sizes, contract_times) = scan_launch_contracts(jobs, session);
         // Largest files first, so that no large file starts last while the
         // other workers idle; the results go back to discovery order.
         let mut order: Vec<usize> = (0..jobs.len()).collect();
@@ -705,9 +721,12 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             })
             .collect();
         checked.sort_by_key(|(i, _)| *i);
-        checked.into_iter().map(|(_, o)| o).collect()
+        (
+            checked.into_iter().map(|(_, o)| o).collect(),
+            contract_times,
+        )
     };
-    let mut files = match threads {
+    let (mut files, contract_times) = match threads {
         Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
             Ok(pool) => pool.install(run),
             Err(_) => run(),
@@ -728,7 +747,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             .filter_map(|f| f.io_error.as_ref().map(|e| (f.path.clone(), e.clone()))),
     );
     io_errors.sort();
-    let mut timings = StageTimes::default();
+    let mut timings = contract_times;
     for f in &files {
         timings.merge(&f.timings);
     }

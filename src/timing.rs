@@ -42,6 +42,7 @@ macro_rules! stages {
 // fix offered (`engine::verify_fixes`).
 stages! {
     Discover => "discover",
+    Contracts => "contracts",
     Read => "read",
     Prefilter => "prefilter",
     Decode => "decode",

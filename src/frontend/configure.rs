@@ -43,6 +43,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::PreprocEnv;
+use super::host_bodies::Bodies;
 
 /// The configuration every condition is decided for.
 pub type PpConfig = PreprocEnv;
@@ -246,19 +247,20 @@ pub fn configure_within(
     env: &mut MacroEnv,
     max_tokens: usize,
 ) -> ConfiguredView {
-    configure_view(text, config, env, max_tokens, true)
+    configure_view(text, config, env, max_tokens, Some(Bodies::Host))
 }
 
 /// [`configure_within`] keeping host function bodies as written: the view
 /// launch contracts read (a host launcher's `cudaLaunchKernelEx` and its
-/// block getters are in host bodies that lowering would skip).
+/// block getters are in host bodies that lowering would skip). Device-only
+/// bodies that launch nothing are blanked instead: contracts read host code.
 pub fn configure_keeping_host_bodies(
     text: &[u8],
     config: &PpConfig,
     env: &mut MacroEnv,
     max_tokens: usize,
 ) -> ConfiguredView {
-    configure_view(text, config, env, max_tokens, false)
+    configure_view(text, config, env, max_tokens, Some(Bodies::DeviceOnly))
 }
 
 fn configure_view(
@@ -266,7 +268,7 @@ fn configure_view(
     config: &PpConfig,
     env: &mut MacroEnv,
     max_tokens: usize,
-    blank_host_bodies: bool,
+    blank_bodies: Option<Bodies>,
 ) -> ConfiguredView {
     let _ = config; // The configuration's macros are in `env` (see `MacroEnv::from_config`).
     let mut out = text.to_vec();
@@ -344,8 +346,13 @@ fn configure_view(
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, &toks);
     }
     // The rewrites changed tokens (blanked macro calls), so lex again.
-    if blank_host_bodies && let Some(toks) = tokens(&out, max_tokens) {
-        view.host_bodies = super::host_bodies::blank_host_bodies(&mut out, &toks, &view.qualifiers);
+    if let Some(which) = blank_bodies
+        && let Some(toks) = tokens(&out, max_tokens)
+    {
+        let blanked = super::host_bodies::blank_bodies(&mut out, &toks, &view.qualifiers, which);
+        if which == Bodies::Host {
+            view.host_bodies = blanked;
+        }
     }
     // Only whole UTF-8 sequences were overwritten, by ASCII.
     view.text = String::from_utf8(out)

@@ -19,6 +19,11 @@
 //! lambdas, directives, suppression comments). Anything
 //! else (constructors with initializer lists, trailing return types,
 //! templates' `f<T>(…)`, operators, unbalanced braces) is kept as written.
+//!
+//! The same pass, with [`Bodies::DeviceOnly`], blanks the other side for
+//! the view launch contracts read: kernels and `__device__`-only functions
+//! (not `__host__ __device__`, not `constexpr`, not `get_block_shape`) that
+//! launch nothing.
 
 use std::sync::LazyLock;
 
@@ -106,12 +111,26 @@ const NOT_NAMES: &[&[u8]] = &[
     b"co_yield",
 ];
 
-/// Blank the host function bodies of `out` (see the module doc); `toks`
-/// are its tokens. Returns the offsets of the blanked bodies' `{`.
-pub(super) fn blank_host_bodies(
+/// Which function bodies a pass blanks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Bodies {
+    /// Host bodies that lowering would skip (the analysed view).
+    Host,
+    /// Device-only bodies (kernels, `__device__` without `__host__` or
+    /// `constexpr`) that launch nothing: the view launch contracts read,
+    /// which needs host code only (`tu::contracts`). A generated file of
+    /// kernels costs its host launchers' parse, not the kernels'.
+    DeviceOnly,
+}
+
+/// Blank the host function bodies of `out` (see the module doc), or with
+/// [`Bodies::DeviceOnly`] the device-only ones; `toks` are its tokens.
+/// Returns the offsets of the blanked bodies' `{`.
+pub(super) fn blank_bodies(
     out: &mut [u8],
     toks: &[CodeTok],
     notes: &[QualifierNote],
+    which: Bodies,
 ) -> Vec<usize> {
     let is = |t: &CodeTok, s: &[u8]| t.kind == TokKind::Punct && &out[t.start..t.end] == s;
     // The matching `}` of each `{`; braces that do not balance stop the pass.
@@ -167,8 +186,20 @@ pub(super) fn blank_host_bodies(
                     launchers.push(&out[toks[n].start..toks[n].end]);
                 }
                 let blankable = host_function
-                    && !declares_device(out, toks, declaration_start, i, notes)
-                    && !KEEP_BODY.is_match(text);
+                    && match which {
+                        Bodies::Host => {
+                            !declares_device(out, toks, declaration_start, i, notes)
+                                && !KEEP_BODY.is_match(text)
+                        }
+                        Bodies::DeviceOnly => {
+                            declares_device_only(out, toks, declaration_start, i, notes)
+                                && !crate::prefilter::mentions_launch(text)
+                                && name.is_none_or(|n| {
+                                    &out[toks[n].start..toks[n].end]
+                                        != BLOCK_SHAPE_GETTER.as_bytes()
+                                })
+                        }
+                    };
                 bodies.push((i, end, blankable, name));
                 i = end; // a body: nothing inside is at scope level
             }
@@ -321,6 +352,33 @@ fn declares_device(
             })
 }
 
+/// The declaration says device and not host: `__global__`, or
+/// `__device__` without `__host__` and without `constexpr` (which host
+/// code may evaluate).
+fn declares_device_only(
+    out: &[u8],
+    toks: &[CodeTok],
+    from: usize,
+    brace: usize,
+    notes: &[QualifierNote],
+) -> bool {
+    let start = from.checked_sub(1).map_or(0, |p| toks[p].end);
+    let end = toks[brace].start;
+    let first = notes.partition_point(|n| n.span.start < start);
+    let noted: Vec<&str> = notes[first..]
+        .iter()
+        .take_while(|n| n.span.start < end)
+        .filter(|n| n.span.end <= end)
+        .flat_map(|n| n.qualifiers.iter().copied())
+        .collect();
+    let words: Vec<&[u8]> = toks[from..brace]
+        .iter()
+        .map(|t| &out[t.start..t.end])
+        .collect();
+    let has = |q: &str| words.contains(&q.as_bytes()) || noted.contains(&q);
+    has("__global__") || (has("__device__") && !has("__host__") && !has("constexpr"))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::frontend::{MacroEnv, PpConfig, configure};
@@ -423,5 +481,41 @@ struct S { void run() const { } __host__ __device__ int both() { return 2; } }; 
         let (text, bodies) = view(src);
         assert!(bodies.is_empty());
         assert_eq!(text, src);
+    }
+}
+
+#[cfg(test)]
+mod device_only_tests {
+    use crate::frontend::configure::configure_keeping_host_bodies;
+    use crate::frontend::{MacroEnv, PpConfig};
+
+    /// The launch-contract view blanks device-only bodies that launch
+    /// nothing, and keeps host code, host-device and constexpr functions,
+    /// block getters and device-side launches.
+    #[test]
+    fn the_contract_view_blanks_device_only_bodies() {
+        let src = "__global__ void k(float *p) { p[threadIdx.x] = 1.f; }\n\
+__device__ float sq(float x) { return x * x; }\n\
+__host__ __device__ int threads() { return 128; }\n\
+__device__ constexpr int width() { return 32; }\n\
+__global__ void parent(float *p) { k<<<1, 32>>>(p); }\n\
+struct K { __device__ static dim3 get_block_shape() { return dim3(64); } };\n\
+void launch(float *p) { k<<<4, threads()>>>(p); }\n";
+        let config = PpConfig::default();
+        let mut env = MacroEnv::from_config(&config);
+        let view = configure_keeping_host_bodies(src.as_bytes(), &config, &mut env, usize::MAX);
+        assert_eq!(view.text.len(), src.len());
+        let text = view.text;
+        assert!(!text.contains("p[threadIdx.x] = 1.f"), "{text}");
+        assert!(!text.contains("return x * x"), "{text}");
+        for kept in [
+            "return 128",
+            "return 32",
+            "k<<<1, 32>>>(p)",
+            "return dim3(64)",
+            "k<<<4, threads()>>>(p)",
+        ] {
+            assert!(text.contains(kept), "{kept}: {text}");
+        }
     }
 }
