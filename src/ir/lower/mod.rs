@@ -675,7 +675,9 @@ fn type_is_integral(decl: Node, text: &str) -> bool {
         .is_some_and(|t| type_text_is_integral(node_text(t, text)))
 }
 
-/// `unsigned long`, `std::uint32_t`, `size_t`…: a built-in integer type.
+/// The most elements of one brace initializer lowered for their effects.
+const MAX_INITIALIZER_EFFECTS: usize = 32;
+
 /// The integer limits of `<cstdint>`/`<climits>`, which warp masks are
 /// written with (`__ballot_sync(UINT32_MAX, p)`): standard macros whose
 /// headers a check rarely sees.
@@ -691,6 +693,7 @@ fn standard_limit(name: &str) -> Option<i64> {
     })
 }
 
+/// `unsigned long`, `std::uint32_t`, `size_t`…: a built-in integer type.
 fn type_text_is_integral(s: &str) -> bool {
     const INTEGRAL: &[&str] = &[
         "int",
@@ -1594,7 +1597,10 @@ impl FnBuilder<'_> {
             // `MaxType{__shfl_xor_sync(…)}`, `f({a, b})`: the elements are
             // evaluated (a warp primitive among them is a call like any
             // other), the aggregate itself is an unknown value; one element
-            // of an integer type is that element, as a cast would be.
+            // of an integer type is that element, as a cast would be. Plain
+            // names and literals have no effect and are skipped, and at most
+            // `MAX_INITIALIZER_EFFECTS` elements are kept: a table of
+            // thousands of values is one unknown, not a chain that deep.
             "compound_literal_expression" | "initializer_list" => {
                 let list = if n.kind() == "initializer_list" {
                     Some(n)
@@ -1619,6 +1625,20 @@ impl FnBuilder<'_> {
                 }
                 let values: Vec<ExprId> = elements
                     .into_iter()
+                    .filter(|e| {
+                        !matches!(
+                            e.kind(),
+                            "number_literal"
+                                | "char_literal"
+                                | "string_literal"
+                                | "true"
+                                | "false"
+                                | "identifier"
+                                | "null"
+                                | "nullptr"
+                        )
+                    })
+                    .take(MAX_INITIALIZER_EFFECTS)
                     .map(|e| self.lower_expr(e, text, d, site))
                     .collect();
                 let mut acc = self.expr(ExprKind::Unknown, span);
@@ -2029,6 +2049,28 @@ mod tests {
     fn lower(src: &str) -> Module {
         let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
         lower_file(&parsed, &PreprocEnv::default())
+    }
+
+    /// The elements of a brace initializer are lowered for their effects
+    /// (a shuffle inside `T{…}`), at most `MAX_INITIALIZER_EFFECTS` of them:
+    /// a table of thousands of calls is no chain thousands deep.
+    #[test]
+    fn brace_initializer_elements_are_lowered_and_bounded() {
+        let table: Vec<String> = (0..5000).map(|i| format!("g({i})")).collect();
+        let src = format!(
+            "struct P {{ float v; }};\n__device__ float g(int i);\n\
+             __device__ void k(float x) {{\n  P p = P{{__shfl_xor_sync(0xffffffff, x, 1)}};\n\
+             Table t = Table{{{}}};\n}}\n",
+            table.join(", ")
+        );
+        let m = lower(&src);
+        let k = m.function("k").unwrap();
+        let names: Vec<&str> = calls_of(k).iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names.iter().filter(|n| **n == "__shfl_xor_sync").count(), 1);
+        assert_eq!(
+            names.iter().filter(|n| **n == "g").count(),
+            MAX_INITIALIZER_EFFECTS
+        );
     }
 
     #[test]
