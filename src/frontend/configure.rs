@@ -1999,21 +1999,7 @@ fn rewrite_statement_arguments(out: &mut [u8], toks: &[CodeTok], i: usize) -> Op
                 && ((is(a, b"(", out) && matching_group(toks, a, out) == Some(b - 1))
                     || (is(a, b"{", out) && matching_brace(toks, a, out) == Some(b - 1)))
         })
-        .filter(|&&(a, b)| {
-            let mut d = 0usize;
-            (a + 1..b - 1).any(|k| match &out[toks[k].start..toks[k].end] {
-                b"(" | b"[" | b"{" => {
-                    d += 1;
-                    false
-                }
-                b")" | b"]" | b"}" => {
-                    d = d.saturating_sub(1);
-                    false
-                }
-                b";" => d == 0,
-                _ => false,
-            })
-        })
+        .filter(|&&(a, b)| has_own_semicolon(toks, out, a + 1..b - 1))
         .map(|&(a, b)| (a, b - 1))
         .collect();
     let &(first_open, first_close) = arms.first()?;
@@ -2037,6 +2023,26 @@ fn rewrite_statement_arguments(out: &mut [u8], toks: &[CodeTok], i: usize) -> Op
     Some(first_open + 1)
 }
 
+/// Whether the tokens `range` hold a `;` outside any bracket they open:
+/// statements, not an expression or an initializer list.
+fn has_own_semicolon(toks: &[CodeTok], out: &[u8], range: std::ops::Range<usize>) -> bool {
+    let mut depth = 0usize;
+    range
+        .into_iter()
+        .any(|k| match &out[toks[k].start..toks[k].end] {
+            b"(" | b"[" | b"{" => {
+                depth += 1;
+                false
+            }
+            b")" | b"]" | b"}" => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            b";" => depth == 0,
+            _ => false,
+        })
+}
+
 /// Whether the call whose `(` is `toks[open]` has an argument that is a
 /// `{ … }` block holding a `;` at its own level (statements, not an
 /// initializer list).
@@ -2053,19 +2059,7 @@ fn has_braced_statement_argument(toks: &[CodeTok], open: usize, out: &[u8]) -> b
                 let Some(end) = matching_brace(toks, k, out) else {
                     return false;
                 };
-                let mut d = 0usize;
-                if (k + 1..end).any(|j| match text(j) {
-                    b"(" | b"[" | b"{" => {
-                        d += 1;
-                        false
-                    }
-                    b")" | b"]" | b"}" => {
-                        d = d.saturating_sub(1);
-                        false
-                    }
-                    b";" => d == 0,
-                    _ => false,
-                }) {
+                if has_own_semicolon(toks, out, k + 1..end) {
                     return true;
                 }
                 k = end + 1;

@@ -334,22 +334,32 @@ fn declares_device(
     brace: usize,
     notes: &[QualifierNote],
 ) -> bool {
-    // From the end of the previous declaration: a blanked macro leaves no
-    // token of its own.
+    let (span, mut noted) = declaration(toks, from, brace, notes);
+    DEVICE_DECL.is_match(&out[span]) || noted.any(|q| matches!(q, "__device__" | "__global__"))
+}
+
+/// The text of the declaration before the body at `toks[brace]` (from the
+/// end of the previous one: a blanked macro leaves no token of its own),
+/// and the qualifiers of the blanked attribute macros inside it.
+fn declaration<'n>(
+    toks: &[CodeTok],
+    from: usize,
+    brace: usize,
+    notes: &'n [QualifierNote],
+) -> (
+    std::ops::Range<usize>,
+    impl Iterator<Item = &'static str> + 'n,
+) {
     let start = from.checked_sub(1).map_or(0, |p| toks[p].end);
     let end = toks[brace].start;
     // Notes are in text order: only those from `start` on can be inside.
-    let from = notes.partition_point(|n| n.span.start < start);
-    DEVICE_DECL.is_match(&out[start..end])
-        || notes[from..]
-            .iter()
-            .take_while(|n| n.span.start < end)
-            .any(|n| {
-                n.span.end <= end
-                    && n.qualifiers
-                        .iter()
-                        .any(|q| matches!(*q, "__device__" | "__global__"))
-            })
+    let first = notes.partition_point(|n| n.span.start < start);
+    let noted = notes[first..]
+        .iter()
+        .take_while(move |n| n.span.start < end)
+        .filter(move |n| n.span.end <= end)
+        .flat_map(|n| n.qualifiers.iter().copied());
+    (start..end, noted)
 }
 
 /// The declaration says device and not host: `__global__`, or
@@ -362,15 +372,7 @@ fn declares_device_only(
     brace: usize,
     notes: &[QualifierNote],
 ) -> bool {
-    let start = from.checked_sub(1).map_or(0, |p| toks[p].end);
-    let end = toks[brace].start;
-    let first = notes.partition_point(|n| n.span.start < start);
-    let noted: Vec<&str> = notes[first..]
-        .iter()
-        .take_while(|n| n.span.start < end)
-        .filter(|n| n.span.end <= end)
-        .flat_map(|n| n.qualifiers.iter().copied())
-        .collect();
+    let noted: Vec<&str> = declaration(toks, from, brace, notes).1.collect();
     let words: Vec<&[u8]> = toks[from..brace]
         .iter()
         .map(|t| &out[t.start..t.end])
