@@ -357,7 +357,7 @@ fn explore_root(
         .iter()
         .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
     let mut deterministic_done: HashSet<String> = HashSet::new();
-    let mut blocks_seen: HashSet<u32> = HashSet::new();
+    let mut blocks_seen: HashSet<(usize, u32)> = HashSet::new();
     // Set when the file's step budget ran out during this root's runs.
     let mut out_of_budget = false;
     // Shapes (by index) with a setup whose runs all ran: a finding is
@@ -382,9 +382,11 @@ fn explore_root(
         if deterministic_done.contains(&key) {
             continue;
         }
-        // Every warp the first time a block is run, and in the first
-        // two setups; otherwise the first and last warp.
-        let fresh_block = blocks_seen.insert(setup.cfg.block_idx[0]);
+        // Every warp the first time a block is run under a shape, and in
+        // the first two setups; otherwise the first and last warp. (A
+        // shape whose runs skipped the warps that reach a site could not
+        // say whether the problem depends on the shape.)
+        let fresh_block = blocks_seen.insert((setup.shape, setup.cfg.block_idx[0]));
         let warps = warps_for(module, root, &setup.cfg, si < 2 || fresh_block);
         let mut per_warp: Vec<RunResult> = Vec::new();
         for &w in &warps {
