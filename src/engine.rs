@@ -673,14 +673,7 @@ impl Workspace {
         let session = tu::Session::new(roots);
         let jobs: Vec<(Candidate, &Options)> =
             candidates.iter().map(|c| (c.clone(), opts)).collect();
-        let run = || scan_launch_contracts(&jobs, &session);
-        match opts.threads {
-            Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-                Ok(pool) => pool.install(run),
-                Err(_) => run(),
-            },
-            None => run(),
-        };
+        in_pool(opts.threads, || scan_launch_contracts(&jobs, &session));
         Workspace {
             session,
             opts: opts.clone(),
@@ -697,6 +690,15 @@ impl Workspace {
             Some(&self.session),
             FixCheck::Skip,
         )
+    }
+}
+
+/// Run `work` on a pool of `threads` workers (rayon's global pool when
+/// `None`, or when a pool cannot be built).
+fn in_pool<R: Send>(threads: Option<usize>, work: impl FnOnce() -> R + Send) -> R {
+    match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
+        Some(Ok(pool)) => pool.install(work),
+        _ => work(),
     }
 }
 
@@ -726,13 +728,7 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
             contract_times,
         )
     };
-    let (mut files, contract_times) = match threads {
-        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
-        None => run(),
-    };
+    let (mut files, contract_times) = in_pool(threads, run);
     merge_header_findings(&mut files);
     let headers_lowered = session
         .headers_lowered

@@ -1855,24 +1855,17 @@ impl FnBuilder<'_> {
             // `static_cast<int>(x)` is the C cast `(int)x`: the operand,
             // so that `static_cast<int>(threadIdx.x) < 32` reads as what it
             // is. Only integer targets: a cast to float changes arithmetic.
-            if matches!(name.as_str(), "static_cast" | "const_cast")
-                && receiver.is_none()
-                && scope.as_deref().is_none_or(|s| s.is_empty())
-                && let [ty] = template_args.as_slice()
-                && (name == "const_cast" || type_text_is_integral(ty))
-                && let Some(a) = n.child_by_field_name("arguments")
-                && a.named_child_count() == 1
-            {
-                let v = self.lower_opt(a.named_child(0), text, depth + 1, site, span);
-                self.f.casts.insert(v);
-                return v;
-            }
-            // `uint32_t(-1)`: a functional cast to an integer type is the
-            // C cast `(uint32_t)-1`, the operand (see `static_cast`).
+            // So is a functional cast to an integer type, `uint32_t(-1)`.
+            let unscoped = scope.as_deref().is_none_or(|s| s.is_empty());
+            let named_cast = matches!(name.as_str(), "static_cast" | "const_cast")
+                && unscoped
+                && matches!(template_args.as_slice(),
+                    [ty] if name == "const_cast" || type_text_is_integral(ty));
+            let functional_cast = template_args.is_empty()
+                && (unscoped || scope.as_deref() == Some("std"))
+                && type_text_is_integral(&name);
             if receiver.is_none()
-                && template_args.is_empty()
-                && scope.as_deref().is_none_or(|s| s.is_empty() || s == "std")
-                && type_text_is_integral(&name)
+                && (named_cast || functional_cast)
                 && let Some(a) = n.child_by_field_name("arguments")
                 && a.named_child_count() == 1
             {
