@@ -13,6 +13,7 @@
 //!   `__match_*_sync` group.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use crate::ir::*;
 
@@ -118,12 +119,6 @@ pub struct FnFacts {
     /// The level of every expression, by id, under the final variable
     /// levels.
     pub expr_levels: Vec<Level>,
-    /// Each guard's level when every unknown input (a parameter no visible
-    /// caller passes, an undeclared name, an unknown call's result) is
-    /// taken as uniform: how far the code itself *shows* the divergence,
-    /// from thread indices, lane ids and shuffles. Keyed by the guard's
-    /// span; see [`FnFacts::shown_level`].
-    pub shown_guard_levels: HashMap<ByteSpan, Level>,
     /// Expressions whose value a warp exchange leaves the same in every
     /// lane (a full xor butterfly, `exchange.rs`): at most warp-varying.
     pub exchange_uniform: HashSet<ExprId>,
@@ -143,19 +138,6 @@ pub struct FnFacts {
     /// `&x`): what a block-stride loop's index may be written by.
     pub(crate) writes: HashMap<String, u32>,
     pub stats: FlowStats,
-}
-
-impl FnFacts {
-    /// The level of guard `g` as the code shows it (see
-    /// `shown_guard_levels`). A divergence that rests only on unknown
-    /// inputs is a speculative candidate, not evidence.
-    pub fn shown_level(&self, g: &Guard) -> Level {
-        self.shown_guard_levels
-            .get(&g.span)
-            .copied()
-            .unwrap_or(Level::Uniform)
-            .min(g.level)
-    }
 }
 
 /// How much work the analysis of one function did (counted, so tests can
@@ -193,6 +175,13 @@ pub const MAX_RESTARTS: u32 = 16;
 
 pub struct Facts {
     pub functions: Vec<FnFacts>,
+    /// Per function, each guard's level when every unknown input (a
+    /// parameter no visible caller passes, an undeclared name, an unknown
+    /// call's result) is taken as uniform: how far the code itself *shows*
+    /// the divergence, from thread indices, lane ids and shuffles. Keyed by
+    /// the guard's span; see [`Facts::shown_level`]. A second run of the
+    /// analysis, made only when a rule first asks (most files never do).
+    shown: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
     /// Functions that (transitively) execute masked warp primitives.
     pub uses_warp_primitives: Vec<bool>,
     /// Functions that (transitively) execute `__syncthreads()`.
@@ -200,6 +189,43 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// The level of guard `g` of function `function` as the code shows it
+    /// (see `shown`). A divergence that rests only on unknown inputs is a
+    /// speculative candidate, not evidence.
+    pub fn shown_level(&self, module: &Module, function: usize, g: &Guard) -> Level {
+        self.shown_guard_levels(module)
+            .get(function)
+            .and_then(|levels| levels.get(&g.span))
+            .copied()
+            .unwrap_or(Level::Uniform)
+            .min(g.level)
+    }
+
+    /// The guard levels of every function with unknown inputs taken as
+    /// uniform (computed once, on first ask; `module` is the one these
+    /// facts were computed for).
+    pub fn shown_guard_levels(&self, module: &Module) -> &[HashMap<ByteSpan, Level>] {
+        self.shown.get_or_init(|| {
+            interprocedural::analyze_all(module, Assume::Uniform)
+                .into_iter()
+                .map(|shown| {
+                    let mut levels: HashMap<ByteSpan, Level> = HashMap::new();
+                    for ctx in shown
+                        .stmt_context
+                        .values()
+                        .chain(shown.call_context.values())
+                    {
+                        for g in &ctx.guards {
+                            let l = levels.entry(g.span).or_insert(Level::Uniform);
+                            *l = (*l).max(g.level);
+                        }
+                    }
+                    levels
+                })
+                .collect()
+        })
+    }
+
     /// The work of every function's analysis, summed.
     pub fn stats(&self) -> FlowStats {
         let mut t = FlowStats::default();
@@ -216,24 +242,7 @@ impl Facts {
 }
 
 pub fn analyze(module: &Module) -> Facts {
-    let mut functions = interprocedural::analyze_all(module, Assume::Varying);
-    // The same analysis with unknown inputs taken as uniform, kept only
-    // as each guard's shown level (linear: one more run of each function).
-    let shown = interprocedural::analyze_all(module, Assume::Uniform);
-    for (sound, shown) in functions.iter_mut().zip(shown) {
-        let mut levels: HashMap<ByteSpan, Level> = HashMap::new();
-        for ctx in shown
-            .stmt_context
-            .values()
-            .chain(shown.call_context.values())
-        {
-            for g in &ctx.guards {
-                let l = levels.entry(g.span).or_insert(Level::Uniform);
-                *l = (*l).max(g.level);
-            }
-        }
-        sound.shown_guard_levels = levels;
-    }
+    let functions = interprocedural::analyze_all(module, Assume::Varying);
     let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
         module
             .functions
@@ -254,6 +263,7 @@ pub fn analyze(module: &Module) -> Facts {
         close_over_calls(module, direct(&|p| matches!(p, Primitive::Syncthreads(_))));
     Facts {
         functions,
+        shown: OnceLock::new(),
         uses_warp_primitives,
         uses_block_barrier,
     }
@@ -1389,8 +1399,7 @@ mod tests {
         assert!(f.thread_x_vars.contains("lane"));
         // Only `lane >= i` varies within a warp; the loop and the return
         // are per warp.
-        let varying: Vec<&str> = f
-            .shown_guard_levels
+        let varying: Vec<&str> = facts.shown_guard_levels(&module)[0]
             .iter()
             .filter(|(_, l)| **l == Level::Varying)
             .map(|(span, _)| &src[span.0..span.1])

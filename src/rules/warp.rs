@@ -85,19 +85,24 @@ impl CallSite<'_> {
     /// threads (`Level::Warp`) diverging before this call: some guard at
     /// that level varies because of thread indices, lane ids or shuffles,
     /// not only because of inputs the analysis knows nothing about.
-    pub fn divergence_shown(&self, facts: &Facts, min: Level) -> bool {
-        let ff = &facts.functions[self.function];
+    pub fn divergence_shown(&self, facts: &Facts, module: &Module, min: Level) -> bool {
         self.context
             .guards
             .iter()
-            .any(|g| g.level >= min && ff.shown_level(g) >= min)
+            .any(|g| g.level >= min && facts.shown_level(module, self.function, g) >= min)
     }
 
     /// A claim that rests on the guards above `min`: speculative when only
     /// unknown inputs make them vary (shown only if a run confirms it).
-    pub fn guarded_claim(&self, classes: &'static [Class], facts: &Facts, min: Level) -> Claim {
+    pub fn guarded_claim(
+        &self,
+        classes: &'static [Class],
+        facts: &Facts,
+        module: &Module,
+        min: Level,
+    ) -> Claim {
         Claim {
-            speculative: !self.divergence_shown(facts, min),
+            speculative: !self.divergence_shown(facts, module, min),
             ..self.claim(classes)
         }
     }

@@ -106,7 +106,7 @@ impl Rule for FullMaskInDivergentCode {
                             site.expr,
                             &site.context,
                         ),
-                        ..site.guarded_claim(CLASSES, cx.facts, Level::Varying)
+                        ..site.guarded_claim(CLASSES, cx.facts, cx.module, Level::Varying)
                     }
                 }),
             });

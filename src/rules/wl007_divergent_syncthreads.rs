@@ -65,7 +65,7 @@ impl Rule for DivergentSyncthreads {
                 ),
                 labels,
                 fix: None,
-                claim: Some(site.guarded_claim(&[Class::DivergentBarrier], cx.facts, Level::Warp)),
+                claim: Some(site.guarded_claim(&[Class::DivergentBarrier], cx.facts, cx.module, Level::Warp)),
             });
         }
     }
