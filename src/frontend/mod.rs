@@ -7,6 +7,7 @@
 //! which keeps its position in a `TreeCursor`, so nesting depth costs no stack.
 
 pub mod configure;
+pub mod gaps;
 pub mod host_bodies;
 pub mod macros;
 pub mod preproc;
@@ -126,11 +127,20 @@ pub fn parse_text_within(text: &str, max_operations: u64) -> Result<Tree, NotPar
             p
         });
         parser.reset();
+        // Long blank runs (what configuration removed) are not read.
+        let gaps = gaps::blank_gaps(bytes);
+        let ranged = !gaps.is_empty()
+            && parser
+                .set_included_ranges(&gaps::included_ranges(bytes, &gaps))
+                .is_ok();
         let mut input = |at: usize, _| bytes.get(at..).unwrap_or(&[]);
         let options = ParseOptions::new().progress_callback(&mut progress);
         let tree = parser.parse_with_options(&mut input, None, Some(options));
         // A cancelled parse leaves state behind for resumption; drop it.
         parser.reset();
+        if ranged {
+            let _ = parser.set_included_ranges(&[]);
+        }
         tree
     });
     match tree {
