@@ -182,7 +182,8 @@ pub fn counted_bound(data: &[u8]) -> crate::dataflow::FlowStats {
     for (f, ff) in module.functions.iter().zip(&facts.functions) {
         let s = ff.stats;
         assert!(
-            s.passes <= crate::dataflow::MAX_PASSES + 1,
+            // The settling pass and the pass that records contexts.
+            s.passes <= crate::dataflow::MAX_PASSES + 2,
             "`{}`: {} passes",
             f.name,
             s.passes

@@ -505,7 +505,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         // never settle.
         eval.decl_depth.clear();
         let mut walk_state = WalkState::default();
-        walk(f, &mut eval, &mut facts, &mut walk_state);
+        walk(f, &mut eval, &mut facts, &mut walk_state, Record::Levels);
         facts.thread_x_vars = walk_state.thread_x_vars();
         facts.thread_x_vars.extend(
             aligned_params
@@ -514,6 +514,18 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .cloned(),
         );
         if before == facts.var_level && before_x == facts.thread_x_vars {
+            // Settled: one more pass under the same levels records the
+            // contexts.
+            facts.stats.passes += 1;
+            eval.table.clear();
+            eval.decl_depth.clear();
+            walk(
+                f,
+                &mut eval,
+                &mut facts,
+                &mut WalkState::default(),
+                Record::Contexts,
+            );
             break;
         }
         let learned = before_x != facts.thread_x_vars;
@@ -527,7 +539,13 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .for_each(|l| *l = Level::Varying);
             facts.thread_x_vars.clear();
             eval.table.clear();
-            walk(f, &mut eval, &mut facts, &mut WalkState::default());
+            walk(
+                f,
+                &mut eval,
+                &mut facts,
+                &mut WalkState::default(),
+                Record::Contexts,
+            );
             facts
                 .var_level
                 .values_mut()
@@ -619,7 +637,16 @@ impl WalkState {
 }
 
 /// One program-order pass: contexts, variable levels, provenance.
-fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) {
+/// Whether a pass of [`walk`] records each statement's and call's context:
+/// only the last pass does, once the levels have settled (a context is a
+/// copy of the guards in force, the costliest part of a pass).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Record {
+    Levels,
+    Contexts,
+}
+
+fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, record: Record) {
     enum Item<'f> {
         List(&'f [StmtId], usize),
         PushGuard(Guard),
@@ -653,22 +680,26 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState) 
                 let Some(&sid) = list.get(i) else { continue };
                 stack.push(Item::List(list, i + 1));
                 facts.stats.stmt_visits += 1;
-                let ctx = Context {
-                    guards: guards.iter().chain(exits.iter()).cloned().collect(),
-                };
                 let control = Control {
                     guards: &guards,
                     exits: &exits,
                 };
                 let stmt = f.stmt(sid);
-                let mut calls: Vec<(ExprId, Vec<Guard>)> = Vec::new();
-                for_each_call_guarded(f, stmt, eval, facts, &mut |e, extra| calls.push((e, extra)));
-                for (e, extra) in calls {
-                    let mut c = ctx.clone();
-                    c.guards.extend(extra);
-                    facts.call_context.insert(e, c);
+                if record == Record::Contexts {
+                    let ctx = Context {
+                        guards: guards.iter().chain(exits.iter()).cloned().collect(),
+                    };
+                    let mut calls: Vec<(ExprId, Vec<Guard>)> = Vec::new();
+                    for_each_call_guarded(f, stmt, eval, facts, &mut |e, extra| {
+                        calls.push((e, extra))
+                    });
+                    for (e, extra) in calls {
+                        let mut c = ctx.clone();
+                        c.guards.extend(extra);
+                        facts.call_context.insert(e, c);
+                    }
+                    facts.stmt_context.insert(sid, ctx);
                 }
-                facts.stmt_context.insert(sid, ctx.clone());
                 match &stmt.kind {
                     StmtKind::Decl {
                         name,
