@@ -294,7 +294,11 @@ impl Session {
                 });
             }
         }
-        unit.main_words = code_words(text);
+        // What the file can look up in its headers (a lexer pass over the
+        // file): without headers, nothing.
+        if !unit.headers.is_empty() {
+            unit.main_words = code_words(text);
+        }
         unit.lazy = Some(Lazy {
             session: self,
             opts: *opts,
