@@ -273,10 +273,31 @@ pub fn count_functions(root: Node, text: &str, blanked_bodies: &[usize]) -> Func
             count.with_parse_errors += lost;
             errors.push(node.end_byte());
         }
-        Walk::Descend
+        // Expression statements and the lists inside expressions define no
+        // function (a local class is a `declaration`; one local to a lambda
+        // written in an expression is not counted), and without an error
+        // inside they lose none: most of a tree is not walked.
+        if !node.has_error() && NO_DEFINITIONS_INSIDE.contains(&node.kind()) {
+            Walk::Skip
+        } else {
+            Walk::Descend
+        }
     });
     count
 }
+
+/// Node kinds that hold no `function_definition` (see [`count_functions`]).
+const NO_DEFINITIONS_INSIDE: &[&str] = &[
+    "expression_statement",
+    "return_statement",
+    "condition_clause",
+    "argument_list",
+    "parameter_list",
+    "initializer_list",
+    "string_literal",
+    "template_argument_list",
+    "gnu_asm_expression",
+];
 
 /// Function definitions the parser lost inside `error`: direct children
 /// that are a `{…}` block right after a `)` that does not close an
