@@ -420,7 +420,7 @@ fn check(args: CheckArgs) -> u8 {
     // Always said, not only with --verbose: a file that was not analysed
     // must never look like a clean one.
     for f in &run.files {
-        if let Some(reason) = &f.not_analysed {
+        if let Some(reason) = f.not_analysed.as_ref().or(f.partly_analysed.as_ref()) {
             eprintln!("warplint: warning: {}: {reason}", f.path);
         }
     }

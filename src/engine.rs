@@ -262,6 +262,26 @@ fn analyse(
             return;
         }
     };
+    if let Some(at) = parsed.view.cut_at {
+        let budget = opts.budgets.max_parse_operations;
+        if at == 0 {
+            outcome.not_analysed = Some(format!(
+                "not analysed: its first declaration alone is past the parse budget of \
+                 {budget} parser operations; split the file or raise the budget"
+            ));
+            return;
+        }
+        let line = parsed.source.text.as_bytes()[..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        outcome.partly_analysed = Some(format!(
+            "analysed only up to line {line}: the whole file is past the parse budget of \
+             {budget} parser operations, so the declarations after that line were not \
+             parsed; split the file or raise the budget"
+        ));
+    }
     outcome.parse_error_regions = parsed.error_regions.clone();
     outcome.function_definitions = parsed.functions.total;
     outcome.functions_with_parse_errors = parsed.functions.with_parse_errors;
@@ -929,5 +949,35 @@ mod tests {
         assert_eq!(run.stats().not_analysed.len(), 1);
         opts.budgets.max_file_bytes = 1 << 20;
         assert_eq!(check_source("ok.cu", text, &opts).diagnostics.len(), 1);
+    }
+
+    #[test]
+    fn a_file_past_the_parse_budget_is_analysed_up_to_a_cut() {
+        // The same divergent full-mask shuffle in 300 kernels; a budget the
+        // whole file is far past keeps the first few.
+        let kernel = |i: usize| {
+            format!(
+                "__global__ void k{i}(float *p) {{\n  float v = p[threadIdx.x];\n  \
+                 if (threadIdx.x < 5) v = __shfl_xor_sync(0xffffffff, v, 1);\n  \
+                 p[threadIdx.x] = v;\n}}\n"
+            )
+        };
+        let text: String = (0..300).map(kernel).collect();
+        let mut opts = Options::default();
+        opts.budgets.max_parse_operations = 16_000;
+        let outcome = check_source("big.cu", text.as_bytes(), &opts);
+        assert!(outcome.not_analysed.is_none());
+        let why = outcome.partly_analysed.expect("cut");
+        assert!(why.starts_with("analysed only up to line "), "{why}");
+        let lines: Vec<usize> = outcome.diagnostics.iter().map(|d| d.span.line).collect();
+        assert!(!lines.is_empty() && lines.len() < 300, "{lines:?}");
+        // Every kernel before the cut is reported, none after it.
+        let cut_line: usize = why["analysed only up to line ".len()..]
+            .split(':')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("a line");
+        assert_eq!(lines.len(), cut_line / 5);
+        assert!(lines.iter().all(|&l| l < cut_line));
     }
 }

@@ -25,6 +25,9 @@ pub struct FileOutcome {
     /// Set when the file was read but not analysed (e.g. it exceeded the
     /// parse budget): the reason, always reported, never a silent pass.
     pub not_analysed: Option<String>,
+    /// Set when only a prefix of the file was analysed (the whole was past
+    /// the parse budget, `frontend::cut`): where it stops and why.
+    pub partly_analysed: Option<String>,
     /// Time per stage; all zero unless timing is enabled.
     pub timings: StageTimes,
     /// Diagnostics hidden by suppression comments.
@@ -210,6 +213,12 @@ impl RunResult {
                     reason: reason.clone(),
                 });
             }
+            if let Some(reason) = &f.partly_analysed {
+                s.partly_analysed.push(NotAnalysedSummary {
+                    path: f.path.clone(),
+                    reason: reason.clone(),
+                });
+            }
             s.suppressed += f.suppressed;
             s.includes_resolved += f.includes_resolved;
             s.includes_cut += f.includes_cut;
@@ -269,6 +278,8 @@ pub struct Stats {
     pub non_utf8_files: Vec<String>,
     /// Files read but not analysed (e.g. over the parse budget), with why.
     pub not_analysed: Vec<NotAnalysedSummary>,
+    /// Files analysed only up to a cut (past the parse budget), with where.
+    pub partly_analysed: Vec<NotAnalysedSummary>,
     pub io_errors: usize,
     /// Diagnostics hidden by suppression comments.
     pub suppressed: usize,

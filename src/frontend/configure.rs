@@ -207,6 +207,9 @@ pub struct ConfiguredView {
     /// Offsets of the `{` of host function bodies blanked
     /// (`host_bodies.rs`), ascending.
     pub host_bodies: Vec<usize>,
+    /// Where the view was cut because the whole of it could not be parsed
+    /// within the budget (`cut.rs`): the text from here on is blank.
+    pub cut_at: Option<usize>,
 }
 
 impl ConfiguredView {
@@ -341,18 +344,27 @@ fn configure_view(
     if stack.last().is_some_and(|f| !f.active) {
         blank(&mut out, region_start, text.len());
     }
-    if let Some(toks) = tokens(&out, max_tokens) {
-        view.macro_rewrites = rewrite_macros(&mut out, &toks, env, &mut view.qualifiers);
-        view.macro_rewrites += rewrite_grammar_gaps(&mut out, &toks);
+    let mut toks = tokens(&out, max_tokens);
+    if let Some(toks) = &toks {
+        view.macro_rewrites = rewrite_macros(&mut out, toks, env, &mut view.qualifiers);
+        view.macro_rewrites += rewrite_grammar_gaps(&mut out, toks);
     }
     // The rewrites changed tokens (blanked macro calls), so lex again.
-    if let Some(which) = blank_bodies
-        && let Some(toks) = tokens(&out, max_tokens)
-    {
-        let blanked = super::host_bodies::blank_bodies(&mut out, &toks, &view.qualifiers, which);
-        if which == Bodies::Host {
-            view.host_bodies = blanked;
+    if let Some(which) = blank_bodies {
+        toks = tokens(&out, max_tokens);
+        if let Some(toks) = &toks {
+            let blanked = super::host_bodies::blank_bodies(&mut out, toks, &view.qualifiers, which);
+            if which == Bodies::Host {
+                view.host_bodies = blanked;
+            }
         }
+    }
+    // A view past the parse budget keeps whole declarations up to a cut.
+    if let Some(toks) = &toks
+        && let Some(cut) = super::cut::plan(&out, toks, max_tokens as u64)
+    {
+        super::cut::apply(&mut out, &cut);
+        view.cut_at = Some(cut.at);
     }
     // Only whole UTF-8 sequences were overwritten, by ASCII.
     view.text = String::from_utf8(out)

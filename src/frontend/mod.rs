@@ -7,6 +7,7 @@
 //! which keeps its position in a `TreeCursor`, so nesting depth costs no stack.
 
 pub mod configure;
+pub mod cut;
 pub mod gaps;
 pub mod host_bodies;
 pub mod macros;
