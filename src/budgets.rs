@@ -28,6 +28,12 @@ pub struct Budgets {
     /// Fixes verified per file: each is one re-lint of the file with that
     /// fix applied (`engine`); findings past it offer no fix, and say so.
     pub max_fix_relints: u32,
+    /// Functions analysed again, summed over a file's fix re-lints: past
+    /// it the remaining fixes are not verified, and not offered. Each
+    /// re-lint costs about what the file's own analysis did, so a file
+    /// whose unit links many header functions gets fewer of them and no
+    /// file spends seconds verifying fixes (the first always runs).
+    pub max_fix_relint_functions: usize,
     /// Headers larger than this are not parsed for a translation unit
     /// (counted in `includes_cut`): a generated table of several MB (such
     /// as CUTLASS's tensor-core atom lists) costs tens of MB of syntax tree
@@ -46,6 +52,7 @@ impl Default for Budgets {
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
             max_fix_relints: 16,
+            max_fix_relint_functions: 320,
             max_header_bytes: 512 * 1024,
         }
     }

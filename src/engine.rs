@@ -172,6 +172,11 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
         .map(|s| s.text.as_str())
         .filter(|_| !outcome.lossy_utf8);
     let mut relints = 0u32;
+    // Each re-lint analyses the whole unit again: the functions it
+    // analysed are what the budget counts (a file whose unit links a
+    // hundred header functions gets fewer re-lints than a small kernel).
+    let mut relinted_functions = 0usize;
+    let function_budget = opts.budgets.max_fix_relint_functions;
     for i in offered {
         let withheld = match text {
             None => Some("the file is not valid UTF-8".to_owned()),
@@ -179,6 +184,12 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
                 "not verified: past the budget of {} fix re-lints per file",
                 opts.budgets.max_fix_relints
             )),
+            Some(_) if relints > 0 && relinted_functions + outcome.functions > function_budget => {
+                Some(format!(
+                    "not verified: past the budget of {function_budget} functions analysed \
+                     again to verify this file's fixes"
+                ))
+            }
             Some(text) => {
                 relints += 1;
                 let d = &outcome.diagnostics[i];
@@ -193,6 +204,7 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
                             session,
                             FixCheck::Skip,
                         );
+                        relinted_functions += after.functions;
                         let original_line =
                             |a: &Diagnostic| original_line(text, edits, a.span.start);
                         relint_problem(&outcome.diagnostics, &[d], &after, &original_line)
