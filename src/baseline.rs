@@ -15,6 +15,7 @@
 //! ("stale": fixed, or changed beyond recognition). SARIF's
 //! `partialFingerprints` reuse the same value.
 
+use crate::frontend::Field as _;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -91,12 +92,12 @@ pub fn context_at(root: Node, text: &str, start: usize, end: usize) -> String {
         let node = cursor.node();
         let name = match node.kind() {
             "namespace_definition" | "class_specifier" | "struct_specifier" | "union_specifier" => {
-                node.child_by_field_name("name")
+                node.field("name")
                     .map(|n| normalize_code(node_text(n, text)))
             }
             "function_definition" => function_name(node, text),
             "preproc_function_def" | "preproc_def" => node
-                .child_by_field_name("name")
+                .field("name")
                 .map(|n| format!("#define {}", node_text(n, text))),
             _ => None,
         };
@@ -117,13 +118,13 @@ pub fn context_at(root: Node, text: &str, start: usize, end: usize) -> String {
 /// The declared name of a function definition, through pointer and
 /// reference declarators (bounded: each step goes one node deeper).
 fn function_name(def: Node, text: &str) -> Option<String> {
-    let mut decl = def.child_by_field_name("declarator")?;
+    let mut decl = def.field("declarator")?;
     for _ in 0..64 {
         if decl.kind() == "function_declarator" {
-            let name = decl.child_by_field_name("declarator")?;
+            let name = decl.field("declarator")?;
             return Some(normalize_code(node_text(name, text)));
         }
-        decl = decl.child_by_field_name("declarator")?;
+        decl = decl.field("declarator")?;
     }
     None
 }

@@ -5,6 +5,7 @@
 //! positions in the original file, and so that constant folding can expand
 //! object-like macros.
 
+use crate::frontend::Field as _;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -86,14 +87,14 @@ impl MacroTable {
 }
 
 fn read_macro(node: Node, text: &str) -> Option<Macro> {
-    let name = node_text(node.child_by_field_name("name")?, text).to_owned();
-    let params = node.child_by_field_name("parameters").map(|p| {
+    let name = node_text(node.field("name")?, text).to_owned();
+    let params = node.field("parameters").map(|p| {
         let mut c = p.walk();
         p.named_children(&mut c)
             .map(|n| node_text(n, text).to_owned())
             .collect()
     });
-    let (body, body_start) = match node.child_by_field_name("value") {
+    let (body, body_start) = match node.field("value") {
         Some(v) => (blank_continuations(node_text(v, text)), v.start_byte()),
         None => (String::new(), node.end_byte()),
     };

@@ -9,6 +9,7 @@
 //! other identifier is unknown, and a region is *dead* only when its
 //! condition is false whatever the unknowns are.
 
+use crate::frontend::Field as _;
 use tree_sitter::Node;
 
 use super::node_text;
@@ -69,10 +70,8 @@ impl RegionOracle for PreprocEnv {
         for anc in super::ancestors(node) {
             let taken = match anc.kind() {
                 "preproc_if" | "preproc_elif" => {
-                    let cond = anc.child_by_field_name("condition");
-                    let in_alternative = anc
-                        .child_by_field_name("alternative")
-                        .is_some_and(|alt| alt == child);
+                    let cond = anc.field("condition");
+                    let in_alternative = anc.field("alternative").is_some_and(|alt| alt == child);
                     match cond {
                         Some(c) if c == child => Tri::Unknown,
                         Some(c) if in_alternative => self.eval(c, text).truthy().not(),
@@ -81,15 +80,13 @@ impl RegionOracle for PreprocEnv {
                     }
                 }
                 "preproc_ifdef" | "preproc_elifdef" => {
-                    let in_alternative = anc
-                        .child_by_field_name("alternative")
-                        .is_some_and(|alt| alt == child);
+                    let in_alternative = anc.field("alternative").is_some_and(|alt| alt == child);
                     let negated = anc
                         .child(0)
                         .map(|k| node_text(k, text).contains("ndef"))
                         .unwrap_or(false);
                     let defined = anc
-                        .child_by_field_name("name")
+                        .field("name")
                         .map(|n| self.defined(node_text(n, text)))
                         .unwrap_or(Tri::Unknown);
                     let cond = if negated { defined.not() } else { defined };
@@ -220,7 +217,7 @@ impl PreprocEnv {
                 },
                 Task::Apply(n) => {
                     let op = n
-                        .child_by_field_name("operator")
+                        .field("operator")
                         .map(|o| node_text(o, text))
                         .unwrap_or("");
                     let v = if n.kind() == "unary_expression" {

@@ -10,6 +10,7 @@
 //! `unsigned mask = __ballot_sync(0xffffffff, c);` placed before that
 //! statement, where every lane still runs. Anything else gets no mask fix.
 
+use crate::frontend::Field as _;
 use std::collections::{BTreeMap, HashMap};
 
 use tree_sitter::Node;
@@ -150,10 +151,10 @@ fn plan_legacy(cx: &RuleContext, f: &Finding, confirmed: bool) -> Option<Planned
     let ctx = cx.facts.functions[claim.function].call_context.get(&site)?;
     let text = cx.file.source.text.as_str();
     let call = call_node(cx, f.start, f.end)?;
-    let callee = call.child_by_field_name("function")?;
+    let callee = call.field("function")?;
     let name = node_text(callee, text).trim_start_matches("::");
     let replacement = legacy_replacement(name)?;
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     let reach = reach(cx, claim.function, ctx, call)?;
     let safe = reach.proven && confirmed;
     let has_ballot = reach.ballot.is_some();
@@ -206,7 +207,7 @@ fn plan_mask_argument(cx: &RuleContext, f: &Finding, activemask: bool) -> Option
         ir_call.receiver.is_some(),
     );
     let call = call_node(cx, f.start, f.end)?;
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     let reach = reach(cx, claim.function, ctx, call)?;
     // Without a ballot the mask is the full warp: right for WL003 in a
     // kernel the whole warp runs, never a fix for WL002.
@@ -299,15 +300,15 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
                 .into_iter()
                 .rev()
                 .find(|a| a.kind() == "if_statement")?;
-            let clause = stmt.child_by_field_name("condition")?;
+            let clause = stmt.field("condition")?;
             if clause.start_byte() > g.span.0 || clause.end_byte() < g.span.1 {
                 return None; // a `?:` or `&&` guard inside the condition
             }
             // The call sits in the arm the guard names.
             let arm = if negated {
-                stmt.child_by_field_name("alternative")?
+                stmt.field("alternative")?
             } else {
-                stmt.child_by_field_name("consequence")?
+                stmt.field("consequence")?
             };
             if !contains(arm, call) {
                 return None;
@@ -329,11 +330,11 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
             if up.kind() == "compound_statement" && up.named_child_count() == 1 {
                 up = up.parent()?;
             }
-            if up.kind() != "if_statement" || up.child_by_field_name("alternative").is_some() {
+            if up.kind() != "if_statement" || up.field("alternative").is_some() {
                 return None;
             }
             // Lanes that stay are those where the condition fails.
-            (up, up.child_by_field_name("condition")?, true)
+            (up, up.field("condition")?, true)
         }
         GuardKind::Loop => return None,
     };
@@ -378,10 +379,10 @@ fn clause_value(clause: Node) -> Option<Node> {
     if clause.kind() != "condition_clause" {
         return None;
     }
-    if clause.child_by_field_name("initializer").is_some() {
+    if clause.field("initializer").is_some() {
         return None;
     }
-    let value = clause.child_by_field_name("value")?;
+    let value = clause.field("value")?;
     (!value.kind().contains("declaration")).then_some(value)
 }
 
@@ -398,7 +399,7 @@ fn is_pure(expr: Node, text: &str) -> bool {
             | "delete_expression" => pure = false,
             "call_expression" => {
                 pure &= n
-                    .child_by_field_name("function")
+                    .field("function")
                     .is_some_and(|c| PURE_CALLS.contains(&node_text(c, text)));
             }
             _ => {}

@@ -4,6 +4,7 @@
 //! finds each legacy name in the text and asks the tree what is there. That
 //! makes strings and comments fall out for free and keeps the rule cheap.
 
+use crate::frontend::Field as _;
 use std::collections::{HashMap, HashSet};
 
 use memchr::memmem;
@@ -134,13 +135,13 @@ fn legacy_call(ident: Node) -> Option<Node> {
     let mut callee = ident;
     let parent = ident.parent()?;
     if parent.kind() == "qualified_identifier" {
-        if parent.child_by_field_name("scope").is_some() {
+        if parent.field("scope").is_some() {
             return None;
         }
         callee = parent;
     }
     let call = callee.parent()?;
-    if call.kind() == "call_expression" && call.child_by_field_name("function") == Some(callee) {
+    if call.kind() == "call_expression" && call.field("function") == Some(callee) {
         // `::__shfl` is global; `x.__any` or `ns::__any` never reach here.
         Some(call)
     } else {
@@ -162,7 +163,7 @@ fn shim_names(cx: &RuleContext) -> HashSet<&'static str> {
     }
     preorder(cx.file.tree.root_node(), |n| match n.kind() {
         "function_declarator" => {
-            if let Some(d) = n.child_by_field_name("declarator")
+            if let Some(d) = n.field("declarator")
                 && let Some(entry) = legacy_entry(node_text(d, text))
                 && !cx.env.is_dead(n, text)
             {
@@ -277,7 +278,7 @@ fn finding(
         end_byte: to_file(callee.end_byte()),
         replacement: (*replacement).to_owned(),
     }];
-    if let Some(args) = call.child_by_field_name("arguments") {
+    if let Some(args) = call.field("arguments") {
         let open = to_file(args.start_byte()) + 1;
         edits.push(Edit {
             start_byte: open,

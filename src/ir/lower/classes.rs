@@ -18,6 +18,7 @@
 //! `this->x` is the field `x`; `this->f(…)` is the member call `f(…)`.
 //! Class template parameters are template values of every member.
 
+use crate::frontend::Field as _;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -68,34 +69,32 @@ pub(super) enum FieldInit<'t> {
 fn enumerators<'t>(m: Node<'t>, text: &str) -> Vec<(String, Node<'t>, Node<'t>)> {
     let spec = match m.kind() {
         "enum_specifier" => Some(m),
-        "field_declaration" => m
-            .child_by_field_name("type")
-            .filter(|t| t.kind() == "enum_specifier"),
+        "field_declaration" => m.field("type").filter(|t| t.kind() == "enum_specifier"),
         _ => None,
     };
-    let Some(list) = spec.and_then(|s| s.child_by_field_name("body")) else {
+    let Some(list) = spec.and_then(|s| s.field("body")) else {
         return Vec::new();
     };
     let mut c = list.walk();
     list.named_children(&mut c)
         .filter(|e| e.kind() == "enumerator")
         .filter_map(|e| {
-            let name = node_text(e.child_by_field_name("name")?, text).to_owned();
-            Some((name, e, e.child_by_field_name("value")?))
+            let name = node_text(e.field("name")?, text).to_owned();
+            Some((name, e, e.field("value")?))
         })
         .collect()
 }
 
 /// The class name of a class or struct specifier (`A` of `A<T>`).
 pub(super) fn class_name(spec: Node, text: &str) -> Option<String> {
-    let n = spec.child_by_field_name("name")?;
+    let n = spec.field("name")?;
     Some(last_segment(node_text(n, text)).to_owned())
 }
 
 /// Collect a class's fields, template values and constructor initializers.
 pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, ClassInfo<'t>)> {
     let name = class_name(spec, text)?;
-    let body = spec.child_by_field_name("body")?;
+    let body = spec.field("body")?;
     let mut info = ClassInfo::default();
     // `template <…> struct A {…};`: the declaration is the parent or the
     // grandparent.
@@ -118,10 +117,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
         }
         if m.kind() == "field_declaration"
             && is_static(*m, text)
-            && let (Some(d), Some(v)) = (
-                m.child_by_field_name("declarator"),
-                m.child_by_field_name("default_value"),
-            )
+            && let (Some(d), Some(v)) = (m.field("declarator"), m.field("default_value"))
             && d.kind() == "field_identifier"
             && v.kind() != "initializer_list"
         {
@@ -130,10 +126,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
         if m.kind() != "field_declaration" || is_static(*m, text) {
             continue;
         }
-        let ty = m
-            .child_by_field_name("type")
-            .map(|t| node_text(t, text))
-            .unwrap_or("");
+        let ty = m.field("type").map(|t| node_text(t, text)).unwrap_or("");
         let mut dc = m.walk();
         let decls: Vec<Node<'t>> = m.children_by_field_name("declarator", &mut dc).collect();
         for d in decls {
@@ -144,7 +137,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             let init = if is_ref && ty.contains("Storage") {
                 FieldInit::Storage
             } else {
-                match m.child_by_field_name("default_value") {
+                match m.field("default_value") {
                     Some(v) => FieldInit::Expr(v),
                     None => FieldInit::None,
                 }
@@ -163,14 +156,11 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             "template_declaration" => continue,
             _ => continue,
         };
-        let Some(fd) = def
-            .child_by_field_name("declarator")
-            .and_then(find_function_declarator)
-        else {
+        let Some(fd) = def.field("declarator").and_then(find_function_declarator) else {
             continue;
         };
         let is_ctor = fd
-            .child_by_field_name("declarator")
+            .field("declarator")
             .is_some_and(|d| last_segment(node_text(d, text)) == name);
         if !is_ctor {
             continue;
@@ -198,7 +188,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
                 }
             }
         }
-        if let Some(b) = def.child_by_field_name("body") {
+        if let Some(b) = def.field("body") {
             let mut bc = b.walk();
             for s in b.named_children(&mut bc) {
                 let Some(a) = s
@@ -208,27 +198,18 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
                 else {
                     continue;
                 };
-                if a.child_by_field_name("operator")
-                    .map(|o| node_text(o, text))
-                    != Some("=")
-                {
+                if a.field("operator").map(|o| node_text(o, text)) != Some("=") {
                     continue;
                 }
-                let (Some(l), Some(r)) = (
-                    a.child_by_field_name("left"),
-                    a.child_by_field_name("right"),
-                ) else {
+                let (Some(l), Some(r)) = (a.field("left"), a.field("right")) else {
                     continue;
                 };
                 let fname = match l.kind() {
                     "identifier" => node_text(l, text),
                     "field_expression"
-                        if l.child_by_field_name("argument")
-                            .is_some_and(|x| x.kind() == "this") =>
+                        if l.field("argument").is_some_and(|x| x.kind() == "this") =>
                     {
-                        l.child_by_field_name("field")
-                            .map(|x| node_text(x, text))
-                            .unwrap_or("")
+                        l.field("field").map(|x| node_text(x, text)).unwrap_or("")
                     }
                     _ => continue,
                 };
@@ -280,7 +261,7 @@ struct CtorParam<'t> {
 /// one.
 fn ctor_params<'t>(fd: Node<'t>, text: &str) -> (Vec<CtorParam<'t>>, Option<(usize, usize)>) {
     let mut out = Vec::new();
-    let Some(params) = fd.child_by_field_name("parameters") else {
+    let Some(params) = fd.field("parameters") else {
         return (out, None);
     };
     let (mut min, mut max, mut variadic) = (0, 0, false);
@@ -295,10 +276,7 @@ fn ctor_params<'t>(fd: Node<'t>, text: &str) -> (Vec<CtorParam<'t>>, Option<(usi
             _ => variadic = true,
         }
         max += 1;
-        if let Some((name, _, _)) = p
-            .child_by_field_name("declarator")
-            .and_then(|d| declarator_name(d, text))
-        {
+        if let Some((name, _, _)) = p.field("declarator").and_then(|d| declarator_name(d, text)) {
             out.push(CtorParam {
                 name,
                 decl: p,
@@ -317,10 +295,7 @@ fn is_just(v: Node, name: &str, text: &str) -> bool {
         match n.kind() {
             "identifier" => return node_text(n, text) == name,
             "field_expression" | "parenthesized_expression" => {
-                let Some(inner) = n
-                    .child_by_field_name("argument")
-                    .or_else(|| n.named_child(0))
-                else {
+                let Some(inner) = n.field("argument").or_else(|| n.named_child(0)) else {
                     return false;
                 };
                 n = inner;
@@ -355,10 +330,8 @@ fn mentioned_param<'p, 't>(
 /// The class a function definition belongs to: `A` of `A<T>::f`, or the
 /// class whose body holds it.
 pub(super) fn class_of(def: Node, text: &str) -> Option<String> {
-    let fd = def
-        .child_by_field_name("declarator")
-        .and_then(find_function_declarator)?;
-    let name = fd.child_by_field_name("declarator")?;
+    let fd = def.field("declarator").and_then(find_function_declarator)?;
+    let name = fd.field("declarator")?;
     if name.kind() == "qualified_identifier" {
         let full = node_text(name, text);
         let scope = strip_template_args(full).rsplit_once("::")?.0.to_owned();

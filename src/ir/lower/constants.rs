@@ -48,8 +48,8 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         let value = tree
             .root_node()
             .named_child(0)
-            .and_then(|d| d.child_by_field_name("declarator"))
-            .and_then(|d| d.child_by_field_name("value"));
+            .and_then(|d| d.field("declarator"))
+            .and_then(|d| d.field("value"));
         if let Some(v) = value
             && !tree.root_node().has_error()
         {
@@ -65,10 +65,10 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
                 if en.kind() != "enumerator" {
                     continue;
                 }
-                let Some(name) = en.child_by_field_name("name") else {
+                let Some(name) = en.field("name") else {
                     continue;
                 };
-                let id = match en.child_by_field_name("value") {
+                let id = match en.field("value") {
                     Some(v) => b.lower_expr(v, text, 0, None),
                     None => next.unwrap_or_else(|| b.expr(ExprKind::Unknown, (0, 0))),
                 };
@@ -80,10 +80,8 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         }
         if n.kind() == "field_declaration" {
             // `static constexpr int HALF = 16;` inside a class.
-            if let (Some(name), Some(v)) = (
-                n.child_by_field_name("declarator"),
-                n.child_by_field_name("default_value"),
-            ) && name.kind() == "field_identifier"
+            if let (Some(name), Some(v)) = (n.field("declarator"), n.field("default_value"))
+                && name.kind() == "field_identifier"
                 && v.kind() != "initializer_list"
             {
                 let id = b.lower_expr(v, text, 0, None);
@@ -97,10 +95,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
             if d.kind() != "init_declarator" {
                 continue;
             }
-            let (Some(name), Some(v)) = (
-                d.child_by_field_name("declarator"),
-                d.child_by_field_name("value"),
-            ) else {
+            let (Some(name), Some(v)) = (d.field("declarator"), d.field("value")) else {
                 continue;
             };
             if name.kind() != "identifier" || v.kind() == "initializer_list" {

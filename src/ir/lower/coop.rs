@@ -20,6 +20,7 @@
 //! Every synthetic mask carries the span of the group's name, so a finding
 //! says which tile it is about.
 
+use crate::frontend::Field as _;
 use tree_sitter::Node;
 
 use super::{FnBuilder, parse_int_literal};
@@ -126,7 +127,7 @@ impl FnBuilder<'_> {
         if v.kind() != "call_expression" {
             return None;
         }
-        let func = v.child_by_field_name("function")?;
+        let func = v.field("function")?;
         let full = node_text(func, text);
         let (scope, last) = match full.split('<').next().unwrap_or(full).rsplit_once("::") {
             Some((s, l)) => (Some(s.trim()), l.trim()),
@@ -137,7 +138,7 @@ impl FnBuilder<'_> {
         }
         let args: Vec<Node> = {
             let mut out = Vec::new();
-            if let Some(a) = v.child_by_field_name("arguments") {
+            if let Some(a) = v.field("arguments") {
                 let mut c = a.walk();
                 out.extend(a.named_children(&mut c).filter(|k| k.kind() != "comment"));
             }
@@ -175,18 +176,18 @@ impl FnBuilder<'_> {
         if self.groups.is_empty() {
             return None;
         }
-        let func = n.child_by_field_name("function")?;
+        let func = n.field("function")?;
         let span = self.span(n, site);
         let mut args: Vec<Node> = Vec::new();
-        if let Some(a) = n.child_by_field_name("arguments") {
+        if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
             args.extend(a.named_children(&mut c).filter(|k| k.kind() != "comment"));
         }
         // `g.method(args)` or `cg::fn(g, args)`.
         let (group_node, method, rest): (Node, String, Vec<Node>) = match func.kind() {
             "field_expression" => {
-                let obj = func.child_by_field_name("argument")?;
-                let field = func.child_by_field_name("field")?;
+                let obj = func.field("argument")?;
+                let field = func.field("field")?;
                 let m = node_text(field, text);
                 let m = m.split('<').next().unwrap_or(m).trim().to_owned();
                 (obj, m, args)
@@ -395,27 +396,24 @@ impl FnBuilder<'_> {
         if e.kind() != "binary_expression" {
             return None;
         }
-        let op = |n: Node| {
-            n.child_by_field_name("operator")
-                .map(|o| node_text(o, text))
-        };
+        let op = |n: Node| n.field("operator").map(|o| node_text(o, text));
         if op(e) != Some(">") {
             return None;
         }
-        let lt = e.child_by_field_name("left")?;
-        let assign = e.child_by_field_name("right")?;
+        let lt = e.field("left")?;
+        let assign = e.field("right")?;
         if lt.kind() != "binary_expression"
             || op(lt) != Some("<")
             || assign.kind() != "assignment_expression"
         {
             return None;
         }
-        let ty = node_text(lt.child_by_field_name("left")?, text);
+        let ty = node_text(lt.field("left")?, text);
         if !ty.ends_with("thread_block_tile") {
             return None;
         }
-        let size = node_text(lt.child_by_field_name("right")?, text);
-        let name_node = assign.child_by_field_name("left")?;
+        let size = node_text(lt.field("right")?, text);
+        let name_node = assign.field("left")?;
         if name_node.kind() != "identifier" {
             return None;
         }
@@ -423,17 +421,14 @@ impl FnBuilder<'_> {
         let group = tile_of(int_text(size, self.constants));
         self.groups.insert(name.clone(), group);
         let init = assign
-            .child_by_field_name("right")
+            .field("right")
             .map(|v| self.lower_expr(v, text, 0, site));
         Some((name, init))
     }
 
     /// Remember the group a declaration or parameter holds.
     pub(super) fn note_group(&mut self, name: &str, decl: Node, init: Option<Node>, text: &str) {
-        let ty = decl
-            .child_by_field_name("type")
-            .map(|t| node_text(t, text))
-            .unwrap_or("");
+        let ty = decl.field("type").map(|t| node_text(t, text)).unwrap_or("");
         let g = group_of_type(ty, self.constants)
             .or_else(|| init.and_then(|v| self.group_of_init(v, text)));
         match g {

@@ -1,6 +1,7 @@
 //! Launch sites: `kernel<<<grid, block>>>(args)` in host code, with the
 //! grid, block and integer arguments evaluated where the file says them.
 
+use crate::frontend::Field as _;
 use std::cell::OnceCell;
 
 use super::*;
@@ -58,17 +59,16 @@ fn host_template_bindings<'t>(
         .filter(|p| p.kind() != "comment")
         .map(|p| match p.kind() {
             "parameter_declaration" | "optional_parameter_declaration" => (
-                p.child_by_field_name("declarator")
-                    .map(|d| node_text(d, text)),
-                p.child_by_field_name("default_value"),
+                p.field("declarator").map(|d| node_text(d, text)),
+                p.field("default_value"),
             ),
             _ => (None, None),
         })
         .collect();
     let Some(name) = def
-        .child_by_field_name("declarator")
+        .field("declarator")
         .and_then(find_function_declarator)
-        .and_then(|d| d.child_by_field_name("declarator"))
+        .and_then(|d| d.field("declarator"))
         .map(|n| last_segment(node_text(n, text)))
     else {
         return Vec::new();
@@ -162,14 +162,11 @@ impl<'t> CallIndex<'t> {
                 if n.kind() != "call_expression" {
                     return Walk::Descend;
                 }
-                let Some(f) = n.child_by_field_name("function") else {
+                let Some(f) = n.field("function") else {
                     return Walk::Descend;
                 };
                 let (callee, args) = match f.kind() {
-                    "template_function" => (
-                        f.child_by_field_name("name"),
-                        f.child_by_field_name("arguments"),
-                    ),
+                    "template_function" => (f.field("name"), f.field("arguments")),
                     "identifier" | "qualified_identifier" => (Some(f), None),
                     _ => return Walk::Descend,
                 };
@@ -207,12 +204,9 @@ fn launch_site(
     consts: &HashMap<String, i64>,
     host_values: &HashMap<&str, Option<i64>>,
 ) -> Option<LaunchSite> {
-    let f = call.child_by_field_name("function")?;
+    let f = call.field("function")?;
     let (name_node, targs) = if f.kind() == "template_function" {
-        (
-            f.child_by_field_name("name")?,
-            f.child_by_field_name("arguments"),
-        )
+        (f.field("name")?, f.field("arguments"))
     } else {
         (f, None)
     };
@@ -251,7 +245,7 @@ fn launch_site(
         .first()
         .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
     let arg_nodes: Vec<Node> = call
-        .child_by_field_name("arguments")
+        .field("arguments")
         .map(|a| {
             let mut c = a.walk();
             a.named_children(&mut c).collect()
@@ -309,7 +303,7 @@ fn declares_local(scope: Node, name: &str, text: &str) -> bool {
             found = n.children_by_field_name("declarator", &mut c).any(|d| {
                 let id = match d.kind() {
                     "identifier" => Some(d),
-                    _ => d.child_by_field_name("declarator"),
+                    _ => d.field("declarator"),
                 };
                 id.is_some_and(|i| i.kind() == "identifier" && node_text(i, text) == name)
             });
@@ -327,11 +321,9 @@ fn local_initializer<'t>(scope: Node<'t>, name: &str, text: &str) -> Option<Node
             return Walk::Skip;
         }
         if n.kind() == "init_declarator"
-            && n.child_by_field_name("declarator")
-                .map(|d| node_text(d, text))
-                == Some(name)
+            && n.field("declarator").map(|d| node_text(d, text)) == Some(name)
         {
-            found = n.child_by_field_name("value");
+            found = n.field("value");
             return Walk::Skip;
         }
         Walk::Descend
@@ -388,21 +380,9 @@ fn eval_host_int(
             eval_host_int(n.named_child(0)?, text, consts, scope, depth + 1)
         }
         "binary_expression" => {
-            let op = binop(node_text(n.child_by_field_name("operator")?, text))?;
-            let a = eval_host_int(
-                n.child_by_field_name("left")?,
-                text,
-                consts,
-                scope,
-                depth + 1,
-            )?;
-            let b = eval_host_int(
-                n.child_by_field_name("right")?,
-                text,
-                consts,
-                scope,
-                depth + 1,
-            )?;
+            let op = binop(node_text(n.field("operator")?, text))?;
+            let a = eval_host_int(n.field("left")?, text, consts, scope, depth + 1)?;
+            let b = eval_host_int(n.field("right")?, text, consts, scope, depth + 1)?;
             super::fold::apply_binop(op, a, b)
         }
         _ => None,
@@ -412,8 +392,8 @@ fn eval_host_int(
 /// A host function `get_block_shape` (a kernel class's statement of its
 /// block shape, as CUTLASS writes it).
 pub(super) fn is_block_shape_getter(def: Node, text: &str) -> bool {
-    def.child_by_field_name("declarator")
-        .and_then(|d| d.child_by_field_name("declarator"))
+    def.field("declarator")
+        .and_then(|d| d.field("declarator"))
         .is_some_and(|n| node_text(n, text) == crate::frontend::host_bodies::BLOCK_SHAPE_GETTER)
 }
 
@@ -424,7 +404,7 @@ pub(super) fn returned_dim3(
     text: &str,
     consts: &HashMap<String, i64>,
 ) -> Option<[u32; 3]> {
-    let body = def.child_by_field_name("body")?;
+    let body = def.field("body")?;
     let mut returned = None;
     let mut c = body.walk();
     for st in body.named_children(&mut c) {
@@ -473,9 +453,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
             "call_expression" if is_launch_ex(n, text) => ex_calls.push(n),
             "call_expression" if is_launch_with_block(n, text) => block_calls.push(n),
             "alias_declaration" => {
-                if let (Some(name), Some(ty)) =
-                    (n.child_by_field_name("name"), n.child_by_field_name("type"))
-                {
+                if let (Some(name), Some(ty)) = (n.field("name"), n.field("type")) {
                     let targets = aliases.entry(node_text(name, text).to_owned()).or_default();
                     let target = type_name(ty, text);
                     if !targets.contains(&target) {
@@ -491,7 +469,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     let mut instances = Vec::new();
     let call_index = CallIndex::new(text);
     for call in calls {
-        let Some(f) = call.child_by_field_name("function") else {
+        let Some(f) = call.field("function") else {
             continue;
         };
         let mut c = call.walk();
@@ -516,7 +494,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     }
     // `cudaLaunchKernel(k, grid, block, args, …)`: the block is an argument.
     for call in block_calls {
-        let Some(args) = call.child_by_field_name("arguments") else {
+        let Some(args) = call.field("arguments") else {
             continue;
         };
         let mut c = args.walk();
@@ -533,7 +511,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     if !ex_calls.is_empty() {
         let uses = ConfigUses::gather(root, &ex_calls, text);
         for call in ex_calls {
-            let Some(args) = call.child_by_field_name("arguments") else {
+            let Some(args) = call.field("arguments") else {
                 continue;
             };
             let mut c = args.walk();
@@ -561,16 +539,13 @@ fn push_launched(
     // `a::b::k<T>`: the name is the innermost one.
     let mut f = f;
     while f.kind() == "qualified_identifier" {
-        match f.child_by_field_name("name") {
+        match f.field("name") {
             Some(n) => f = n,
             None => return,
         }
     }
     let (name_node, targs) = if f.kind() == "template_function" {
-        (
-            f.child_by_field_name("name"),
-            f.child_by_field_name("arguments"),
-        )
+        (f.field("name"), f.field("arguments"))
     } else {
         (Some(f), None)
     };
@@ -650,10 +625,8 @@ impl<'t> Host<'t> {
                 "declaration" if super::is_const_decl(n, text) => {
                     let mut c = n.walk();
                     for d in n.children_by_field_name("declarator", &mut c) {
-                        if let (Some(name), Some(v)) = (
-                            d.child_by_field_name("declarator"),
-                            d.child_by_field_name("value"),
-                        ) && d.kind() == "init_declarator"
+                        if let (Some(name), Some(v)) = (d.field("declarator"), d.field("value"))
+                            && d.kind() == "init_declarator"
                             && name.kind() == "identifier"
                         {
                             add(name, v);
@@ -662,10 +635,8 @@ impl<'t> Host<'t> {
                     Walk::Skip
                 }
                 "field_declaration" if super::is_const_decl(n, text) => {
-                    if let (Some(name), Some(v)) = (
-                        n.child_by_field_name("declarator"),
-                        n.child_by_field_name("default_value"),
-                    ) && name.kind() == "field_identifier"
+                    if let (Some(name), Some(v)) = (n.field("declarator"), n.field("default_value"))
+                        && name.kind() == "field_identifier"
                     {
                         add(name, v);
                     }
@@ -683,12 +654,12 @@ impl<'t> Host<'t> {
     fn returned_by_getter(&self, call: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
         if call.kind() != "call_expression"
             || call
-                .child_by_field_name("arguments")
+                .field("arguments")
                 .is_none_or(|a| a.named_child_count() != 0)
         {
             return None;
         }
-        let name = last_segment(node_text(call.child_by_field_name("function")?, self.text));
+        let name = last_segment(node_text(call.field("function")?, self.text));
         let table = self.getters.get_or_init(|| {
             let text = self.text;
             let mut table: HashMap<&'t str, Option<(Node<'t>, Node<'t>)>> = HashMap::new();
@@ -696,12 +667,12 @@ impl<'t> Host<'t> {
                 if n.kind() != "function_definition" {
                     return Walk::Descend;
                 }
-                let declarator = n.child_by_field_name("declarator");
-                let name = declarator.and_then(|d| d.child_by_field_name("declarator"));
+                let declarator = n.field("declarator");
+                let name = declarator.and_then(|d| d.field("declarator"));
                 let no_params = declarator
-                    .and_then(|d| d.child_by_field_name("parameters"))
+                    .and_then(|d| d.field("parameters"))
                     .is_some_and(|p| p.named_child_count() == 0);
-                let body = n.child_by_field_name("body");
+                let body = n.field("body");
                 let returned = body
                     .filter(|b| b.named_child_count() == 1)
                     .and_then(|b| b.named_child(0))
@@ -731,10 +702,9 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
     let (text, root) = (cx.text, cx.root);
     let name = match b.kind() {
         "identifier" | "field_identifier" => node_text(b, text),
-        "field_expression" if b.child(0).is_some_and(|t| t.kind() == "this") => b
-            .child_by_field_name("field")
-            .map(|f| node_text(f, text))
-            .unwrap_or(""),
+        "field_expression" if b.child(0).is_some_and(|t| t.kind() == "this") => {
+            b.field("field").map(|f| node_text(f, text)).unwrap_or("")
+        }
         _ => return dim3_extents(b, cx, enclosing_function(b)).unwrap_or([None; 3]),
     };
     if name.is_empty() {
@@ -755,7 +725,7 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
                 if n.named_child(0).is_some_and(|d| node_text(d, text) == name) =>
             {
                 let v = if n.kind() == "init_declarator" {
-                    n.child_by_field_name("value")
+                    n.field("value")
                 } else {
                     n.named_child(1)
                 };
@@ -766,7 +736,7 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
             }
             // A parameter of that name may be given any block.
             "parameter_declaration" | "optional_parameter_declaration"
-                if n.child_by_field_name("declarator").is_some_and(|d| {
+                if n.field("declarator").is_some_and(|d| {
                     node_text(d, text).trim_start_matches(['&', '*', ' ']) == name
                 }) =>
             {
@@ -774,17 +744,15 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
             }
             // `dim3 block;` is (1, 1, 1).
             "declaration"
-                if n.child_by_field_name("declarator")
+                if n.field("declarator")
                     .is_some_and(|d| node_text(d, text) == name)
-                    && n.child_by_field_name("type")
+                    && n.field("type")
                         .is_some_and(|t| node_text(t, text) == "dim3") =>
             {
                 values.push([Some(1); 3]);
             }
             "assignment_expression" | "update_expression" => {
-                let target = n
-                    .child_by_field_name("left")
-                    .or_else(|| n.child_by_field_name("argument"));
+                let target = n.field("left").or_else(|| n.field("argument"));
                 let Some(target) = target else {
                     return Walk::Descend;
                 };
@@ -792,9 +760,9 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
                 let t = t.strip_prefix("this->").unwrap_or(&t);
                 if t == name {
                     match n
-                        .child_by_field_name("right")
+                        .field("right")
                         .filter(|_| {
-                            n.child_by_field_name("operator")
+                            n.field("operator")
                                 .is_some_and(|o| node_text(o, text) == "=")
                         })
                         .and_then(|v| dim3_extents(v, cx, scope()))
@@ -808,9 +776,9 @@ fn block_extents<'t>(b: Node<'t>, cx: &Host<'t>) -> Extents {
                         return Walk::Descend;
                     };
                     let v = n
-                        .child_by_field_name("right")
+                        .field("right")
                         .filter(|_| {
-                            n.child_by_field_name("operator")
+                            n.field("operator")
                                 .is_some_and(|o| node_text(o, text) == "=")
                         })
                         .and_then(|v| host_int(v, cx, scope(), 0));
@@ -910,22 +878,20 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
             preorder(scope, |m| {
                 match m.kind() {
                     "init_declarator"
-                        if m.child_by_field_name("declarator")
+                        if m.field("declarator")
                             .is_some_and(|d| node_text(d, text) == name) =>
                     {
                         inits += 1;
                     }
                     "assignment_expression" | "update_expression" => {
-                        let t = m
-                            .child_by_field_name("left")
-                            .or_else(|| m.child_by_field_name("argument"));
+                        let t = m.field("left").or_else(|| m.field("argument"));
                         if t.is_some_and(|t| node_text(t, text) == name) {
                             written = true;
                         }
                     }
                     // Its address may let anything write it.
                     "pointer_expression"
-                        if m.child_by_field_name("argument")
+                        if m.field("argument")
                             .is_some_and(|a| node_text(a, text) == name) =>
                     {
                         written = true;
@@ -949,9 +915,9 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
             host_int(init, cx, Some(scope), depth + 1)
         }
         "binary_expression" => {
-            let op = binop(node_text(n.child_by_field_name("operator")?, text))?;
-            let a = host_int(n.child_by_field_name("left")?, cx, scope, depth + 1)?;
-            let b = host_int(n.child_by_field_name("right")?, cx, scope, depth + 1)?;
+            let op = binop(node_text(n.field("operator")?, text))?;
+            let a = host_int(n.field("left")?, cx, scope, depth + 1)?;
+            let b = host_int(n.field("right")?, cx, scope, depth + 1)?;
             super::fold::apply_binop(op, a, b)
         }
         _ => None,
@@ -963,13 +929,11 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
 fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
     Some(match n.kind() {
         "call_expression" => {
-            let callee = n
-                .child_by_field_name("function")
-                .map(|f| node_text(f, text))?;
+            let callee = n.field("function").map(|f| node_text(f, text))?;
             if callee != "dim3" {
                 return None;
             }
-            let a = n.child_by_field_name("arguments")?;
+            let a = n.field("arguments")?;
             let mut c = a.walk();
             a.named_children(&mut c).collect()
         }
@@ -984,7 +948,7 @@ fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
 /// A call of the runtime's extensible launch, `cudaLaunchKernelEx(&cfg,
 /// kernel, args…)` (or its `C` form, which takes the kernel as `void*`).
 fn is_launch_ex(call: Node, text: &str) -> bool {
-    call.child_by_field_name("function").is_some_and(|f| {
+    call.field("function").is_some_and(|f| {
         matches!(
             last_segment(node_text(f, text)),
             "cudaLaunchKernelEx" | "cudaLaunchKernelExC"
@@ -995,7 +959,7 @@ fn is_launch_ex(call: Node, text: &str) -> bool {
 /// A runtime launch that takes the block as its third argument:
 /// `cudaLaunchKernel(k, grid, block, args, …)`, and the cooperative form.
 fn is_launch_with_block(call: Node, text: &str) -> bool {
-    call.child_by_field_name("function").is_some_and(|f| {
+    call.field("function").is_some_and(|f| {
         matches!(
             last_segment(node_text(f, text)),
             "cudaLaunchKernel" | "cudaLaunchCooperativeKernel"
@@ -1014,8 +978,8 @@ fn launched_function<'t>(arg: Node<'t>, call: Node<'t>, text: &str) -> Option<No
         match n.kind() {
             "pointer_expression" | "parenthesized_expression" | "cast_expression" => {
                 n = n
-                    .child_by_field_name("argument")
-                    .or_else(|| n.child_by_field_name("value"))
+                    .field("argument")
+                    .or_else(|| n.field("value"))
                     .or_else(|| n.named_child(0))?;
             }
             "identifier" => {
@@ -1025,7 +989,7 @@ fn launched_function<'t>(arg: Node<'t>, call: Node<'t>, text: &str) -> Option<No
                         return None;
                     }
                     follows -= 1;
-                    n = decl.child_by_field_name("value")?;
+                    n = decl.field("value")?;
                 } else if names_a_parameter(call, name, text) {
                     return None;
                 } else {
@@ -1066,7 +1030,7 @@ fn visible_local<'t>(
                 let mut c = st.walk();
                 for d in st.children_by_field_name("declarator", &mut c) {
                     let id = if d.kind() == "init_declarator" {
-                        d.child_by_field_name("declarator")
+                        d.field("declarator")
                     } else {
                         Some(d)
                     };
@@ -1090,10 +1054,10 @@ fn names_a_parameter(at: Node, name: &str, text: &str) -> bool {
     let mut cur = at.parent();
     while let Some(p) = cur {
         let params = match p.kind() {
-            "function_definition" | "lambda_expression" => p
-                .child_by_field_name("declarator")
-                .and_then(|d| d.child_by_field_name("parameters")),
-            "template_declaration" => p.child_by_field_name("parameters"),
+            "function_definition" | "lambda_expression" => {
+                p.field("declarator").and_then(|d| d.field("parameters"))
+            }
+            "template_declaration" => p.field("parameters"),
             _ => None,
         };
         if let Some(params) = params {
@@ -1112,10 +1076,7 @@ fn names_a_parameter(at: Node, name: &str, text: &str) -> bool {
 
 /// Is `name` the name a parameter declares (not a name its type spells)?
 fn declares_name(param: Node, name: &str, text: &str) -> bool {
-    if let Some(d) = param
-        .child_by_field_name("declarator")
-        .or_else(|| param.child_by_field_name("name"))
-    {
+    if let Some(d) = param.field("declarator").or_else(|| param.field("name")) {
         // The declarator holds the name under `*`, `&` or `[]`.
         let mut hit = false;
         preorder(d, |m| {
@@ -1169,18 +1130,18 @@ impl<'t> ConfigUses<'t> {
 
 /// The config a launch reads, `cfg` of `&cfg`.
 fn config_name<'t>(call: Node<'t>, text: &str) -> Option<Node<'t>> {
-    let first = call.child_by_field_name("arguments")?.named_child(0)?;
+    let first = call.field("arguments")?.named_child(0)?;
     if !is_address_of(first, text) {
         return None;
     }
-    let cfg = first.child_by_field_name("argument")?;
+    let cfg = first.field("argument")?;
     (cfg.kind() == "identifier").then_some(cfg)
 }
 
 /// `&x`.
 fn is_address_of(n: Node, text: &str) -> bool {
     n.kind() == "pointer_expression"
-        && n.child_by_field_name("operator")
+        && n.field("operator")
             .is_some_and(|o| node_text(o, text) == "&")
 }
 
@@ -1289,8 +1250,7 @@ fn extent_index(field: &str) -> Option<usize> {
 
 /// `p` is the field expression `u.field`.
 fn is_field_of(p: Node, u: Node) -> bool {
-    p.child_by_field_name("argument")
-        .is_some_and(|a| a.id() == u.id())
+    p.field("argument").is_some_and(|a| a.id() == u.id())
 }
 
 /// What one occurrence of a config's name does to its block.
@@ -1300,7 +1260,7 @@ fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
     };
     match p.kind() {
         "field_expression" if is_field_of(p, u) => {
-            let field = p.child_by_field_name("field").map(|f| node_text(f, text));
+            let field = p.field("field").map(|f| node_text(f, text));
             if field != Some("blockDim") {
                 return ConfigUse::Other;
             }
@@ -1309,7 +1269,7 @@ fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
                 && q.kind() == "field_expression"
                 && is_field_of(q, p)
             {
-                let field = q.child_by_field_name("field").map(|f| node_text(f, text));
+                let field = q.field("field").map(|f| node_text(f, text));
                 let Some(d) = field.and_then(extent_index) else {
                     return ConfigUse::Escape;
                 };
@@ -1337,14 +1297,11 @@ fn written<'t>(e: Node<'t>, dim: Option<usize>, text: &str) -> ConfigUse<'t> {
         return ConfigUse::Escape;
     };
     match q.kind() {
-        "assignment_expression"
-            if q.child_by_field_name("left")
-                .is_some_and(|l| l.id() == e.id()) =>
-        {
+        "assignment_expression" if q.field("left").is_some_and(|l| l.id() == e.id()) => {
             let plain = q
-                .child_by_field_name("operator")
+                .field("operator")
                 .is_some_and(|o| node_text(o, text) == "=");
-            match q.child_by_field_name("right") {
+            match q.field("right") {
                 Some(value) if plain => ConfigUse::Write(BlockWrite { at: q, dim, value }),
                 _ => ConfigUse::Escape,
             }
@@ -1375,7 +1332,7 @@ fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>) -> Option<Extents> {
     if declarator.kind() != "init_declarator" {
         return Some([Some(1); 3]);
     }
-    let value = declarator.child_by_field_name("value")?;
+    let value = declarator.field("value")?;
     if !matches!(value.kind(), "initializer_list" | "argument_list") {
         return None;
     }
@@ -1386,9 +1343,9 @@ fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>) -> Option<Extents> {
         .collect();
     let given = if members.iter().any(|m| m.kind() == "initializer_pair") {
         members.iter().find_map(|m| {
-            let d = m.child_by_field_name("designator")?;
+            let d = m.field("designator")?;
             (node_text(d, text).trim_start_matches('.').trim() == "blockDim")
-                .then(|| m.child_by_field_name("value"))
+                .then(|| m.field("value"))
                 .flatten()
         })
     } else {

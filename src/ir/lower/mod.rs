@@ -8,6 +8,7 @@
 //! body is re-parsed with the arguments substituted), so primitives and masks
 //! hidden in macros are seen. Expanded code carries the use site's span.
 
+use crate::frontend::Field as _;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -80,7 +81,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
         // `static constexpr int HALF = 16;` in a class: a file constant.
         "field_declaration" => {
-            if is_const_decl(n, text) && n.child_by_field_name("default_value").is_some() {
+            if is_const_decl(n, text) && n.field("default_value").is_some() {
                 const_decls.push(n);
             }
             // Error recovery can put whole definitions inside one.
@@ -146,11 +147,11 @@ fn is_device_code(def: Node, text: &str) -> bool {
 
 fn device_kind(def: Node, text: &str) -> Option<FnKind> {
     let body_start = def
-        .child_by_field_name("body")
+        .field("body")
         .map(|b| b.start_byte())
         .unwrap_or(def.end_byte());
     let decl_start = def
-        .child_by_field_name("declarator")
+        .field("declarator")
         .map(|d| d.start_byte())
         .unwrap_or(body_start);
     use crate::frontend::host_bodies::{
@@ -192,7 +193,7 @@ fn template_params(decl: Node, text: &str) -> Vec<String> {
 pub(super) fn opening_template_params(def: Node) -> Option<Node> {
     def.parent()
         .filter(|p| p.kind() == "template_declaration")
-        .and_then(|p| p.child_by_field_name("parameters"))
+        .and_then(|p| p.field("parameters"))
 }
 
 /// The positions of the non-type parameters in the template a definition
@@ -210,7 +211,7 @@ fn template_positions_for(def: Node) -> Vec<usize> {
             matches!(
                 p.kind(),
                 "parameter_declaration" | "optional_parameter_declaration"
-            ) && p.child_by_field_name("declarator").is_some()
+            ) && p.field("declarator").is_some()
         })
         .map(|(i, _)| i)
         .collect()
@@ -237,9 +238,8 @@ fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
         .named_children(&mut c)
         .filter(|p| p.kind() == "optional_parameter_declaration")
         .filter_map(|p| {
-            let name = node_text(p.child_by_field_name("declarator")?, text);
-            let value =
-                parse_int_literal(node_text(p.child_by_field_name("default_value")?, text))?;
+            let name = node_text(p.field("declarator")?, text);
+            let value = parse_int_literal(node_text(p.field("default_value")?, text))?;
             Some((name.to_owned(), value))
         })
         .collect()
@@ -247,17 +247,17 @@ fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
 
 fn template_params_where(decl: Node, text: &str, keep_type: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out = Vec::new();
-    let Some(params) = decl.child_by_field_name("parameters") else {
+    let Some(params) = decl.field("parameters") else {
         return out;
     };
     let mut c = params.walk();
     for p in params.named_children(&mut c) {
-        let ty = p.child_by_field_name("type").map(|t| node_text(t, text));
+        let ty = p.field("type").map(|t| node_text(t, text));
         if matches!(
             p.kind(),
             "parameter_declaration" | "optional_parameter_declaration"
         ) && keep_type(ty.unwrap_or(""))
-            && let Some(d) = p.child_by_field_name("declarator")
+            && let Some(d) = p.field("declarator")
         {
             out.push(node_text(d, text).to_owned());
         }
@@ -284,7 +284,7 @@ fn global_names(n: Node, text: &str, out: &mut std::collections::HashSet<String>
                     break;
                 }
                 "function_declarator" => break,
-                _ => match d.child_by_field_name("declarator") {
+                _ => match d.field("declarator") {
                     Some(inner) => d = inner,
                     None => break,
                 },
@@ -364,8 +364,8 @@ impl<'a> Lowerer<'a> {
     fn lower_function(&mut self, def: Node, template_values: Vec<String>) -> Option<Function> {
         let text = self.text;
         let kind = device_kind(def, text)?;
-        let decl = find_function_declarator(def.child_by_field_name("declarator")?)?;
-        let name_node = decl.child_by_field_name("declarator")?;
+        let decl = find_function_declarator(def.field("declarator")?)?;
+        let name_node = decl.field("declarator")?;
         let name = last_segment(node_text(name_node, text)).to_owned();
         let launch_bounds = {
             find_child(def, "launch_bounds")
@@ -379,7 +379,7 @@ impl<'a> Lowerer<'a> {
                 // A block has 1 to 1024 threads: another bound states none.
                 .filter(|v| (1..=1024).contains(v))
         };
-        let body = def.child_by_field_name("body")?;
+        let body = def.field("body")?;
         let mut f = empty_function();
         f.name = name;
         f.kind = kind;
@@ -402,7 +402,7 @@ impl<'a> Lowerer<'a> {
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
         };
-        if let Some(params) = decl.child_by_field_name("parameters") {
+        if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
         }
         let class = classes::class_of(def, text);
@@ -435,11 +435,11 @@ impl<'a> Lowerer<'a> {
 /// not see (a header's macro): by the naming convention every library
 /// follows, a `static_assert` of its first argument.
 fn unexpanded_static_assert<'t>(call: Node<'t>, text: &str) -> Option<Node<'t>> {
-    let f = call.child_by_field_name("function")?;
+    let f = call.field("function")?;
     if f.kind() != "identifier" || !node_text(f, text).ends_with("_STATIC_ASSERT") {
         return None;
     }
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.field("arguments")?;
     (0..args.named_child_count())
         .filter_map(|i| args.named_child(i as u32))
         .find(|a| a.kind() != "comment")
@@ -450,7 +450,7 @@ fn find_function_declarator(mut d: Node) -> Option<Node> {
         if d.kind() == "function_declarator" {
             return Some(d);
         }
-        d = d.child_by_field_name("declarator")?;
+        d = d.field("declarator")?;
     }
     None
 }
@@ -516,17 +516,15 @@ fn declarator_name<'t>(mut d: Node<'t>, text: &str) -> Option<Declared<'t>> {
             "pointer_declarator" | "reference_declarator" => {
                 is_pointer |= d.kind() == "pointer_declarator";
                 d = d
-                    .child_by_field_name("declarator")
+                    .field("declarator")
                     .or_else(|| d.named_child(d.named_child_count().saturating_sub(1) as u32))?;
             }
             "array_declarator" => {
-                dims.push(d.child_by_field_name("size"));
-                d = d.child_by_field_name("declarator")?;
+                dims.push(d.field("size"));
+                d = d.field("declarator")?;
             }
             "init_declarator" | "parenthesized_declarator" | "attributed_declarator" => {
-                d = d
-                    .child_by_field_name("declarator")
-                    .or_else(|| d.named_child(0))?;
+                d = d.field("declarator").or_else(|| d.named_child(0))?;
             }
             _ => return None,
         }
@@ -577,7 +575,7 @@ fn ptx_shfl_idx(code: &str) -> Option<Vec<PtxOperand>> {
 }
 
 fn type_is_float(decl: Node, text: &str) -> bool {
-    decl.child_by_field_name("type")
+    decl.field("type")
         .map(|t| {
             let s = node_text(t, text);
             s.contains("float")
@@ -617,20 +615,20 @@ fn is_plain_value(n: Node) -> bool {
 }
 
 fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
-    let t = decl.child_by_field_name("type")?;
+    let t = decl.field("type")?;
     let name = match t.kind() {
         "type_identifier" => t,
-        "template_type" => t.child_by_field_name("name")?,
+        "template_type" => t.field("name")?,
         "qualified_identifier" => {
             let mut n = t;
-            while let Some(inner) = n.child_by_field_name("name") {
+            while let Some(inner) = n.field("name") {
                 if n.kind() != "qualified_identifier" {
                     break;
                 }
                 n = inner;
             }
             match n.kind() {
-                "template_type" => n.child_by_field_name("name")?,
+                "template_type" => n.field("name")?,
                 "type_identifier" => n,
                 _ => return None,
             }
@@ -647,7 +645,7 @@ pub(super) fn int_type(decl: Node, text: &str) -> IntType {
     const NARROW: &[&str] = &[
         "char", "short", "bool", "int8_t", "int16_t", "uint8_t", "uint16_t",
     ];
-    let Some(t) = decl.child_by_field_name("type") else {
+    let Some(t) = decl.field("type") else {
         return IntType::Other;
     };
     let s = node_text(t, text);
@@ -671,7 +669,7 @@ pub(super) fn int_type(decl: Node, text: &str) -> IntType {
 }
 
 fn type_is_integral(decl: Node, text: &str) -> bool {
-    decl.child_by_field_name("type")
+    decl.field("type")
         .is_some_and(|t| type_text_is_integral(node_text(t, text)))
 }
 
@@ -780,7 +778,7 @@ impl FnBuilder<'_> {
             ) {
                 continue;
             }
-            let Some(d) = p.child_by_field_name("declarator") else {
+            let Some(d) = p.field("declarator") else {
                 continue;
             };
             let Some((name, is_pointer, dims)) = declarator_name(d, text) else {
@@ -788,7 +786,7 @@ impl FnBuilder<'_> {
             };
             self.note_group(&name, p, None, text);
             let default = p
-                .child_by_field_name("default_value")
+                .field("default_value")
                 .map(|v| self.lower_expr(v, text, 0, None));
             self.f.params.push(Param {
                 name,
@@ -864,7 +862,7 @@ impl FnBuilder<'_> {
             // constexpr`) holds only where that branch is instantiated.
             "static_assert_declaration" => {
                 if matches!(dest, Dest::Body)
-                    && let Some(c) = n.child_by_field_name("condition")
+                    && let Some(c) = n.field("condition")
                 {
                     let e = self.lower_expr(c, text, 0, site);
                     self.f.asserts.push(e);
@@ -879,9 +877,9 @@ impl FnBuilder<'_> {
             | "preproc_else" => {
                 // Lower the first branch the targets may compile; lowering
                 // two live alternatives in sequence would run both.
-                let cond = n.child_by_field_name("condition");
-                let name = n.child_by_field_name("name");
-                let alt = n.child_by_field_name("alternative");
+                let cond = n.field("condition");
+                let name = n.field("name");
+                let alt = n.field("alternative");
                 let mut c = n.walk();
                 let body: Vec<Node> = n
                     .named_children(&mut c)
@@ -930,7 +928,7 @@ impl FnBuilder<'_> {
                 self.push_to(dest, id);
             }
             "if_statement" => {
-                let cond = match n.child_by_field_name("condition") {
+                let cond = match n.field("condition") {
                     Some(c) => self.lower_condition(c, text, site),
                     None => self.expr(ExprKind::Unknown, span),
                 };
@@ -943,7 +941,7 @@ impl FnBuilder<'_> {
                     span,
                 );
                 self.push_to(dest, id);
-                if let Some(alt) = n.child_by_field_name("alternative") {
+                if let Some(alt) = n.field("alternative") {
                     let inner = if alt.kind() == "else_clause" {
                         alt.named_child(0)
                     } else {
@@ -953,17 +951,15 @@ impl FnBuilder<'_> {
                         work.push((inner, Dest::Else(id)));
                     }
                 }
-                if let Some(cons) = n.child_by_field_name("consequence") {
+                if let Some(cons) = n.field("consequence") {
                     work.push((cons, Dest::Then(id)));
                 }
             }
             "for_statement" => {
                 let cond = n
-                    .child_by_field_name("condition")
+                    .field("condition")
                     .map(|c| self.lower_expr(c, text, 0, site));
-                let step = n
-                    .child_by_field_name("update")
-                    .map(|c| self.lower_expr(c, text, 0, site));
+                let step = n.field("update").map(|c| self.lower_expr(c, text, 0, site));
                 let id = self.stmt(
                     StmtKind::Loop {
                         kind: LoopKind::For,
@@ -975,10 +971,10 @@ impl FnBuilder<'_> {
                     span,
                 );
                 self.push_to(dest, id);
-                if let Some(body) = n.child_by_field_name("body") {
+                if let Some(body) = n.field("body") {
                     work.push((body, Dest::LoopBody(id)));
                 }
-                if let Some(init) = n.child_by_field_name("initializer") {
+                if let Some(init) = n.field("initializer") {
                     if init.kind() == "declaration" {
                         work.push((init, Dest::LoopInit(id)));
                     } else {
@@ -990,7 +986,7 @@ impl FnBuilder<'_> {
             }
             "while_statement" | "do_statement" => {
                 let cond = n
-                    .child_by_field_name("condition")
+                    .field("condition")
                     .map(|c| self.lower_condition(c, text, site));
                 let kind = if n.kind() == "do_statement" {
                     LoopKind::DoWhile
@@ -1008,16 +1004,16 @@ impl FnBuilder<'_> {
                     span,
                 );
                 self.push_to(dest, id);
-                if let Some(body) = n.child_by_field_name("body") {
+                if let Some(body) = n.field("body") {
                     work.push((body, Dest::LoopBody(id)));
                 }
             }
             "switch_statement" => {
-                let scrutinee = match n.child_by_field_name("condition") {
+                let scrutinee = match n.field("condition") {
                     Some(c) => self.lower_condition(c, text, site),
                     None => self.expr(ExprKind::Unknown, span),
                 };
-                let Some(body) = n.child_by_field_name("body") else {
+                let Some(body) = n.field("body") else {
                     return;
                 };
                 let mut c = body.walk();
@@ -1027,9 +1023,7 @@ impl FnBuilder<'_> {
                     .collect();
                 let mut cases = Vec::new();
                 for cn in &case_nodes {
-                    let value = cn
-                        .child_by_field_name("value")
-                        .map(|v| self.lower_expr(v, text, 0, site));
+                    let value = cn.field("value").map(|v| self.lower_expr(v, text, 0, site));
                     cases.push(Case {
                         value,
                         body: Vec::new(),
@@ -1039,7 +1033,7 @@ impl FnBuilder<'_> {
                 let id = self.stmt(StmtKind::Switch { scrutinee, cases }, span);
                 self.push_to(dest, id);
                 for (i, cn) in case_nodes.iter().enumerate().rev() {
-                    let value = cn.child_by_field_name("value");
+                    let value = cn.field("value");
                     let mut cc = cn.walk();
                     let stmts: Vec<Node> = cn
                         .named_children(&mut cc)
@@ -1079,7 +1073,7 @@ impl FnBuilder<'_> {
 
     fn lower_condition(&mut self, c: Node, text: &str, site: Option<ByteSpan>) -> ExprId {
         let inner = match c.kind() {
-            "condition_clause" => c.child_by_field_name("value").or_else(|| c.named_child(0)),
+            "condition_clause" => c.field("value").or_else(|| c.named_child(0)),
             "parenthesized_expression" => c.named_child(0),
             _ => Some(c),
         };
@@ -1101,9 +1095,9 @@ impl FnBuilder<'_> {
         let list = match d.kind() {
             "identifier" => return Some(Vec::new()),
             "init_declarator" => d
-                .child_by_field_name("value")
+                .field("value")
                 .filter(|v| matches!(v.kind(), "argument_list" | "initializer_list"))?,
-            "function_declarator" => d.child_by_field_name("parameters")?,
+            "function_declarator" => d.field("parameters")?,
             _ => return None,
         };
         let mut c = list.walk();
@@ -1111,11 +1105,8 @@ impl FnBuilder<'_> {
         let mut args = Vec::with_capacity(items.len());
         for a in items {
             let arg = if a.kind() == "parameter_declaration" {
-                a.child_by_field_name("type")
-                    .filter(|t| {
-                        t.kind() == "type_identifier"
-                            && a.child_by_field_name("declarator").is_none()
-                    })
+                a.field("type")
+                    .filter(|t| t.kind() == "type_identifier" && a.field("declarator").is_none())
                     .map(|t| {
                         let name = node_text(t, text).to_owned();
                         self.expr(ExprKind::Var(name), self.span(t, site))
@@ -1163,7 +1154,7 @@ impl FnBuilder<'_> {
             let object_name = match &declared {
                 Some((name, ..)) => Some(name.clone()),
                 None => d
-                    .child_by_field_name("declarator")
+                    .field("declarator")
                     .filter(|n| d.kind() == "function_declarator" && n.kind() == "identifier")
                     .map(|n| node_text(n, text).to_owned()),
             };
@@ -1177,11 +1168,11 @@ impl FnBuilder<'_> {
                 continue;
             };
             let value = (d.kind() == "init_declarator")
-                .then(|| d.child_by_field_name("value"))
+                .then(|| d.field("value"))
                 .flatten();
             self.note_group(&name, n, value, text);
             let init = if d.kind() == "init_declarator" {
-                d.child_by_field_name("value").map(|v| {
+                d.field("value").map(|v| {
                     if matches!(v.kind(), "initializer_list" | "argument_list") {
                         // `int x{3}` / `T v(expr)`: one element is the value.
                         match v.named_child(0) {
@@ -1221,7 +1212,7 @@ impl FnBuilder<'_> {
         if self.macro_depth >= MAX_MACRO_DEPTH {
             return None;
         }
-        let f = call.child_by_field_name("function")?;
+        let f = call.field("function")?;
         if f.kind() != "identifier" {
             return None;
         }
@@ -1240,7 +1231,7 @@ impl FnBuilder<'_> {
     /// as written otherwise (a `static_assert` message must stay a string).
     fn expand_with(&self, m: &Macro, call: Node, text: &str, wrap: bool) -> Option<String> {
         let params = m.params.as_ref()?;
-        let args_node = call.child_by_field_name("arguments")?;
+        let args_node = call.field("arguments")?;
         let mut c = args_node.walk();
         let args: Vec<&str> = args_node
             .named_children(&mut c)
@@ -1298,7 +1289,7 @@ impl FnBuilder<'_> {
         let Some(body) = tree
             .root_node()
             .named_child(0)
-            .and_then(|f| f.child_by_field_name("body"))
+            .and_then(|f| f.field("body"))
         else {
             return false;
         };
@@ -1334,10 +1325,10 @@ impl FnBuilder<'_> {
         let rhs = tree
             .root_node()
             .named_child(0)?
-            .child_by_field_name("body")?
+            .field("body")?
             .named_child(0)?
             .named_child(0)?
-            .child_by_field_name("right")?;
+            .field("right")?;
         self.macro_depth += 1;
         let first_expr = self.f.exprs.len();
         let id = self.lower_expr(rhs, &wrapped, depth + 1, Some(site));
@@ -1438,11 +1429,8 @@ impl FnBuilder<'_> {
                 return id;
             }
             "field_expression" => {
-                let arg = n.child_by_field_name("argument");
-                let field = n
-                    .child_by_field_name("field")
-                    .map(|f| node_text(f, text))
-                    .unwrap_or("");
+                let arg = n.field("argument");
+                let field = n.field("field").map(|f| node_text(f, text)).unwrap_or("");
                 let dim = match field {
                     "x" => Some(Dim::X),
                     "y" => Some(Dim::Y),
@@ -1469,16 +1457,16 @@ impl FnBuilder<'_> {
                 return self.lower_opt(n.named_child(0), text, d, site, span);
             }
             "cast_expression" => {
-                let v = self.lower_opt(n.child_by_field_name("value"), text, d, site, span);
+                let v = self.lower_opt(n.field("value"), text, d, site, span);
                 self.f.casts.insert(v);
                 return v;
             }
             "unary_expression" | "pointer_expression" => {
                 let op = n
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| node_text(o, text))
                     .unwrap_or("");
-                let a = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                let a = self.lower_opt(n.field("argument"), text, d, site, span);
                 match op {
                     "-" => ExprKind::Unary(UnOp::Neg, a),
                     "+" => return a,
@@ -1491,11 +1479,11 @@ impl FnBuilder<'_> {
             }
             "binary_expression" => {
                 let op = n
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| node_text(o, text))
                     .unwrap_or("");
-                let l = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
-                let r = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                let l = self.lower_opt(n.field("left"), text, d, site, span);
+                let r = self.lower_opt(n.field("right"), text, d, site, span);
                 match binop(op) {
                     Some(op) => ExprKind::Binary(op, l, r),
                     None => ExprKind::Unknown,
@@ -1503,11 +1491,11 @@ impl FnBuilder<'_> {
             }
             "assignment_expression" => {
                 let op = n
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| node_text(o, text))
                     .unwrap_or("=");
-                let lhs = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
-                let rhs = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                let lhs = self.lower_opt(n.field("left"), text, d, site, span);
+                let rhs = self.lower_opt(n.field("right"), text, d, site, span);
                 let op = if op == "=" {
                     None
                 } else {
@@ -1517,11 +1505,11 @@ impl FnBuilder<'_> {
             }
             "update_expression" => {
                 let op = n
-                    .child_by_field_name("operator")
+                    .field("operator")
                     .map(|o| node_text(o, text))
                     .unwrap_or("++");
                 let prefix = n.child(0).is_some_and(|c| matches!(c.kind(), "++" | "--"));
-                let target = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                let target = self.lower_opt(n.field("argument"), text, d, site, span);
                 ExprKind::Update {
                     increment: op == "++",
                     prefix,
@@ -1529,22 +1517,22 @@ impl FnBuilder<'_> {
                 }
             }
             "conditional_expression" => {
-                let c = self.lower_opt(n.child_by_field_name("condition"), text, d, site, span);
-                let a = self.lower_opt(n.child_by_field_name("consequence"), text, d, site, span);
-                let b = self.lower_opt(n.child_by_field_name("alternative"), text, d, site, span);
+                let c = self.lower_opt(n.field("condition"), text, d, site, span);
+                let a = self.lower_opt(n.field("consequence"), text, d, site, span);
+                let b = self.lower_opt(n.field("alternative"), text, d, site, span);
                 ExprKind::Ternary(c, a, b)
             }
             "comma_expression" => {
-                let a = self.lower_opt(n.child_by_field_name("left"), text, d, site, span);
-                let b = self.lower_opt(n.child_by_field_name("right"), text, d, site, span);
+                let a = self.lower_opt(n.field("left"), text, d, site, span);
+                let b = self.lower_opt(n.field("right"), text, d, site, span);
                 ExprKind::Comma(a, b)
             }
             "subscript_expression" => {
-                let base = self.lower_opt(n.child_by_field_name("argument"), text, d, site, span);
+                let base = self.lower_opt(n.field("argument"), text, d, site, span);
                 let idx_node = n
-                    .child_by_field_name("indices")
+                    .field("indices")
                     .and_then(|l| l.named_child(0))
-                    .or_else(|| n.child_by_field_name("index"));
+                    .or_else(|| n.field("index"));
                 let idx = self.lower_opt(idx_node, text, d, site, span);
                 ExprKind::Index(base, idx)
             }
@@ -1560,13 +1548,13 @@ impl FnBuilder<'_> {
             "gnu_asm_expression" => {
                 // `asm("mov.u32 %0, %%laneid;" : "=r"(lane))` → lane = %laneid
                 let code = n
-                    .child_by_field_name("assembly_code")
+                    .field("assembly_code")
                     .map(|c| node_text(c, text))
                     .unwrap_or("");
                 let target = n
-                    .child_by_field_name("output_operands")
+                    .field("output_operands")
                     .and_then(|o| o.named_child(0))
-                    .and_then(|op| op.child_by_field_name("value"));
+                    .and_then(|op| op.field("value"));
                 match target {
                     Some(t) if code.contains("%laneid") => {
                         let lhs = self.lower_expr(t, text, d, site);
@@ -1605,7 +1593,7 @@ impl FnBuilder<'_> {
                 let list = if n.kind() == "initializer_list" {
                     Some(n)
                 } else {
-                    n.child_by_field_name("value")
+                    n.field("value")
                 };
                 let elements: Vec<Node> = list
                     .map(|l| {
@@ -1616,7 +1604,7 @@ impl FnBuilder<'_> {
                     })
                     .unwrap_or_default();
                 let integral = n.kind() == "compound_literal_expression"
-                    && n.child_by_field_name("type")
+                    && n.field("type")
                         .is_some_and(|t| type_text_is_integral(node_text(t, text)));
                 if integral && let [one] = elements.as_slice() {
                     let v = self.lower_expr(*one, text, d, site);
@@ -1667,7 +1655,7 @@ impl FnBuilder<'_> {
         span: ByteSpan,
     ) -> Option<ExprKind> {
         let list = |field: &str| -> Vec<Node> {
-            n.child_by_field_name(field)
+            n.field(field)
                 .map(|l| {
                     let mut c = l.walk();
                     l.children_by_field_name("operand", &mut c).collect()
@@ -1687,7 +1675,7 @@ impl FnBuilder<'_> {
             let id = match op {
                 PtxOperand::Literal(v) => self.expr(ExprKind::Int(*v), span),
                 PtxOperand::Operand(k) => {
-                    let value = operands.get(*k)?.child_by_field_name("value")?;
+                    let value = operands.get(*k)?.field("value")?;
                     self.lower_expr(value, text, d, site)
                 }
             };
@@ -1711,22 +1699,22 @@ impl FnBuilder<'_> {
     ) -> Option<ExprId> {
         let mut cur = n;
         for _ in 0..8 {
-            match cur.child_by_field_name("name") {
+            match cur.field("name") {
                 Some(inner) if inner.kind() == "qualified_identifier" => cur = inner,
                 _ => break,
             }
         }
-        let scope = cur.child_by_field_name("scope")?;
-        let name = cur.child_by_field_name("name")?;
+        let scope = cur.field("scope")?;
+        let name = cur.field("name")?;
         if node_text(name, text) != "VALUE"
             || scope.kind() != "template_type"
             || scope
-                .child_by_field_name("name")
+                .field("name")
                 .is_none_or(|t| node_text(t, text) != "PowerOfTwo")
         {
             return None;
         }
-        let args = scope.child_by_field_name("arguments")?;
+        let args = scope.field("arguments")?;
         if args.named_child_count() != 1 {
             return None;
         }
@@ -1763,7 +1751,7 @@ impl FnBuilder<'_> {
     }
 
     fn lower_lambda(&mut self, n: Node, text: &str) {
-        let Some(body) = n.child_by_field_name("body") else {
+        let Some(body) = n.field("body") else {
             return;
         };
         let mut f = empty_function();
@@ -1785,10 +1773,7 @@ impl FnBuilder<'_> {
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
         };
-        if let Some(params) = n
-            .child_by_field_name("declarator")
-            .and_then(|d| d.child_by_field_name("parameters"))
-        {
+        if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
         }
         let mut work = Vec::new();
@@ -1808,7 +1793,7 @@ impl FnBuilder<'_> {
         // `[] () { … __syncthreads(); … } ()`: a lambda called where it is
         // written is a lambda like any other (its body is analysed in this
         // function's context); the call itself stays unresolved.
-        if let Some(f) = n.child_by_field_name("function")
+        if let Some(f) = n.field("function")
             && f.kind() == "lambda_expression"
             && self.macro_depth == 0
         {
@@ -1818,15 +1803,15 @@ impl FnBuilder<'_> {
         let mut scope = None;
         let mut receiver = None;
         let mut template_args = Vec::new();
-        if let Some(f) = n.child_by_field_name("function") {
+        if let Some(f) = n.field("function") {
             let mut target = f;
             if f.kind() == "field_expression" {
-                let obj = f.child_by_field_name("argument");
+                let obj = f.field("argument");
                 // `this->f(…)` is the member call `f(…)`.
                 if obj.is_none_or(|o| o.kind() != "this") {
                     receiver = Some(self.lower_opt(obj, text, depth + 1, site, span));
                 }
-                target = f.child_by_field_name("field").unwrap_or(f);
+                target = f.field("field").unwrap_or(f);
             }
             let mut guard = 0;
             while target.kind() == "qualified_identifier" && guard < 16 {
@@ -1836,20 +1821,20 @@ impl FnBuilder<'_> {
                     let s = full.rsplit_once("::").map(|(s, _)| s).unwrap_or("");
                     scope = Some(s.trim().to_owned());
                 }
-                match target.child_by_field_name("name") {
+                match target.field("name") {
                     Some(inner) => target = inner,
                     None => break,
                 }
             }
             if matches!(target.kind(), "template_function" | "template_method") {
-                if let Some(args) = target.child_by_field_name("arguments") {
+                if let Some(args) = target.field("arguments") {
                     let mut c = args.walk();
                     template_args = args
                         .named_children(&mut c)
                         .map(|a| node_text(a, text).to_owned())
                         .collect();
                 }
-                target = target.child_by_field_name("name").unwrap_or(target);
+                target = target.field("name").unwrap_or(target);
             }
             name = last_segment(node_text(target, text)).to_owned();
             // `static_cast<int>(x)` is the C cast `(int)x`: the operand,
@@ -1866,7 +1851,7 @@ impl FnBuilder<'_> {
                 && type_text_is_integral(&name);
             if receiver.is_none()
                 && (named_cast || functional_cast)
-                && let Some(a) = n.child_by_field_name("arguments")
+                && let Some(a) = n.field("arguments")
                 && a.named_child_count() == 1
             {
                 let v = self.lower_opt(a.named_child(0), text, depth + 1, site, span);
@@ -1894,7 +1879,7 @@ impl FnBuilder<'_> {
             _ => None,
         });
         let mut args = Vec::new();
-        if let Some(a) = n.child_by_field_name("arguments") {
+        if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
             let list: Vec<Node> = a
                 .named_children(&mut c)
@@ -1931,9 +1916,9 @@ fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) 
 fn is_trap(e: Node, text: &str) -> bool {
     match e.kind() {
         "call_expression" => e
-            .child_by_field_name("function")
+            .field("function")
             .is_some_and(|f| node_text(f, text).trim() == "__trap"),
-        "gnu_asm_expression" => e.child_by_field_name("assembly_code").is_some_and(|c| {
+        "gnu_asm_expression" => e.field("assembly_code").is_some_and(|c| {
             let code = node_text(c, text);
             code.trim_matches(|ch: char| ch == '"' || ch.is_whitespace())
                 .trim_end_matches(';')

@@ -7,6 +7,7 @@
 //! `block_reduce` inside `for (i = tid * VEC; i < n; i += blockDim.x * VEC)`
 //! stayed undecided); named, it picks a size and says so.
 
+use crate::frontend::Field as _;
 use tree_sitter::Node;
 
 use super::FnBuilder;
@@ -39,7 +40,7 @@ fn is_template_type_param(n: Node, text: &str, name: &str) -> bool {
     ancestors(n)
         .into_iter()
         .filter(|a| a.kind() == "template_declaration")
-        .filter_map(|a| a.child_by_field_name("parameters"))
+        .filter_map(|a| a.field("parameters"))
         .any(|params| {
             let mut c = params.walk();
             params.named_children(&mut c).any(|p| {
@@ -57,9 +58,7 @@ fn is_template_type_param(n: Node, text: &str, name: &str) -> bool {
 /// The type `sizeof` measures, as written without qualifiers: `sizeof(T)`
 /// may parse as a type or as a parenthesised name.
 fn measured_type<'t>(n: Node, text: &'t str) -> Option<&'t str> {
-    let t = n
-        .child_by_field_name("type")
-        .or_else(|| n.child_by_field_name("value"))?;
+    let t = n.field("type").or_else(|| n.field("value"))?;
     let written = node_text(t, text).trim();
     let inner = written
         .strip_prefix('(')
