@@ -360,8 +360,10 @@ impl Session {
         let mut missing_seen: HashSet<String> = HashSet::new();
         let (mut resolved, mut cut) = (0usize, 0usize);
         let main = normalize(path);
-        // By node id; the file itself is not a node of its own unit (a
-        // header that includes it back is skipped by path).
+        // A header that includes the file back is skipped by the file's
+        // node id (comparing paths on every include was most of a walk).
+        let main_id = self.node(&main).id;
+        // By node id; the file itself is not a node of its own unit.
         let mut seen: Vec<bool> = Vec::new();
         let mut seen_count = 1usize;
         let main_directives = resolve::directives(text);
@@ -398,7 +400,7 @@ impl Session {
                 continue;
             };
             resolved += 1;
-            if header.path == main || seen.get(header.id).copied().unwrap_or(false) {
+            if header.id == main_id || seen.get(header.id).copied().unwrap_or(false) {
                 continue;
             }
             if seen.len() <= header.id {
