@@ -349,9 +349,12 @@ fn configure_view(
         view.macro_rewrites = rewrite_macros(&mut out, toks, env, &mut view.qualifiers);
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, toks);
     }
-    // The rewrites changed tokens (blanked macro calls), so lex again.
+    // The rewrites changed tokens (blanked macro calls), so lex again
+    // (where there were any).
     if let Some(which) = blank_bodies {
-        toks = tokens(&out, max_tokens);
+        if view.macro_rewrites > 0 || toks.is_none() {
+            toks = tokens(&out, max_tokens);
+        }
         if let Some(toks) = &toks {
             let blanked = super::host_bodies::blank_bodies(&mut out, toks, &view.qualifiers, which);
             if which == Bodies::Host {
