@@ -288,6 +288,7 @@ fn analyse(
             .filter(|&&b| b == b'\n')
             .count()
             + 1;
+        outcome.analysed_up_to_line = Some(line);
         outcome.partly_analysed = Some(format!(
             "analysed only up to line {line}: the whole file is past the parse budget of \
              {budget} parser operations, so the declarations after that line were not \

@@ -28,6 +28,8 @@ pub struct FileOutcome {
     /// Set when only a prefix of the file was analysed (the whole was past
     /// the parse budget, `frontend::cut`): where it stops and why.
     pub partly_analysed: Option<String>,
+    /// With `partly_analysed`: the last line analysed.
+    pub analysed_up_to_line: Option<usize>,
     /// Time per stage; all zero unless timing is enabled.
     pub timings: StageTimes,
     /// Diagnostics hidden by suppression comments.
