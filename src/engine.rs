@@ -276,18 +276,7 @@ fn analyse(
     };
     if let Some(at) = parsed.view.cut_at {
         let budget = opts.budgets.max_parse_operations;
-        if at == 0 {
-            outcome.not_analysed = Some(format!(
-                "not analysed: its first declaration alone is past the parse budget of \
-                 {budget} parser operations; split the file or raise the budget"
-            ));
-            return;
-        }
-        let line = parsed.source.text.as_bytes()[..at]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
+        let (line, _) = parsed.source.line_col(at);
         outcome.analysed_up_to_line = Some(line);
         outcome.partly_analysed = Some(format!(
             "analysed only up to line {line}: the whole file is past the parse budget of \

@@ -519,13 +519,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
             facts.stats.passes += 1;
             eval.table.clear();
             eval.decl_depth.clear();
-            walk(
-                f,
-                &mut eval,
-                &mut facts,
-                &mut WalkState::default(),
-                Record::Contexts,
-            );
+            record_contexts(f, &mut eval, &mut facts);
             break;
         }
         let learned = before_x != facts.thread_x_vars;
@@ -539,13 +533,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .for_each(|l| *l = Level::Varying);
             facts.thread_x_vars.clear();
             eval.table.clear();
-            walk(
-                f,
-                &mut eval,
-                &mut facts,
-                &mut WalkState::default(),
-                Record::Contexts,
-            );
+            record_contexts(f, &mut eval, &mut facts);
             facts
                 .var_level
                 .values_mut()
@@ -636,7 +624,6 @@ impl WalkState {
     }
 }
 
-/// One program-order pass: contexts, variable levels, provenance.
 /// Whether a pass of [`walk`] records each statement's and call's context:
 /// only the last pass does, once the levels have settled (a context is a
 /// copy of the guards in force, the costliest part of a pass).
@@ -646,6 +633,14 @@ enum Record {
     Contexts,
 }
 
+/// The last pass, under levels that no longer change: it records the
+/// contexts.
+fn record_contexts(f: &Function, eval: &mut Eval, facts: &mut FnFacts) {
+    walk(f, eval, facts, &mut WalkState::default(), Record::Contexts);
+}
+
+/// One program-order pass: variable levels and provenance, and with
+/// [`Record::Contexts`] the contexts.
 fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, record: Record) {
     enum Item<'f> {
         List(&'f [StmtId], usize),

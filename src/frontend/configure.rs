@@ -532,7 +532,7 @@ fn scan_directives(text: &[u8]) -> Vec<Directive> {
 }
 
 /// The end of a `//` comment: its line terminator (continuations included).
-fn line_comment_end(text: &[u8], from: usize) -> usize {
+pub(super) fn line_comment_end(text: &[u8], from: usize) -> usize {
     let mut i = from;
     while i < text.len() {
         if text[i] == b'\n' && !continued(text, i) {
@@ -552,7 +552,7 @@ fn continued(text: &[u8], nl: usize) -> bool {
     j > 0 && text[j - 1] == b'\\'
 }
 
-fn block_comment_end(text: &[u8], from: usize) -> usize {
+pub(super) fn block_comment_end(text: &[u8], from: usize) -> usize {
     match memchr::memmem::find(&text[(from + 2).min(text.len())..], b"*/") {
         Some(k) => from + 2 + k + 2,
         None => text.len(),
@@ -562,7 +562,7 @@ fn block_comment_end(text: &[u8], from: usize) -> usize {
 /// The end of a string literal starting at the `"` at `from` (after the
 /// closing quote). Raw strings `R"d(…)d"` run to their delimiter; ordinary
 /// ones stop at an unescaped newline.
-fn string_end(text: &[u8], from: usize) -> usize {
+pub(super) fn string_end(text: &[u8], from: usize) -> usize {
     if from > 0
         && text[from - 1] == b'R'
         && !(from > 1
@@ -584,7 +584,7 @@ fn string_end(text: &[u8], from: usize) -> usize {
     quoted_end(text, from, b'"')
 }
 
-fn char_end(text: &[u8], from: usize) -> usize {
+pub(super) fn char_end(text: &[u8], from: usize) -> usize {
     quoted_end(text, from, b'\'')
 }
 

@@ -23,6 +23,7 @@
 //! fails the budget as before).
 
 use super::configure::{CodeTok, TokKind};
+use super::host_bodies::TRAILING;
 
 /// Fewer parser operations per ten tokens than any real file measured: a
 /// view with more tokens than ten times the budget over this cannot be
@@ -45,8 +46,15 @@ pub struct Cut {
 /// `max_operations`; `None` when the view may fit whole, or has no place
 /// to cut.
 pub(super) fn plan(out: &[u8], toks: &[CodeTok], max_operations: u64) -> Option<Cut> {
+    let fits = |tokens: usize| {
+        (tokens as u64).saturating_mul(MIN_OPS_PER_TEN_TOKENS) / 10 <= max_operations
+    };
+    // Nearly every view fits before its blanked tokens are even set apart.
+    if fits(toks.len()) {
+        return None;
+    }
     let live: Vec<&CodeTok> = toks.iter().filter(|t| out[t.start] != b' ').collect();
-    if (live.len() as u64).saturating_mul(MIN_OPS_PER_TEN_TOKENS) / 10 <= max_operations {
+    if fits(live.len()) {
         return None;
     }
     let keep = usize::try_from(max_operations / PREFIX_OPS_PER_TOKEN).unwrap_or(usize::MAX);
@@ -111,23 +119,20 @@ fn opens_namespace(decl: &[&CodeTok], out: &[u8]) -> bool {
 }
 
 /// Is a `{` after these declaration tokens a function's body: after its
-/// parameter list, past `const`/`noexcept`/`override`/`final`/ref
-/// qualifiers?
+/// parameter list, past the qualifiers that may follow one
+/// ([`TRAILING`], as host bodies are found)?
 fn after_parameters(decl: &[&CodeTok], out: &[u8]) -> bool {
     let text = |t: &CodeTok| &out[t.start..t.end];
     decl.iter()
         .rev()
-        .find(|t| {
-            !matches!(
-                text(t),
-                b"const" | b"volatile" | b"noexcept" | b"override" | b"final" | b"&" | b"&&"
-            )
-        })
+        .find(|t| !TRAILING.contains(&text(t)))
         .is_some_and(|t| t.kind == TokKind::Punct && text(t) == b")")
 }
 
 /// Offsets of the `}` closing the braces at token indices `opens` (in
-/// order, innermost last); `None` if one is unclosed.
+/// order, innermost last); `None` if one is unclosed. One pass for all of
+/// them, to the end of the view: a namespace spans the whole file, past the
+/// 8,192 tokens `configure`'s `matching_brace` looks at.
 fn matching_closers(live: &[&CodeTok], out: &[u8], opens: &[usize]) -> Option<Vec<usize>> {
     let mut closers = Vec::with_capacity(opens.len());
     let mut depth_of: Vec<usize> = Vec::new();

@@ -17,7 +17,8 @@
 //! of a gap are still separated by whitespace the lexer reads, and the
 //! token stream is the one of the whole view.
 
-use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
+// The lexer the configured view's tokens came from.
+use super::configure::{block_comment_end, char_end, line_comment_end, string_end};
 
 /// Runs shorter than this are read: each gap costs the parser a range.
 pub const MIN_GAP: usize = 256;
@@ -30,12 +31,10 @@ pub fn blank_gaps(b: &[u8]) -> Vec<(usize, usize)> {
     while i < b.len() {
         let c = b[i];
         match c {
-            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i + 2),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |o| i + 2 + o + 2);
-            }
-            b'"' => i = raw_string_end(b, i).unwrap_or_else(|| literal_end(b, i + 1, b'"')),
-            b'\'' => i = literal_end(b, i + 1, b'\''),
+            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
+            b'"' => i = string_end(b, i),
+            b'\'' => i = char_end(b, i),
             b' ' | b'\t' | b'\n' | b'\r' => {
                 let start = i;
                 while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {

@@ -70,7 +70,7 @@ static DEVICE_DECL: LazyLock<AhoCorasick> = LazyLock::new(|| {
 });
 
 /// Tokens between a parameter list and a function body.
-const TRAILING: &[&[u8]] = &[
+pub(super) const TRAILING: &[&[u8]] = &[
     b"const",
     b"volatile",
     b"noexcept",
@@ -185,14 +185,12 @@ pub(super) fn blank_bodies(
                 {
                     launchers.push(&out[toks[n].start..toks[n].end]);
                 }
+                let declared = || declares(which, out, toks, declaration_start, i, notes);
                 let blankable = host_function
                     && match which {
-                        Bodies::Host => {
-                            !declares_device(out, toks, declaration_start, i, notes)
-                                && !KEEP_BODY.is_match(text)
-                        }
+                        Bodies::Host => !declared() && !KEEP_BODY.is_match(text),
                         Bodies::DeviceOnly => {
-                            declares_device_only(out, toks, declaration_start, i, notes)
+                            declared()
                                 && !crate::prefilter::mentions_launch(text)
                                 && name.is_none_or(|n| {
                                     &out[toks[n].start..toks[n].end]
@@ -325,17 +323,37 @@ fn matching_open(out: &[u8], toks: &[CodeTok], from: usize, close: usize) -> Opt
     None
 }
 
-/// Does the declaration before the body say device code, in its text or a
-/// blanked attribute macro's qualifiers?
-fn declares_device(
+/// Does the declaration before the body at `toks[brace]` say, in its text
+/// or a blanked attribute macro's qualifiers, the kind of code `which`
+/// pass is about? [`Bodies::Host`]: device code at all (a host body is
+/// one whose declaration does not). [`Bodies::DeviceOnly`]: device code and
+/// not host, `__global__`, or `__device__` without `__host__` and without
+/// `constexpr` (which host code may evaluate).
+fn declares(
+    which: Bodies,
     out: &[u8],
     toks: &[CodeTok],
     from: usize,
     brace: usize,
     notes: &[QualifierNote],
 ) -> bool {
-    let (span, mut noted) = declaration(toks, from, brace, notes);
-    DEVICE_DECL.is_match(&out[span]) || noted.any(|q| matches!(q, "__device__" | "__global__"))
+    let (span, noted) = declaration(toks, from, brace, notes);
+    match which {
+        Bodies::Host => {
+            let mut noted = noted;
+            DEVICE_DECL.is_match(&out[span])
+                || noted.any(|q| matches!(q, "__device__" | "__global__"))
+        }
+        Bodies::DeviceOnly => {
+            let noted: Vec<&str> = noted.collect();
+            let words: Vec<&[u8]> = toks[from..brace]
+                .iter()
+                .map(|t| &out[t.start..t.end])
+                .collect();
+            let has = |q: &str| words.contains(&q.as_bytes()) || noted.contains(&q);
+            has("__global__") || (has("__device__") && !has("__host__") && !has("constexpr"))
+        }
+    }
 }
 
 /// The text of the declaration before the body at `toks[brace]` (from the
@@ -362,27 +380,9 @@ fn declaration<'n>(
     (start..end, noted)
 }
 
-/// The declaration says device and not host: `__global__`, or
-/// `__device__` without `__host__` and without `constexpr` (which host
-/// code may evaluate).
-fn declares_device_only(
-    out: &[u8],
-    toks: &[CodeTok],
-    from: usize,
-    brace: usize,
-    notes: &[QualifierNote],
-) -> bool {
-    let noted: Vec<&str> = declaration(toks, from, brace, notes).1.collect();
-    let words: Vec<&[u8]> = toks[from..brace]
-        .iter()
-        .map(|t| &out[t.start..t.end])
-        .collect();
-    let has = |q: &str| words.contains(&q.as_bytes()) || noted.contains(&q);
-    has("__global__") || (has("__device__") && !has("__host__") && !has("constexpr"))
-}
-
 #[cfg(test)]
 mod tests {
+    use crate::frontend::configure::configure_keeping_host_bodies;
     use crate::frontend::{MacroEnv, PpConfig, configure};
 
     fn view(src: &str) -> (String, Vec<usize>) {
@@ -484,12 +484,6 @@ struct S { void run() const { } __host__ __device__ int both() { return 2; } }; 
         assert!(bodies.is_empty());
         assert_eq!(text, src);
     }
-}
-
-#[cfg(test)]
-mod device_only_tests {
-    use crate::frontend::configure::configure_keeping_host_bodies;
-    use crate::frontend::{MacroEnv, PpConfig};
 
     /// The launch-contract view blanks device-only bodies that launch
     /// nothing, and keeps host code, host-device and constexpr functions,

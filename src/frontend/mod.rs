@@ -75,6 +75,9 @@ pub enum NotParsed {
         operations: u64,
         bytes_reached: usize,
     },
+    /// The view is past the budget and not even its first top-level
+    /// declaration fits it (`cut.rs`): nothing was parsed.
+    NothingFits { operations: u64 },
     /// tree-sitter returned no tree (it does not, short of cancellation).
     NoTree,
 }
@@ -89,6 +92,11 @@ impl std::fmt::Display for NotParsed {
                 f,
                 "not analysed: parsing exceeded the budget of {operations} parser operations \
                  (stopped at byte {bytes_reached}); split the file or raise the budget"
+            ),
+            NotParsed::NothingFits { operations } => write!(
+                f,
+                "not analysed: its first declaration alone is past the parse budget of \
+                 {operations} parser operations; split the file or raise the budget"
             ),
             NotParsed::NoTree => write!(f, "not analysed: the parser produced no syntax tree"),
         }
@@ -170,6 +178,11 @@ fn parse_view(
     view: ConfiguredView,
     max_operations: u64,
 ) -> Result<ParsedFile, NotParsed> {
+    if view.cut_at == Some(0) {
+        return Err(NotParsed::NothingFits {
+            operations: max_operations,
+        });
+    }
     let tree = parse_text_within(&source.text, max_operations)?;
     let error_regions = collect_error_regions(&source, tree.root_node());
     let macros = MacroTable::collect(&source.text, tree.root_node());
