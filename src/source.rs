@@ -68,6 +68,13 @@ impl SourceFile {
         (line + 1, column)
     }
 
+    /// The 1-based line of byte `offset` ([`Self::line_col`] without the
+    /// column, which counts characters).
+    pub fn line(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        self.line_starts.partition_point(|&s| s <= offset)
+    }
+
     /// The text of 1-based line `line`, without its line terminator.
     pub fn line_text(&self, line: usize) -> &str {
         if line == 0 || line > self.line_starts.len() {

@@ -392,13 +392,17 @@ const MAX_ACCESSES_PER_LOCATION: usize = 256;
 /// Unordered conflicting accesses to one shared element by two lanes.
 /// Returns why the check stopped early, if it did.
 fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
-    let mut by_loc: HashMap<(super::value::Space, i64), Vec<usize>> = HashMap::default();
+    // Per element: its accesses, the lanes among them, and whether one writes.
+    let mut by_loc: HashMap<(super::value::Space, i64), (Vec<usize>, u32, bool)> =
+        HashMap::default();
     let mut lanes = 0u32;
     for (i, a) in trace.accesses.iter().enumerate() {
         lanes |= 1 << a.lane;
-        let v = by_loc.entry((a.space, a.offset)).or_default();
+        let (v, loc_lanes, written) = by_loc.entry((a.space, a.offset)).or_default();
         if v.len() < MAX_ACCESSES_PER_LOCATION {
             v.push(i);
+            *loc_lanes |= 1 << a.lane;
+            *written |= a.write;
         }
     }
     // Barriers come in time order. `covering[k]`: the first barrier at or
@@ -417,7 +421,14 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
     let mut reported: rustc_hash::FxHashSet<Vec<Site>> = rustc_hash::FxHashSet::default();
     let mut locs: Vec<_> = by_loc.into_iter().collect();
     locs.sort_by_key(|(k, _)| *k);
-    for (_, idxs) in locs {
+    for (_, (idxs, loc_lanes, written)) in locs {
+        // One lane's element, or one only read: no pair can conflict (its
+        // pairs count as compared, as they would one by one).
+        if loc_lanes.count_ones() < 2 || !written {
+            let n = idxs.len() as u64;
+            work += n * n.saturating_sub(1) / 2;
+            continue;
+        }
         for (x, &i) in idxs.iter().enumerate() {
             for &j in &idxs[x + 1..] {
                 work += 1;
@@ -462,13 +473,13 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
                 }
                 // Report at the later access in source order.
                 let later = if a.start >= b.start { a } else { b };
-                if !reported.insert(later.chain.clone()) {
+                if !reported.insert(later.chain.to_vec()) {
                     continue;
                 }
                 let kind = |w: bool| if w { "writes" } else { "reads" };
                 out.push(Observation {
                     class: Class::SharedRace,
-                    chain: later.chain.clone(),
+                    chain: later.chain.to_vec(),
                     line: later.line,
                     detail: format!(
                         "lane {} {} shared element {} at line {} and lane {} {} it at line {} with no barrier between them",
@@ -647,7 +658,7 @@ mod tests {
                         write: rng.below(2) == 0,
                         stored: None,
                         time: t,
-                        chain: vec![(0, t as u32)],
+                        chain: vec![(0, t as u32)].into(),
                         line: t as usize,
                         start: t as usize,
                     });

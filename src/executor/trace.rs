@@ -73,7 +73,8 @@ pub struct Access {
     /// A write's value where the run knows it (an integer or a float).
     pub stored: Option<super::value::Val>,
     pub time: u64,
-    pub chain: Vec<Site>,
+    /// Shared by the accesses of one expression's evaluation (all its lanes).
+    pub chain: std::sync::Arc<[Site]>,
     pub line: usize,
     /// Byte span of the access expression (for ordering by source).
     pub start: usize,

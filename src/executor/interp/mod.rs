@@ -123,6 +123,13 @@ pub struct Machine<'m> {
     next_region: u32,
     whereabouts: [Option<(usize, &'static str)>; 32],
     chain: Vec<Site>,
+    /// Bumped whenever `chain` changes, so that [`Self::access_site`] can
+    /// tell its memo is still the current chain.
+    chain_generation: u64,
+    /// The last shared-memory access site: (chain generation, function,
+    /// expression, its chain with the expression, its line). One
+    /// expression accesses memory once per lane.
+    access_memo: Option<(u64, usize, ExprId, std::sync::Arc<[Site]>, usize)>,
     depth: u32,
     source: &'m crate::source::SourceFile,
     abort: bool,
@@ -181,6 +188,8 @@ impl<'m> Machine<'m> {
             next_region: 0,
             whereabouts: Default::default(),
             chain: Vec::new(),
+            chain_generation: 0,
+            access_memo: None,
             depth: 0,
             source,
             abort: false,
@@ -201,9 +210,43 @@ impl<'m> Machine<'m> {
     /// in from a header has its spans in that header).
     fn line(&self, span: ByteSpan) -> usize {
         match self.module.header_of(self.current_fn) {
-            Some(h) => h.line_col(span.0).0,
-            None => self.source.line_col(span.0).0,
+            Some(h) => h.line(span.0),
+            None => self.source.line(span.0),
         }
+    }
+
+    /// Enter a call or collective at `site` (see [`Self::chain_generation`]).
+    fn push_site(&mut self, site: Site) {
+        self.chain.push(site);
+        self.chain_generation += 1;
+    }
+
+    fn pop_site(&mut self) {
+        self.chain.pop();
+        self.chain_generation += 1;
+    }
+
+    /// The chain and line of a shared-memory access by expression `e`.
+    fn access_site(&mut self, span: ByteSpan, e: ExprId) -> (std::sync::Arc<[Site]>, usize) {
+        if let Some((generation, f, at, chain, line)) = &self.access_memo
+            && *generation == self.chain_generation
+            && *f == self.current_fn
+            && *at == e
+        {
+            return (std::sync::Arc::clone(chain), *line);
+        }
+        let line = self.line(span);
+        let chain: std::sync::Arc<[Site]> = (self.chain.iter().copied())
+            .chain(std::iter::once((self.current_fn, e)))
+            .collect();
+        self.access_memo = Some((
+            self.chain_generation,
+            self.current_fn,
+            e,
+            std::sync::Arc::clone(&chain),
+            line,
+        ));
+        (chain, line)
     }
 
     fn tick(&mut self) -> bool {
@@ -1218,9 +1261,7 @@ impl<'m> Machine<'m> {
     /// `stored`: `Some` for a write, with the value written.
     fn record_access(&mut self, p: Ptr, lane: u32, stored: Option<Val>, span: ByteSpan, e: ExprId) {
         if let Space::Shared(_) = p.space {
-            let line = self.line(span);
-            let mut chain = self.chain.clone();
-            chain.push((self.current_fn, e));
+            let (chain, line) = self.access_site(span, e);
             self.trace.accesses.push(Access {
                 lane,
                 space: p.space,
@@ -1333,9 +1374,9 @@ impl<'m> Machine<'m> {
             {
                 self.note_chosen(|| "a mask the executor could not compute".to_owned());
             }
-            self.chain.push(site);
+            self.push_site(site);
             let out = self.collective(prim, &args, m, f.expr(e).span);
-            self.chain.pop();
+            self.pop_site();
             return out;
         }
         if call.name == crate::ir::primitives::ASM_BROADCAST && call.receiver.is_none() {
@@ -1439,11 +1480,11 @@ impl<'m> Machine<'m> {
                     }
                 }
             }
-            self.chain.push(site);
+            self.push_site(site);
             self.depth += 1;
             let ret = self.run_body(&mut inner, m);
             self.depth -= 1;
-            self.chain.pop();
+            self.pop_site();
             if same_object {
                 for x in &g.state_fields {
                     if let Some(v) = inner.vars.get(x) {
