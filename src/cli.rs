@@ -368,7 +368,8 @@ fn check(args: CheckArgs) -> u8 {
         } else {
             args.paths.clone()
         };
-        return crate::fix::settings::show(&paths, &resolver, args.show_settings);
+        let (text, code) = crate::fix::settings::show(&paths, &resolver, args.show_settings);
+        return print_stdout(&text).map_or_else(|failed| failed, |()| code);
     }
     let mut run = if stdin_requested {
         let mut bytes = Vec::new();
@@ -461,7 +462,9 @@ fn check(args: CheckArgs) -> u8 {
     }
     if args.statistics {
         let text = crate::fix::run::statistics(&run, args.format == Format::Json);
-        print!("{text}");
+        if let Err(failed) = print_stdout(&text) {
+            return failed;
+        }
         return exit_code(&run, args.exit_zero);
     }
 
@@ -748,23 +751,39 @@ fn parse_cuda_version_arg(s: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| format!("invalid CUDA version `{s}`, expected MAJOR.MINOR such as 12.8"))
 }
 
+/// Print `text` on standard output. A reader that closed the pipe
+/// (`| head`) ends the output quietly, with the exit code of an I/O error
+/// as the report does (`Err`); another write error is also reported.
+fn print_stdout(text: &str) -> Result<(), u8> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_ERROR),
+        Err(e) => {
+            eprintln!("warplint: error: cannot write to standard output: {e}");
+            Err(EXIT_ERROR)
+        }
+    }
+}
+
 fn list_rules(format: RulesFormat) -> u8 {
-    match format {
+    let text = match format {
         RulesFormat::Text => {
-            println!(
-                "{:<7} {:<38} {:<9} {:<5} summary",
+            let mut text = format!(
+                "{:<7} {:<38} {:<9} {:<5} summary\n",
                 "code", "name", "severity", "fix"
             );
             for m in rules::all_meta() {
-                println!(
-                    "{:<7} {:<38} {:<9} {:<5} {}",
+                text.push_str(&format!(
+                    "{:<7} {:<38} {:<9} {:<5} {}\n",
                     m.code,
                     m.name,
                     m.severity.to_string(),
                     if m.has_fix { "yes" } else { "no" },
                     m.summary
-                );
+                ));
             }
+            text
         }
         RulesFormat::Json => {
             let list: Vec<_> = rules::all_meta()
@@ -778,20 +797,17 @@ fn list_rules(format: RulesFormat) -> u8 {
                     })
                 })
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&list).unwrap_or_default()
-            );
+            serde_json::to_string_pretty(&list).unwrap_or_default() + "\n"
         }
-    }
-    EXIT_CLEAN
+    };
+    print_stdout(&text).map_or_else(|failed| failed, |()| EXIT_CLEAN)
 }
 
 fn explain(key: &str) -> u8 {
     match rules::lookup(key) {
         Some(meta) => {
-            print!("{}", docs::RulePage::parse(meta.page).render_terminal());
-            EXIT_CLEAN
+            let page = docs::RulePage::parse(meta.page).render_terminal();
+            print_stdout(&page).map_or_else(|failed| failed, |()| EXIT_CLEAN)
         }
         None => usage_error(&format!(
             "unknown rule `{key}` (see `warplint rules` for codes and names)"

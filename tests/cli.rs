@@ -238,3 +238,43 @@ fn version_flag() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains(env!("CARGO_PKG_VERSION")));
 }
+
+/// Standard output whose reader is already gone: the read end of a pipe
+/// closed before the child writes, so every write fails with EPIPE.
+#[cfg(unix)]
+fn closed_pipe() -> Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` fills both descriptors on success; each is owned once.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    Stdio::from(write)
+}
+
+/// `warplint … | head` where head has exited: no panic and no message,
+/// the exit code of an I/O error, as the report itself does.
+#[cfg(unix)]
+#[test]
+fn a_closed_output_pipe_ends_every_command_quietly() {
+    for args in [
+        &["rules"][..],
+        &["rules", "--format", "json"],
+        &["explain", "WL004"],
+        &["check", "testdata/wl001", "--show-files"],
+        &["check", "testdata/wl001", "--show-settings"],
+        &["check", "testdata/wl001", "--statistics"],
+        &["check", "testdata/wl001", "--format", "concise"],
+    ] {
+        let o = warplint()
+            .args(args)
+            .stdout(closed_pipe())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.trim().is_empty(), "{args:?}: {err}");
+    }
+}

@@ -8,38 +8,40 @@ use crate::config::Resolver;
 use crate::discover;
 use crate::rules::all_meta;
 
-/// Print the files a check of `paths` would read (`settings`: and the
-/// settings of the first one). Returns the exit code (0, or 2 for errors).
-pub fn show(paths: &[PathBuf], resolver: &Arc<Resolver>, settings: bool) -> u8 {
+/// The files a check of `paths` would read (`settings`: and the settings
+/// of the first one), as text for standard output, and the exit code (0,
+/// or 2 for errors, which are printed on standard error).
+pub fn show(paths: &[PathBuf], resolver: &Arc<Resolver>, settings: bool) -> (String, u8) {
     let policy: Arc<dyn discover::Policy> = resolver.clone();
     let (candidates, errors) = discover::discover_with(paths, policy);
     for e in &errors {
         eprintln!("warplint: error: {}: {}", e.path, e.message);
     }
+    let mut text = String::new();
     if settings {
         let Some(first) = candidates.first() else {
             eprintln!("warplint: error: no file to show settings for");
-            return 2;
+            return (text, 2);
         };
         match settings_text(&first.path, resolver) {
-            Ok(text) => print!("{text}"),
+            Ok(settings) => text = settings,
             Err(e) => {
                 eprintln!("warplint: error: {e}");
-                return 2;
+                return (text, 2);
             }
         }
     } else {
         for c in &candidates {
             let shown = c.path.display().to_string();
             let shown = shown.strip_prefix("./").unwrap_or(&shown);
+            text.push_str(shown);
             if c.sniff {
-                println!("{shown} (if it looks like CUDA)");
-            } else {
-                println!("{shown}");
+                text.push_str(" (if it looks like CUDA)");
             }
+            text.push('\n');
         }
     }
-    if errors.is_empty() { 0 } else { 2 }
+    (text, if errors.is_empty() { 0 } else { 2 })
 }
 
 /// The options `path` is checked with, one `key = value` a line.
