@@ -364,6 +364,15 @@ fn explore_root(
     // shape-dependent only if a shape that ran did not show it, never
     // because the budget ran out before a shape was tried.
     let mut shapes_run = 0u16;
+    // Speculative candidates (on every shared-memory statement, every
+    // narrowed mask) are shown only when a run confirms them. Each warp
+    // of the block runs in the first setup; in the later ones, as for
+    // other findings from the third on, the first and the last. Every
+    // speculative confirmation on testdata and the corpora came from the
+    // first warp.
+    let speculative_only = idxs
+        .iter()
+        .all(|&i| claims[i].as_ref().is_none_or(|c| c.speculative));
     for (si, setup) in setups.iter().enumerate() {
         if out_of_budget {
             break;
@@ -383,11 +392,13 @@ fn explore_root(
             continue;
         }
         // Every warp the first time a block is run under a shape, and in
-        // the first two setups; otherwise the first and last warp. (A
-        // shape whose runs skipped the warps that reach a site could not
-        // say whether the problem depends on the shape.)
+        // the first two setups (the first, where every finding is
+        // speculative); otherwise the first and last warp. (A shape whose
+        // runs skipped the warps that reach a site could not say whether
+        // the problem depends on the shape.)
         let fresh_block = blocks_seen.insert((setup.shape, setup.cfg.block_idx[0]));
-        let warps = warps_for(module, root, &setup.cfg, si < 2 || fresh_block);
+        let every_warp = si < if speculative_only { 1 } else { 2 } || fresh_block;
+        let warps = warps_for(module, root, &setup.cfg, every_warp);
         let mut per_warp: Vec<RunResult> = Vec::new();
         for &w in &warps {
             if out_of_budget {
