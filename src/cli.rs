@@ -269,7 +269,7 @@ pub fn main() -> ExitCode {
 }
 
 fn usage_error(msg: &str) -> u8 {
-    eprintln!("warplint: error: {msg}");
+    eprintln_quiet!("warplint: error: {msg}");
     EXIT_ERROR
 }
 
@@ -408,7 +408,7 @@ fn check(args: CheckArgs) -> u8 {
             Ok(run) => run,
             Err(errors) => {
                 for e in &errors {
-                    eprintln!("warplint: error: {e}");
+                    eprintln_quiet!("warplint: error: {e}");
                 }
                 return EXIT_ERROR;
             }
@@ -416,13 +416,13 @@ fn check(args: CheckArgs) -> u8 {
     };
 
     for (path, err) in &run.io_errors {
-        eprintln!("warplint: error: {path}: {err}");
+        eprintln_quiet!("warplint: error: {path}: {err}");
     }
     // Always said, not only with --verbose: a file that was not analysed
     // must never look like a clean one.
     for f in &run.files {
         if let Some(reason) = f.not_analysed.as_ref().or(f.partly_analysed.as_ref()) {
-            eprintln!("warplint: warning: {}: {reason}", f.path);
+            eprintln_quiet!("warplint: warning: {}: {reason}", f.path);
         }
     }
     if let Some(path) = &args.write_baseline {
@@ -505,7 +505,7 @@ fn check(args: CheckArgs) -> u8 {
             .output
             .as_ref()
             .map_or("standard output".to_owned(), |p| p.display().to_string());
-        eprintln!("warplint: error: cannot write report to {target}: {e}");
+        eprintln_quiet!("warplint: error: cannot write report to {target}: {e}");
         return EXIT_ERROR;
     }
     clock.lap(crate::timing::Stage::Report);
@@ -560,20 +560,20 @@ fn print_timings(run: &RunResult, threads: usize, wall: Duration, f: TimingsForm
                 "stages_ms": stages,
                 "slowest_file": slowest.map(|(p, ms)| serde_json::json!({"path": p, "ms": ms})),
             }});
-            eprintln!("{v}");
+            eprintln_quiet!("{v}");
         }
         TimingsFormat::Text => {
-            eprintln!(
+            eprintln_quiet!(
                 "warplint timings: wall {:.1} ms, {threads} thread(s), {} file(s), {parsed} parsed",
                 wall.as_secs_f64() * 1e3,
                 run.files.len()
             );
-            eprintln!("  stage        ms (summed over workers)");
+            eprintln_quiet!("  stage        ms (summed over workers)");
             for (name, ms) in stages {
-                eprintln!("  {name:<12} {ms:>10.1}");
+                eprintln_quiet!("  {name:<12} {ms:>10.1}");
             }
             if let Some((path, ms)) = slowest {
-                eprintln!("  slowest file: {path} ({ms:.1} ms)");
+                eprintln_quiet!("  slowest file: {path} ({ms:.1} ms)");
             }
         }
     }
@@ -635,7 +635,7 @@ fn write_baseline(run: &RunResult, path: &std::path::Path) -> u8 {
     if let Err(e) = std::fs::write(path, baseline.to_json()) {
         return usage_error(&format!("cannot write baseline {}: {e}", path.display()));
     }
-    eprintln!(
+    eprintln_quiet!(
         "warplint: wrote {} baseline entr{} to {}",
         baseline.entries.len(),
         if baseline.entries.len() == 1 {
@@ -654,14 +654,17 @@ fn write_baseline(run: &RunResult, path: &std::path::Path) -> u8 {
 
 fn report_stale(summary: &baseline::Summary) {
     for e in &summary.stale {
-        eprintln!(
+        eprintln_quiet!(
             "warplint: baseline: stale entry {} {} (line {} when recorded) matches no finding: {}",
-            e.path, e.code, e.line, e.message
+            e.path,
+            e.code,
+            e.line,
+            e.message
         );
     }
     let n = summary.stale.len();
     if n > 0 {
-        eprintln!(
+        eprintln_quiet!(
             "warplint: {n} baseline entr{} in {} no longer match (fixed?); \
              refresh it with --write-baseline",
             if n == 1 { "y" } else { "ies" },
@@ -674,10 +677,10 @@ fn print_verbose(run: &RunResult) {
     let stats = run.stats();
     for f in &run.files {
         if f.skipped_by_prefilter {
-            eprintln!("warplint: {}: skipped (no warp-level tokens)", f.path);
+            eprintln_quiet!("warplint: {}: skipped (no warp-level tokens)", f.path);
         }
         if f.lossy_utf8 {
-            eprintln!(
+            eprintln_quiet!(
                 "warplint: {}: not valid UTF-8; invalid bytes were replaced",
                 f.path
             );
@@ -694,7 +697,7 @@ fn print_verbose(run: &RunResult) {
                     }
                 })
                 .collect();
-            eprintln!(
+            eprintln_quiet!(
                 "warplint: {}: {} region(s) could not be parsed and were skipped (lines {})",
                 f.path,
                 f.parse_error_regions.len(),
@@ -702,35 +705,39 @@ fn print_verbose(run: &RunResult) {
             );
         }
     }
-    eprintln!(
+    eprintln_quiet!(
         "warplint: {} file(s) checked, {} skipped by the prefilter, {} with parse errors",
-        stats.files_checked, stats.files_skipped_by_prefilter, stats.files_with_parse_errors
+        stats.files_checked,
+        stats.files_skipped_by_prefilter,
+        stats.files_with_parse_errors
     );
     let pct = if stats.functions == 0 {
         0.0
     } else {
         100.0 * stats.functions_with_parse_errors as f64 / stats.functions as f64
     };
-    eprintln!(
+    eprintln_quiet!(
         "warplint: {} function definition(s) parsed, {} ({pct:.1}%) with parse errors",
-        stats.functions, stats.functions_with_parse_errors
+        stats.functions,
+        stats.functions_with_parse_errors
     );
     let worst = run
         .files
         .iter()
         .filter_map(|f| f.executor_worst.as_ref().map(|w| (&f.path, w)))
         .max_by_key(|(_, w)| w.1);
-    eprintln!(
+    eprintln_quiet!(
         "warplint: {} function(s) analysed, {} warp execution(s) run",
-        stats.functions_analyzed, stats.executor_runs
+        stats.functions_analyzed,
+        stats.executor_runs
     );
     if let Some((path, (name, steps, time))) = worst {
-        eprintln!(
+        eprintln_quiet!(
             "warplint: costliest function for the executor: `{name}` in {path}: {steps} steps, {:.1} ms",
             time.as_secs_f64() * 1000.0
         );
     }
-    eprintln!(
+    eprintln_quiet!(
         "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found",
         stats.includes_resolved,
         stats.headers_lowered,
@@ -738,7 +745,7 @@ fn print_verbose(run: &RunResult) {
         stats.missing_includes.len()
     );
     for (name, files) in &stats.missing_includes {
-        eprintln!("warplint: include not found: {name} (in {files} file(s))");
+        eprintln_quiet!("warplint: include not found: {name} (in {files} file(s))");
     }
 }
 
@@ -760,7 +767,7 @@ fn print_stdout(text: &str) -> Result<(), u8> {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_ERROR),
         Err(e) => {
-            eprintln!("warplint: error: cannot write to standard output: {e}");
+            eprintln_quiet!("warplint: error: cannot write to standard output: {e}");
             Err(EXIT_ERROR)
         }
     }

@@ -6,6 +6,16 @@
 //! [`engine`]. Each module imports only earlier stages and shared leaf
 //! modules (`tests/layering.rs` keeps it so).
 
+/// `eprintln!` that cannot panic: when standard error is a pipe whose
+/// reader has gone (`warplint check -v 2>&1 | head -1`), the message is
+/// lost and the run goes on to its exit code.
+macro_rules! eprintln_quiet {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod baseline;
 pub mod budgets;
 pub mod cli;

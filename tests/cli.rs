@@ -278,3 +278,18 @@ fn a_closed_output_pipe_ends_every_command_quietly() {
         assert!(err.trim().is_empty(), "{args:?}: {err}");
     }
 }
+
+/// `warplint check -v 2>&1 | head -1`: messages on a standard error whose
+/// reader is gone are lost, and the run still ends with its own exit code.
+#[cfg(unix)]
+#[test]
+fn a_closed_error_pipe_loses_messages_not_the_run() {
+    let o = warplint()
+        .args(["check", "-v", "testdata/wl001", "--format", "concise"])
+        .stdout(Stdio::piped())
+        .stderr(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("WL001"), "{}", stdout(&o));
+}

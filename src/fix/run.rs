@@ -41,7 +41,7 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
         let opts = match resolver.options_for(Path::new(&file.path)) {
             Ok(o) => o,
             Err(e) => {
-                eprintln!("warplint: error: {e}");
+                eprintln_quiet!("warplint: error: {e}");
                 summary.io_errors += 1;
                 continue;
             }
@@ -50,7 +50,7 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
         let (fixed, after, count) = match &rw.suppress_reason {
             Some(reason) => {
                 if file.lossy_utf8 {
-                    eprintln!(
+                    eprintln_quiet!(
                         "warplint: {}: not changed: the file is not valid UTF-8",
                         file.path
                     );
@@ -58,7 +58,7 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
                 }
                 let (fixed, added, notes) = suppressions::add(text, &file.diagnostics, reason);
                 for n in notes {
-                    eprintln!("warplint: {}:{n}", file.path);
+                    eprintln_quiet!("warplint: {}:{n}", file.path);
                 }
                 let after = check_source(&file.path, fixed.as_bytes(), &opts);
                 (fixed, after, added)
@@ -68,7 +68,7 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
                     continue;
                 };
                 for n in &ff.notes {
-                    eprintln!("warplint: {n}");
+                    eprintln_quiet!("warplint: {n}");
                 }
                 unsafe_skipped += ff.unsafe_skipped;
                 let n = ff.applied.len();
@@ -89,7 +89,7 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
         match write_atomically(Path::new(&file.path), fixed.as_bytes()) {
             Ok(()) => *file = after,
             Err(e) => {
-                eprintln!("warplint: error: cannot write {}: {e}", file.path);
+                eprintln_quiet!("warplint: error: cannot write {}: {e}", file.path);
                 summary.io_errors += 1;
             }
         }
@@ -101,12 +101,13 @@ pub fn rewrite(run: &mut RunResult, resolver: &Resolver, rw: &Rewrite) -> Summar
     } else {
         "would fix"
     };
-    eprintln!(
+    eprintln_quiet!(
         "warplint: {what} {} finding(s) in {} file(s)",
-        summary.fixed, summary.changed_files
+        summary.fixed,
+        summary.changed_files
     );
     if unsafe_skipped > 0 {
-        eprintln!(
+        eprintln_quiet!(
             "warplint: {unsafe_skipped} unsafe fix(es) not applied (review them with --diff --unsafe-fixes)"
         );
     }

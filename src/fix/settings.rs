@@ -15,18 +15,18 @@ pub fn show(paths: &[PathBuf], resolver: &Arc<Resolver>, settings: bool) -> (Str
     let policy: Arc<dyn discover::Policy> = resolver.clone();
     let (candidates, errors) = discover::discover_with(paths, policy);
     for e in &errors {
-        eprintln!("warplint: error: {}: {}", e.path, e.message);
+        eprintln_quiet!("warplint: error: {}: {}", e.path, e.message);
     }
     let mut text = String::new();
     if settings {
         let Some(first) = candidates.first() else {
-            eprintln!("warplint: error: no file to show settings for");
+            eprintln_quiet!("warplint: error: no file to show settings for");
             return (text, 2);
         };
         match settings_text(&first.path, resolver) {
             Ok(settings) => text = settings,
             Err(e) => {
-                eprintln!("warplint: error: {e}");
+                eprintln_quiet!("warplint: error: {e}");
                 return (text, 2);
             }
         }

@@ -261,7 +261,7 @@ pub fn write_frame(w: &mut impl Write, body: &str) -> io::Result<()> {
 /// Everything the server says about itself goes to stderr, which editors
 /// keep as the server's log.
 pub fn log(msg: &str) {
-    eprintln!("warplint server: {msg}");
+    eprintln_quiet!("warplint server: {msg}");
 }
 
 #[cfg(test)]
