@@ -422,8 +422,9 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
     let mut locs: Vec<_> = by_loc.into_iter().collect();
     locs.sort_by_key(|(k, _)| *k);
     for (_, (idxs, loc_lanes, written)) in locs {
-        // One lane's element, or one only read: no pair can conflict (its
-        // pairs count as compared, as they would one by one).
+        // An element only one lane touched, or that nothing wrote, has no
+        // conflicting pair; its pairs still count as compared, as they
+        // would one by one, so the budget cuts where it did.
         if loc_lanes.count_ones() < 2 || !written {
             let n = idxs.len() as u64;
             work += n * n.saturating_sub(1) / 2;

@@ -64,6 +64,17 @@ struct SharedArray {
     data: HashMap<i64, Val>,
 }
 
+/// Where a shared-memory access happens, as a trace records it.
+struct AccessSite {
+    /// [`Machine::chain_generation`] when it was computed.
+    generation: u64,
+    function: usize,
+    expr: ExprId,
+    /// The call chain down to `expr`.
+    chain: std::sync::Arc<[Site]>,
+    line: usize,
+}
+
 struct Activation<'m> {
     f: &'m Function,
     fidx: usize,
@@ -126,10 +137,9 @@ pub struct Machine<'m> {
     /// Bumped whenever `chain` changes, so that [`Self::access_site`] can
     /// tell its memo is still the current chain.
     chain_generation: u64,
-    /// The last shared-memory access site: (chain generation, function,
-    /// expression, its chain with the expression, its line). One
-    /// expression accesses memory once per lane.
-    access_memo: Option<(u64, usize, ExprId, std::sync::Arc<[Site]>, usize)>,
+    /// The last shared-memory access site: one expression accesses memory
+    /// once per lane.
+    access_memo: Option<AccessSite>,
     depth: u32,
     source: &'m crate::source::SourceFile,
     abort: bool,
@@ -228,24 +238,24 @@ impl<'m> Machine<'m> {
 
     /// The chain and line of a shared-memory access by expression `e`.
     fn access_site(&mut self, span: ByteSpan, e: ExprId) -> (std::sync::Arc<[Site]>, usize) {
-        if let Some((generation, f, at, chain, line)) = &self.access_memo
-            && *generation == self.chain_generation
-            && *f == self.current_fn
-            && *at == e
+        if let Some(memo) = &self.access_memo
+            && memo.generation == self.chain_generation
+            && memo.function == self.current_fn
+            && memo.expr == e
         {
-            return (std::sync::Arc::clone(chain), *line);
+            return (std::sync::Arc::clone(&memo.chain), memo.line);
         }
         let line = self.line(span);
         let chain: std::sync::Arc<[Site]> = (self.chain.iter().copied())
             .chain(std::iter::once((self.current_fn, e)))
             .collect();
-        self.access_memo = Some((
-            self.chain_generation,
-            self.current_fn,
-            e,
-            std::sync::Arc::clone(&chain),
+        self.access_memo = Some(AccessSite {
+            generation: self.chain_generation,
+            function: self.current_fn,
+            expr: e,
+            chain: std::sync::Arc::clone(&chain),
             line,
-        ));
+        });
         (chain, line)
     }
 
