@@ -336,6 +336,13 @@ fn check(args: CheckArgs) -> u8 {
         Err(e) => return usage_error(&e.to_string()),
     };
 
+    // A compile database the user names must be usable: analysing without
+    // its include paths and macros, unsaid, would look like a clean run.
+    if let Some(path) = &args.compile_commands
+        && let Err(e) = crate::tu::compile_db::CompileDb::open(path)
+    {
+        return usage_error(&format!("--compile-commands {}: {e}", path.display()));
+    }
     // Read the baseline first: a bad one should fail before a long run.
     let baseline = match &args.baseline {
         Some(path) => match Baseline::load(path) {

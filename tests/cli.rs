@@ -293,3 +293,31 @@ fn a_closed_error_pipe_loses_messages_not_the_run() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("WL001"), "{}", stdout(&o));
 }
+
+/// A compile database named on the command line that cannot be used is an
+/// error before any file is checked, not a silent run without its flags.
+#[test]
+fn an_unusable_compile_database_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_an_array = dir.path().join("compile_commands.json");
+    std::fs::write(&not_an_array, "{\"file\": \"a.cu\"}").unwrap();
+    let missing = dir.path().join("build/compile_commands.json");
+    for (db, why) in [
+        (&not_an_array, "not a JSON array of compile commands"),
+        (&missing, "No such file"),
+    ] {
+        let o = run(&[
+            "check",
+            "--compile-commands",
+            db.to_str().unwrap(),
+            "testdata/wl001/legacy_reductions.cu",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("--compile-commands") && err.contains(why),
+            "{err}"
+        );
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    }
+}

@@ -33,8 +33,15 @@ const MAX_ENTRIES: usize = 200_000;
 impl CompileDb {
     /// Read `path`; `None` when it cannot be read or is not a JSON array.
     pub fn load(path: &Path) -> Option<CompileDb> {
-        let text = std::fs::read_to_string(path).ok()?;
+        CompileDb::open(path).ok()
+    }
+
+    /// Read `path`, or say why it cannot be used: unreadable, or not a JSON
+    /// array of compile commands.
+    pub fn open(path: &Path) -> Result<CompileDb, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
         CompileDb::parse(&text, path.parent().unwrap_or(Path::new(".")))
+            .ok_or_else(|| "not a JSON array of compile commands".to_owned())
     }
 
     /// Parse database text; relative `directory` fields are taken relative
