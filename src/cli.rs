@@ -491,29 +491,24 @@ fn check(args: CheckArgs) -> u8 {
         verbose: args.verbose,
     };
     let mut clock = crate::timing::Clock::start();
-    let written = match &args.output {
-        Some(path) => std::fs::File::create(path).and_then(|file| {
-            let mut out = std::io::BufWriter::new(file);
-            report::write(&run, &report_opts, &mut out)?;
-            out.flush()
-        }),
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            match report::write(&run, &report_opts, &mut out).and_then(|_| out.flush()) {
-                // A closed pipe (`| head`) is the reader's choice, not an error to report.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return EXIT_ERROR,
-                other => other,
+    match &args.output {
+        Some(path) => {
+            let written = std::fs::File::create(path).and_then(|file| {
+                let mut out = std::io::BufWriter::new(file);
+                report::write(&run, &report_opts, &mut out)?;
+                out.flush()
+            });
+            if let Err(e) = written {
+                let target = path.display();
+                eprintln_quiet!("warplint: error: cannot write report to {target}: {e}");
+                return EXIT_ERROR;
             }
         }
-    };
-    if let Err(e) = written {
-        let target = args
-            .output
-            .as_ref()
-            .map_or("standard output".to_owned(), |p| p.display().to_string());
-        eprintln_quiet!("warplint: error: cannot write report to {target}: {e}");
-        return EXIT_ERROR;
+        None => {
+            if let Err(failed) = to_stdout("report", |out| report::write(&run, &report_opts, out)) {
+                return failed;
+            }
+        }
     }
     clock.lap(crate::timing::Stage::Report);
     if let Some(format) = timings {
@@ -765,19 +760,28 @@ fn parse_cuda_version_arg(s: &str) -> Result<(u32, u32), String> {
         .ok_or_else(|| format!("invalid CUDA version `{s}`, expected MAJOR.MINOR such as 12.8"))
 }
 
-/// Print `text` on standard output. A reader that closed the pipe
-/// (`| head`) ends the output quietly, with the exit code of an I/O error
-/// as the report does (`Err`); another write error is also reported.
-fn print_stdout(text: &str) -> Result<(), u8> {
+/// Write `what` (the report, a listing) on standard output with `write`.
+/// A reader that closed the pipe (`| head`) is the reader's choice: the
+/// output ends quietly, with the exit code of an I/O error (`Err`); another
+/// write error is also said.
+fn to_stdout(
+    what: &str,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), u8> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match write(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(EXIT_ERROR),
         Err(e) => {
-            eprintln_quiet!("warplint: error: cannot write to standard output: {e}");
+            eprintln_quiet!("warplint: error: cannot write {what} to standard output: {e}");
             Err(EXIT_ERROR)
         }
     }
+}
+
+/// [`to_stdout`] for text already built.
+fn print_stdout(text: &str) -> Result<(), u8> {
+    to_stdout("output", |out| out.write_all(text.as_bytes()))
 }
 
 fn list_rules(format: RulesFormat) -> u8 {
