@@ -19,6 +19,15 @@ pub struct Budgets {
     /// Interpreter steps for a whole file; functions past it are not run
     /// and their findings are undecided. Keeps any one file near a second.
     pub max_file_steps: u64,
+    /// The part of `max_file_steps` that functions whose every finding is
+    /// a speculative candidate may spend. Such candidates (a WL004 claim
+    /// on every shared-memory statement) are shown only when a run
+    /// confirms them; without this share one long kernel of them took the
+    /// whole file budget, most of the executor's time on FlashInfer. Every
+    /// confirmation of an unplanted candidate on the corpora came within
+    /// 40,000 steps of its function, but planted narrowed masks
+    /// (`tests/seeded_recall.rs`) needed up to 615,000 on FlashInfer.
+    pub max_speculative_steps: u64,
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).
     pub max_parse_operations: u64,
@@ -49,6 +58,7 @@ impl Default for Budgets {
             max_forks: 16,
             max_call_depth: 8,
             max_file_steps: 1_500_000,
+            max_speculative_steps: 750_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
             max_fix_relints: 16,

@@ -135,6 +135,7 @@ pub struct BudgetSettings {
     pub max_forks: Option<u32>,
     pub max_call_depth: Option<u32>,
     pub max_file_steps: Option<u64>,
+    pub max_speculative_steps: Option<u64>,
 }
 
 impl BudgetSettings {
@@ -153,6 +154,9 @@ impl BudgetSettings {
         }
         if let Some(v) = self.max_file_steps {
             b.max_file_steps = v;
+        }
+        if let Some(v) = self.max_speculative_steps {
+            b.max_speculative_steps = v;
         }
     }
 }
@@ -502,13 +506,17 @@ impl Config {
                         "max-file-steps" => {
                             self.budgets.max_file_steps = Some(bounded(1, 100_000_000_000)? as u64)
                         }
+                        "max-speculative-steps" => {
+                            self.budgets.max_speculative_steps =
+                                Some(bounded(0, 100_000_000_000)? as u64)
+                        }
                         other => {
                             return Err((
                                 k.span(),
                                 format!(
                                     "unknown key `executor.{other}` (expected max-steps, \
-                                     max-loop-iterations, max-forks, max-call-depth or \
-                                     max-file-steps)"
+                                     max-loop-iterations, max-forks, max-call-depth, \
+                                     max-file-steps or max-speculative-steps)"
                                 ),
                             ));
                         }
@@ -967,6 +975,7 @@ max-steps = 1_000
 max-loop-iterations = 0x10
 max-forks = 4
 max-call-depth = 0
+max-speculative-steps = 0
 "#,
         )
         .unwrap();
@@ -987,6 +996,7 @@ max-call-depth = 0
                 max_forks: Some(4),
                 max_call_depth: Some(0),
                 max_file_steps: None,
+                max_speculative_steps: Some(0),
             }
         );
         assert!(c.excludes("third_party"));

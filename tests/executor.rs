@@ -213,3 +213,64 @@ fn narrow_broadcast_is_one_value_per_segment() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn speculative_candidates_leave_the_file_budget_to_real_evidence() {
+    // The first kernel only has speculative WL004 candidates (each lane
+    // writes its own slot), and each warp's run of it takes the whole
+    // per-run budget (200,000 steps): four warps spend more than the file
+    // budget of this test. The second kernel has a barrier under a
+    // lane-dependent guard. The candidates draw on their own share of the
+    // file budget, so the barrier's run is still built and confirms it.
+    let src = "__global__ void fill(float *out) {
+    __shared__ float s[128];
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 64; j++)
+            for (int k = 0; k < 64; k++)
+                s[threadIdx.x] += out[i * j + k];
+    out[threadIdx.x] = s[threadIdx.x];
+}
+__global__ void half(float *out) {
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 0.0f;
+}
+";
+    let file = |speculative: u64| Options {
+        budgets: Budgets {
+            max_file_steps: 600_000,
+            max_speculative_steps: speculative,
+            ..Budgets::default()
+        },
+        ..all_findings()
+    };
+    let d = check(src, &file(300_000));
+    let barrier = d.iter().find(|d| d.code == "WL007").expect("WL007");
+    assert_eq!(
+        barrier.confirmation.status,
+        Status::Confirmed,
+        "{barrier:#?}"
+    );
+    let speculative: Vec<_> = d.iter().filter(|d| d.code == "WL004").collect();
+    assert!(!speculative.is_empty());
+    for c in speculative {
+        assert_eq!(c.confirmation.status, Status::Undecided);
+        assert!(
+            c.confirmation
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("speculative candidates")),
+            "{c:#?}"
+        );
+    }
+    // With the share as large as the file budget, the long kernel takes it
+    // all and the barrier is never run: what the share is for.
+    let d = check(src, &file(600_000));
+    let barrier = d.iter().find(|d| d.code == "WL007").expect("WL007");
+    assert_eq!(
+        barrier.confirmation.status,
+        Status::Undecided,
+        "{barrier:#?}"
+    );
+}

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::check::{Class, Observation, observe};
-use super::interp::{Machine, RunConfig, Schedule};
+use super::interp::{Allowance, Machine, RunConfig, Schedule};
 use super::trace::Trace;
 use crate::budgets::Budgets;
 use crate::diagnostic::{
@@ -96,28 +96,52 @@ pub fn confirm_findings(
     // The file's step budget is spent in root order: each root may use what
     // the roots before it left, and its runs stop where that runs out, so
     // the cut is counted (never timed) and the same on every machine.
-    let roots: Vec<(usize, Vec<usize>)> = by_root.into_iter().collect();
-    let mut explored: Vec<RootOutcome> = Vec::new();
-    let mut spent = 0u64;
-    let mut cut = roots.len();
-    for (k, (root, idxs)) in roots.iter().enumerate() {
-        if spent >= opts.budgets.max_file_steps {
-            cut = k;
-            break;
-        }
-        let left = opts.budgets.max_file_steps - spent;
-        let o = explore_root(module, source, claims, *root, idxs, opts, left);
-        spent += o.steps;
-        explored.push(o);
-    }
-    let file_budget_note = format!(
-        "the executor's budget for this file ({} steps) was spent on earlier functions",
+    // Roots with only speculative claims draw on their own share of it.
+    let file_budget: std::sync::Arc<str> = format!(
+        "the executor's budget for this file ({} steps)",
         opts.budgets.max_file_steps
-    );
-    cost.skipped_roots = roots.len() - cut;
-    let mut starved: HashSet<usize> = HashSet::new();
-    for (_, idxs) in &roots[cut..] {
-        starved.extend(idxs.iter().copied());
+    )
+    .into();
+    let speculative_budget: std::sync::Arc<str> = format!(
+        "the executor's budget for speculative candidates in this file ({} steps)",
+        opts.budgets.max_speculative_steps
+    )
+    .into();
+    let mut explored: Vec<RootOutcome> = Vec::new();
+    let (mut spent, mut speculative_spent) = (0u64, 0u64);
+    // Claim → the budget that left none of its roots any steps.
+    let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::new();
+    for (root, idxs) in by_root {
+        let file_left = opts.budgets.max_file_steps.saturating_sub(spent);
+        let speculative = all_speculative(claims, &idxs);
+        let speculative_left = opts
+            .budgets
+            .max_speculative_steps
+            .saturating_sub(speculative_spent);
+        let allowance = if speculative && speculative_left < file_left {
+            Allowance {
+                steps: speculative_left,
+                budget: std::sync::Arc::clone(&speculative_budget),
+            }
+        } else {
+            Allowance {
+                steps: file_left,
+                budget: std::sync::Arc::clone(&file_budget),
+            }
+        };
+        if allowance.steps == 0 {
+            cost.skipped_roots += 1;
+            for &i in &idxs {
+                starved.insert(i, std::sync::Arc::clone(&allowance.budget));
+            }
+            continue;
+        }
+        let o = explore_root(module, source, claims, root, &idxs, opts, &allowance);
+        spent += o.steps;
+        if speculative {
+            speculative_spent += o.steps;
+        }
+        explored.push(o);
     }
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
@@ -168,9 +192,9 @@ pub fn confirm_findings(
         }
     }
 
-    for &ci in &starved {
+    for (&ci, budget) in &starved {
         if found[ci].is_none() && incomplete[ci].is_none() {
-            incomplete[ci] = Some(file_budget_note.clone());
+            incomplete[ci] = Some(format!("{budget} was spent on earlier functions"));
         }
     }
     let verdicts = claims
@@ -236,7 +260,7 @@ pub fn confirm_findings(
                         },
                     }
                 }
-                None if !starved.contains(&i)
+                None if !starved.contains_key(&i)
                     && roots_seen[i] > 0
                     && roots_proven[i].len() == roots_seen[i] =>
                 {
@@ -258,8 +282,10 @@ pub fn confirm_findings(
                     let reason = if let Some(why) = split_guess[i].take() {
                         // Not contested: a run did show it, on a guess.
                         why
-                    } else if starved.contains(&i) && !reached[i] {
-                        format!("no run was built: {file_budget_note}")
+                    } else if let Some(budget) = starved.get(&i)
+                        && !reached[i]
+                    {
+                        format!("no run was built: {budget} was spent on earlier functions")
                     } else if !reached[i] {
                         match &incomplete[i] {
                             Some(why) => format!("no run reached it: {why} before this point"),
@@ -289,6 +315,13 @@ pub fn confirm_findings(
         })
         .collect();
     (verdicts, cost)
+}
+
+/// Are all of these claims speculative candidates (kept only if a run
+/// confirms them)?
+fn all_speculative(claims: &[Option<Claim>], idxs: &[usize]) -> bool {
+    idxs.iter()
+        .all(|&i| claims[i].as_ref().is_none_or(|c| c.speculative))
 }
 
 /// What exploring one root function found for its claims.
@@ -338,8 +371,9 @@ fn explore_root(
     root: usize,
     idxs: &[usize],
     opts: &ExecOptions,
-    steps_left: u64,
+    allowance: &Allowance,
 ) -> RootOutcome {
+    let steps_left = allowance.steps;
     let mut state: BTreeMap<usize, ClaimState> =
         idxs.iter().map(|&i| (i, ClaimState::default())).collect();
     let mut runs = 0usize;
@@ -370,9 +404,7 @@ fn explore_root(
     // other findings from the third on, the first and the last. Every
     // speculative confirmation on testdata and the corpora came from the
     // first warp.
-    let speculative_only = idxs
-        .iter()
-        .all(|&i| claims[i].as_ref().is_none_or(|c| c.speculative));
+    let speculative_only = all_speculative(claims, idxs);
     for (si, setup) in setups.iter().enumerate() {
         if out_of_budget {
             break;
@@ -417,7 +449,10 @@ fn explore_root(
                 let mut cfg = setup.cfg.clone();
                 cfg.warp = w;
                 cfg.schedule = sched;
-                cfg.file_steps_left = steps_left - root_steps;
+                cfg.allowance = Allowance {
+                    steps: steps_left - root_steps,
+                    budget: std::sync::Arc::clone(&allowance.budget),
+                };
                 let mut m = Machine::new(module, &cfg, source);
                 m.run_root(root);
                 runs += 1;
@@ -436,10 +471,7 @@ fn explore_root(
             deterministic_done.insert(key);
         }
         let all_warps = warps.len() as u32 == warp_count(&setup.cfg);
-        let budget_note = format!(
-            "the executor's budget for this file ({} steps) ran out",
-            opts.budgets.max_file_steps
-        );
+        let budget_note = format!("{} ran out", allowance.budget);
         let inexact = if out_of_budget {
             Some(budget_note.clone())
         } else {
@@ -526,7 +558,10 @@ fn explore_root(
                         for name in &s.cfg.chosen_inputs {
                             cfg.inputs.remove(name);
                         }
-                        cfg.file_steps_left = steps_left.saturating_sub(root_steps);
+                        cfg.allowance = Allowance {
+                            steps: steps_left.saturating_sub(root_steps),
+                            budget: std::sync::Arc::clone(&allowance.budget),
+                        };
                         let (shown, steps) =
                             shows_on_unknown_memory(module, source, root, &cfg, claim);
                         runs += 1;
@@ -971,7 +1006,10 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                     schedule: Schedule::Converged,
                     seed: r as u32,
                     budgets: opts.budgets,
-                    file_steps_left: opts.budgets.max_file_steps,
+                    allowance: Allowance {
+                        steps: opts.budgets.max_file_steps,
+                        budget: "the executor's budget for this file".into(),
+                    },
                     chosen_inputs: chosen_inputs.clone(),
                     // With a stated shape, the first setup of each block
                     // keeps memory symbolic: the one that can be exact.

@@ -54,9 +54,19 @@ pub struct RunConfig {
     /// seeded contents, and `blockIdx` reads are recorded instead of
     /// counted as chosen: the setup that can prove a finding absent.
     pub symbolic: bool,
-    /// Steps the file's budget (`Budgets::max_file_steps`) still allows
-    /// this run; the run stops there, incomplete, like at `max_steps`.
-    pub file_steps_left: u64,
+    /// Steps the file's budget still allows this run; the run stops
+    /// there, incomplete, like at `max_steps`.
+    pub allowance: Allowance,
+}
+
+/// What is left of a budget shared by the runs of a file (the file's own,
+/// or the share of it that speculative candidates may spend), and its name
+/// for the reason a run gives when it runs out.
+#[derive(Debug, Clone)]
+pub struct Allowance {
+    pub steps: u64,
+    /// "the executor's budget for this file (1500000 steps)".
+    pub budget: std::sync::Arc<str>,
 }
 
 struct SharedArray {
@@ -266,11 +276,8 @@ impl<'m> Machine<'m> {
                 "the executor's step budget ({}) ran out",
                 self.cfg.budgets.max_steps
             ));
-        } else if self.trace.steps > self.cfg.file_steps_left {
-            self.give_up(format!(
-                "the executor's budget for this file ({} steps) ran out",
-                self.cfg.budgets.max_file_steps
-            ));
+        } else if self.trace.steps > self.cfg.allowance.steps {
+            self.give_up(format!("{} ran out", self.cfg.allowance.budget));
         }
         !self.abort
     }
