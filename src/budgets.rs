@@ -43,6 +43,12 @@ pub struct Budgets {
     /// whose unit links many header functions gets fewer of them and no
     /// file spends seconds verifying fixes (the first always runs).
     pub max_fix_relint_functions: usize,
+    /// Executor steps, summed over a file's fix re-lints, past which the
+    /// remaining fixes are not verified (the first always is). Each re-lint
+    /// runs the executor on the whole file again: a file whose long kernels
+    /// take its whole step budget gets one, where 16 took 80 s of
+    /// FlashInfer's MoE kernels at `--min-confidence all`.
+    pub max_fix_relint_steps: u64,
     /// Headers larger than this are not parsed for a translation unit
     /// (counted in `includes_cut`): a generated table of several MB (such
     /// as CUTLASS's tensor-core atom lists) costs tens of MB of syntax tree
@@ -63,6 +69,7 @@ impl Default for Budgets {
             max_file_bytes: 1 << 30,
             max_fix_relints: 16,
             max_fix_relint_functions: 320,
+            max_fix_relint_steps: 1_500_000,
             max_header_bytes: 512 * 1024,
         }
     }

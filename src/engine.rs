@@ -177,6 +177,9 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
     // hundred header functions gets fewer re-lints than a small kernel).
     let mut relinted_functions = 0usize;
     let function_budget = opts.budgets.max_fix_relint_functions;
+    // And the executor runs again on every function that holds a finding.
+    let mut relinted_steps = 0u64;
+    let step_budget = opts.budgets.max_fix_relint_steps;
     for i in offered {
         let withheld = match text {
             None => Some("the file is not valid UTF-8".to_owned()),
@@ -187,6 +190,12 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
             Some(_) if relints > 0 && relinted_functions + outcome.functions > function_budget => {
                 Some(format!(
                     "not verified: past the budget of {function_budget} functions analysed \
+                     again to verify this file's fixes"
+                ))
+            }
+            Some(_) if relints > 0 && relinted_steps + outcome.executor_steps > step_budget => {
+                Some(format!(
+                    "not verified: past the budget of {step_budget} executor steps run \
                      again to verify this file's fixes"
                 ))
             }
@@ -205,6 +214,7 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
                             FixCheck::Skip,
                         );
                         relinted_functions += after.functions;
+                        relinted_steps += after.executor_steps;
                         let original_line =
                             |a: &Diagnostic| original_line(text, edits, a.span.start);
                         relint_problem(&outcome.diagnostics, &[d], &after, &original_line)
@@ -352,6 +362,7 @@ fn analyse(
     clock.lap(Stage::Executor);
     outcome.functions = module.functions.len();
     outcome.executor_runs = cost.runs;
+    outcome.executor_steps = cost.steps;
     outcome.executor_worst = cost.worst;
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     let mut in_headers: Vec<HeaderDiagnostic> = Vec::new();

@@ -42,6 +42,8 @@ pub struct FileOutcome {
     pub functions_with_parse_errors: usize,
     /// Warp executions the executor ran for this file's findings.
     pub executor_runs: usize,
+    /// Interpreter steps those executions took.
+    pub executor_steps: u64,
     /// The function the executor spent most on: name, steps, time.
     pub executor_worst: Option<(String, u64, std::time::Duration)>,
     /// Findings inside included headers, seen in this file's context; the

@@ -381,6 +381,34 @@ fn fixes_past_the_re_lint_budget_are_withheld() {
     );
 }
 
+/// Past the file's budget of executor steps spent again on re-lints, a
+/// finding offers no fix and says so; the first fix is always verified.
+#[test]
+fn fixes_past_the_re_lint_step_budget_are_withheld() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let file = "wl001/legacy_reductions.cu";
+    let text = std::fs::read(root.join(file)).unwrap();
+    let mut opts = Options::default();
+    let all = check_source(file, &text, &opts).diagnostics;
+    let fixes = all.iter().filter(|d| d.fix.is_some()).count();
+    assert!(fixes >= 3, "{all:?}");
+    // Less than one re-lint's executor work: only the first runs.
+    opts.budgets.max_fix_relint_steps = 1;
+    let capped = check_source(file, &text, &opts).diagnostics;
+    assert_eq!(capped.iter().filter(|d| d.fix.is_some()).count(), 1);
+    let over: Vec<_> = capped
+        .iter()
+        .filter_map(|d| d.fix_withheld.as_deref())
+        .collect();
+    assert_eq!(over.len(), fixes - 1);
+    assert!(
+        over.iter().all(|w| *w
+            == "not verified: past the budget of 1 executor steps run again to verify \
+                this file's fixes"),
+        "{over:?}"
+    );
+}
+
 #[test]
 fn add_suppressions_covers_every_finding_once() {
     let dir = tempfile::tempdir().unwrap();
