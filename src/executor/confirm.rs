@@ -109,7 +109,7 @@ pub fn confirm_findings(
     .into();
     let mut explored: Vec<RootOutcome> = Vec::new();
     let (mut spent, mut speculative_spent) = (0u64, 0u64);
-    // Claim → the budget that left none of its roots any steps.
+    // Claim → the budget that left one of its roots no steps.
     let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::new();
     for (root, idxs) in by_root {
         let file_left = opts.budgets.max_file_steps.saturating_sub(spent);
@@ -1006,10 +1006,8 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                     schedule: Schedule::Converged,
                     seed: r as u32,
                     budgets: opts.budgets,
-                    allowance: Allowance {
-                        steps: opts.budgets.max_file_steps,
-                        budget: "the executor's budget for this file".into(),
-                    },
+                    // Each run is given what its root has left.
+                    allowance: Allowance::default(),
                     chosen_inputs: chosen_inputs.clone(),
                     // With a stated shape, the first setup of each block
                     // keeps memory symbolic: the one that can be exact.

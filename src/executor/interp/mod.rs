@@ -62,7 +62,7 @@ pub struct RunConfig {
 /// What is left of a budget shared by the runs of a file (the file's own,
 /// or the share of it that speculative candidates may spend), and its name
 /// for the reason a run gives when it runs out.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Allowance {
     pub steps: u64,
     /// "the executor's budget for this file (1500000 steps)".
