@@ -245,13 +245,13 @@ __global__ void half(float *out) {
         },
         ..all_findings()
     };
+    let barrier = |d: &[warplint::diagnostic::Diagnostic]| {
+        let b = d.iter().find(|d| d.code == "WL007").expect("WL007");
+        (b.confirmation.status, format!("{b:#?}"))
+    };
     let d = check(src, &file(300_000));
-    let barrier = d.iter().find(|d| d.code == "WL007").expect("WL007");
-    assert_eq!(
-        barrier.confirmation.status,
-        Status::Confirmed,
-        "{barrier:#?}"
-    );
+    let (status, shown) = barrier(&d);
+    assert_eq!(status, Status::Confirmed, "{shown}");
     let speculative: Vec<_> = d.iter().filter(|d| d.code == "WL004").collect();
     assert!(!speculative.is_empty());
     for c in speculative {
@@ -266,11 +266,6 @@ __global__ void half(float *out) {
     }
     // With the share as large as the file budget, the long kernel takes it
     // all and the barrier is never run: what the share is for.
-    let d = check(src, &file(600_000));
-    let barrier = d.iter().find(|d| d.code == "WL007").expect("WL007");
-    assert_eq!(
-        barrier.confirmation.status,
-        Status::Undecided,
-        "{barrier:#?}"
-    );
+    let (status, shown) = barrier(&check(src, &file(600_000)));
+    assert_eq!(status, Status::Undecided, "{shown}");
 }

@@ -356,28 +356,38 @@ fn fixes_that_fail_the_re_lint_are_withheld_everywhere_with_the_reason() {
     }
 }
 
-/// Past the file's budget of re-lints, a finding offers no fix and says so.
-#[test]
-fn fixes_past_the_re_lint_budget_are_withheld() {
+/// `testdata/wl001/legacy_reductions.cu` checked with default options and
+/// with `cap` applied: how many fixes each offers, and the reasons the
+/// capped run gives for those it withholds.
+fn fixes_capped_by(cap: impl FnOnce(&mut Options)) -> (usize, usize, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let file = "wl001/legacy_reductions.cu";
     let text = std::fs::read(root.join(file)).unwrap();
     let mut opts = Options::default();
-    let all = check_source(file, &text, &opts).diagnostics;
-    let fixes = all.iter().filter(|d| d.fix.is_some()).count();
-    assert!(fixes >= 3, "{all:?}");
-    opts.budgets.max_fix_relints = 2;
+    let offered =
+        |d: &[warplint::diagnostic::Diagnostic]| d.iter().filter(|d| d.fix.is_some()).count();
+    let all = offered(&check_source(file, &text, &opts).diagnostics);
+    cap(&mut opts);
     let capped = check_source(file, &text, &opts).diagnostics;
-    assert_eq!(capped.iter().filter(|d| d.fix.is_some()).count(), 2);
-    let over: Vec<_> = capped
+    let withheld = capped
         .iter()
-        .filter_map(|d| d.fix_withheld.as_deref())
+        .filter_map(|d| d.fix_withheld.clone())
         .collect();
-    assert_eq!(over.len(), fixes - 2);
+    (all, offered(&capped), withheld)
+}
+
+/// Past the file's budget of re-lints, a finding offers no fix and says so.
+#[test]
+fn fixes_past_the_re_lint_budget_are_withheld() {
+    let (all, offered, withheld) = fixes_capped_by(|o| o.budgets.max_fix_relints = 2);
+    assert!(all >= 3, "{all}");
+    assert_eq!(offered, 2);
+    assert_eq!(withheld.len(), all - 2);
     assert!(
-        over.iter()
-            .all(|w| *w == "not verified: past the budget of 2 fix re-lints per file"),
-        "{over:?}"
+        withheld
+            .iter()
+            .all(|w| w == "not verified: past the budget of 2 fix re-lints per file"),
+        "{withheld:?}"
     );
 }
 
@@ -385,27 +395,16 @@ fn fixes_past_the_re_lint_budget_are_withheld() {
 /// finding offers no fix and says so; the first fix is always verified.
 #[test]
 fn fixes_past_the_re_lint_step_budget_are_withheld() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let file = "wl001/legacy_reductions.cu";
-    let text = std::fs::read(root.join(file)).unwrap();
-    let mut opts = Options::default();
-    let all = check_source(file, &text, &opts).diagnostics;
-    let fixes = all.iter().filter(|d| d.fix.is_some()).count();
-    assert!(fixes >= 3, "{all:?}");
     // Less than one re-lint's executor work: only the first runs.
-    opts.budgets.max_fix_relint_steps = 1;
-    let capped = check_source(file, &text, &opts).diagnostics;
-    assert_eq!(capped.iter().filter(|d| d.fix.is_some()).count(), 1);
-    let over: Vec<_> = capped
-        .iter()
-        .filter_map(|d| d.fix_withheld.as_deref())
-        .collect();
-    assert_eq!(over.len(), fixes - 1);
+    let (all, offered, withheld) = fixes_capped_by(|o| o.budgets.max_fix_relint_steps = 1);
+    assert!(all >= 3, "{all}");
+    assert_eq!(offered, 1);
+    assert_eq!(withheld.len(), all - 1);
     assert!(
-        over.iter().all(|w| *w
+        withheld.iter().all(|w| w
             == "not verified: past the budget of 1 executor steps run again to verify \
                 this file's fixes"),
-        "{over:?}"
+        "{withheld:?}"
     );
 }
 
