@@ -181,8 +181,19 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
     let mut relinted_steps = 0u64;
     let step_budget = opts.budgets.max_fix_relint_steps;
     for i in offered {
+        let speculative = outcome.diagnostics[i].confirmation.evidence
+            == Some(crate::diagnostic::Evidence::Speculative);
         let withheld = match text {
             None => Some("the file is not valid UTF-8".to_owned()),
+            // Its re-lint would propose the same candidate again (one on
+            // every shared-memory statement, every narrowed mask) and leave
+            // it undecided: it never verified, and cost most of a run at
+            // `--min-confidence all`.
+            Some(_) if speculative => Some(
+                "not verified: no run confirmed this speculative candidate, so there is no \
+                 problem shown for a fix to remove"
+                    .to_owned(),
+            ),
             Some(_) if relints >= opts.budgets.max_fix_relints => Some(format!(
                 "not verified: past the budget of {} fix re-lints per file",
                 opts.budgets.max_fix_relints

@@ -408,6 +408,34 @@ fn fixes_past_the_re_lint_step_budget_are_withheld() {
     );
 }
 
+/// A speculative candidate no run confirmed shows no problem: its fix is
+/// withheld without a re-lint (which would only propose it again).
+#[test]
+fn speculative_candidates_offer_no_fix() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let file = "hardware/register_then_syncwarp_reduction.cu";
+    let text = std::fs::read(root.join(file)).unwrap();
+    let opts = Options {
+        min_confidence: warplint::diagnostic::MinConfidence::All,
+        ..Options::default()
+    };
+    let speculative: Vec<_> = check_source(file, &text, &opts)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.confirmation.evidence == Some(warplint::diagnostic::Evidence::Speculative))
+        .collect();
+    assert!(!speculative.is_empty());
+    for d in &speculative {
+        assert!(d.fix.is_none(), "{d:#?}");
+        assert!(
+            d.fix_withheld
+                .as_deref()
+                .is_some_and(|w| w.contains("speculative candidate")),
+            "{d:#?}"
+        );
+    }
+}
+
 #[test]
 fn add_suppressions_covers_every_finding_once() {
     let dir = tempfile::tempdir().unwrap();
