@@ -46,8 +46,9 @@ pub struct Budgets {
     /// Executor steps, summed over a file's fix re-lints, past which the
     /// remaining fixes are not verified (the first always is). Each re-lint
     /// runs the executor on the whole file again: a file whose long kernels
-    /// take its whole step budget gets one, where 16 took 80 s of
-    /// FlashInfer's MoE kernels at `--min-confidence all`.
+    /// take its whole step budget gets one. Counting functions alone, 16
+    /// re-lints per file spent 155 s (summed over workers) on FlashInfer's
+    /// `csrc/fused_moe` at `--min-confidence all`.
     pub max_fix_relint_steps: u64,
     /// Headers larger than this are not parsed for a translation unit
     /// (counted in `includes_cut`): a generated table of several MB (such
