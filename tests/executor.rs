@@ -268,4 +268,16 @@ __global__ void half(float *out) {
     // all and the barrier is never run: what the share is for.
     let (status, shown) = barrier(&check(src, &file(600_000)));
     assert_eq!(status, Status::Undecided, "{shown}");
+    // With no share, the candidates are never run, and say so.
+    let d = check(src, &file(0));
+    assert_eq!(barrier(&d).0, Status::Confirmed);
+    for c in d.iter().filter(|d| d.code == "WL004") {
+        assert_eq!(
+            c.confirmation.reason.as_deref(),
+            Some(
+                "no run was built: speculative candidates are not run \
+                 (`max-speculative-steps` is 0)"
+            ),
+        );
+    }
 }

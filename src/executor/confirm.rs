@@ -109,7 +109,7 @@ pub fn confirm_findings(
     .into();
     let mut explored: Vec<RootOutcome> = Vec::new();
     let (mut spent, mut speculative_spent) = (0u64, 0u64);
-    // Claim → the budget that left one of its roots no steps.
+    // Claim → why one of its roots was not run (a budget left it no steps).
     let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::new();
     for (root, idxs) in by_root {
         let file_left = opts.budgets.max_file_steps.saturating_sub(spent);
@@ -131,8 +131,14 @@ pub fn confirm_findings(
         };
         if allowance.steps == 0 {
             cost.skipped_roots += 1;
+            let why: std::sync::Arc<str> = if speculative && opts.budgets.max_speculative_steps == 0
+            {
+                "speculative candidates are not run (`max-speculative-steps` is 0)".into()
+            } else {
+                format!("{} was spent on earlier functions", allowance.budget).into()
+            };
             for &i in &idxs {
-                starved.insert(i, std::sync::Arc::clone(&allowance.budget));
+                starved.insert(i, std::sync::Arc::clone(&why));
             }
             continue;
         }
@@ -192,9 +198,9 @@ pub fn confirm_findings(
         }
     }
 
-    for (&ci, budget) in &starved {
+    for (&ci, why) in &starved {
         if found[ci].is_none() && incomplete[ci].is_none() {
-            incomplete[ci] = Some(format!("{budget} was spent on earlier functions"));
+            incomplete[ci] = Some(why.to_string());
         }
     }
     let verdicts = claims
@@ -282,10 +288,10 @@ pub fn confirm_findings(
                     let reason = if let Some(why) = split_guess[i].take() {
                         // Not contested: a run did show it, on a guess.
                         why
-                    } else if let Some(budget) = starved.get(&i)
+                    } else if let Some(why) = starved.get(&i)
                         && !reached[i]
                     {
-                        format!("no run was built: {budget} was spent on earlier functions")
+                        format!("no run was built: {why}")
                     } else if !reached[i] {
                         match &incomplete[i] {
                             Some(why) => format!("no run reached it: {why} before this point"),
