@@ -118,16 +118,14 @@ pub fn confirm_findings(
             .budgets
             .max_speculative_steps
             .saturating_sub(speculative_spent);
-        let allowance = if speculative && speculative_left < file_left {
-            Allowance {
-                steps: speculative_left,
-                budget: std::sync::Arc::clone(&speculative_budget),
-            }
+        let (steps, budget) = if speculative && speculative_left < file_left {
+            (speculative_left, &speculative_budget)
         } else {
-            Allowance {
-                steps: file_left,
-                budget: std::sync::Arc::clone(&file_budget),
-            }
+            (file_left, &file_budget)
+        };
+        let allowance = Allowance {
+            steps,
+            budget: std::sync::Arc::clone(budget),
         };
         if allowance.steps == 0 {
             cost.skipped_roots += 1;
@@ -379,7 +377,6 @@ fn explore_root(
     opts: &ExecOptions,
     allowance: &Allowance,
 ) -> RootOutcome {
-    let steps_left = allowance.steps;
     let mut state: BTreeMap<usize, ClaimState> =
         idxs.iter().map(|&i| (i, ClaimState::default())).collect();
     let mut runs = 0usize;
@@ -448,17 +445,14 @@ fn explore_root(
                 &[Schedule::Converged]
             };
             for &sched in schedules {
-                if root_steps >= steps_left {
+                if root_steps >= allowance.steps {
                     out_of_budget = true;
                     break;
                 }
                 let mut cfg = setup.cfg.clone();
                 cfg.warp = w;
                 cfg.schedule = sched;
-                cfg.allowance = Allowance {
-                    steps: steps_left - root_steps,
-                    budget: std::sync::Arc::clone(&allowance.budget),
-                };
+                cfg.allowance = allowance.after(root_steps);
                 let mut m = Machine::new(module, &cfg, source);
                 m.run_root(root);
                 runs += 1;
@@ -564,10 +558,7 @@ fn explore_root(
                         for name in &s.cfg.chosen_inputs {
                             cfg.inputs.remove(name);
                         }
-                        cfg.allowance = Allowance {
-                            steps: steps_left.saturating_sub(root_steps),
-                            budget: std::sync::Arc::clone(&allowance.budget),
-                        };
+                        cfg.allowance = allowance.after(root_steps);
                         let (shown, steps) =
                             shows_on_unknown_memory(module, source, root, &cfg, claim);
                         runs += 1;

@@ -69,6 +69,16 @@ pub struct Allowance {
     pub budget: std::sync::Arc<str>,
 }
 
+impl Allowance {
+    /// What is left of it once `spent` steps have run.
+    pub fn after(&self, spent: u64) -> Allowance {
+        Allowance {
+            steps: self.steps.saturating_sub(spent),
+            budget: std::sync::Arc::clone(&self.budget),
+        }
+    }
+}
+
 struct SharedArray {
     dims: Vec<i64>,
     data: HashMap<i64, Val>,
