@@ -281,3 +281,86 @@ __global__ void half(float *out) {
         );
     }
 }
+
+/// The chosen values the witness lists, as `name = value` pairs.
+fn chosen_splits(summary: &str) -> Vec<(String, String)> {
+    summary
+        .split(", ")
+        .filter_map(|part| part.strip_suffix(" (chosen so that the lanes split)"))
+        .filter_map(|c| {
+            let (name, value) = c.rsplit_once(" = ")?;
+            let name = name.rsplit(": ").next().unwrap_or(name);
+            Some((name.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_chosen_bound_keeps_its_value_for_the_whole_run() {
+    // A grid-stride loop on a field of a by-value parameter: each loop
+    // test compares with the same `p.n`. The run chose a new value at
+    // every test (`p.n / 2 = 16`, then 520, 1028, …), which is no one
+    // run; the choice now goes back to the field the bound reads, once.
+    let src = "struct P { int n; float *out; };
+__global__ void k(P p) {
+    for (int i = threadIdx.x + blockDim.x * blockIdx.x; i < p.n / 2;
+         i += blockDim.x * gridDim.x) {
+        p.out[i] = 1.0f;
+        __syncthreads();
+    }
+}
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].confirmation.status, Status::Confirmed, "{:#?}", d[0]);
+    let summary = &d[0].confirmation.witness.as_ref().unwrap().summary;
+    assert_eq!(
+        chosen_splits(summary),
+        [("p.n".to_owned(), "32".to_owned())],
+        "{summary}"
+    );
+}
+
+#[test]
+fn a_bound_over_two_unknowns_keeps_its_chosen_value() {
+    // `rows * p.n` cannot be carried back to one name, but it reads only a
+    // local written once and a field never written: it is one value for
+    // the call, so the loop's later tests do not choose again.
+    let src = "struct P { int n; int m; float *out; };
+__global__ void k(P p) {
+    int rows = p.m / 3;
+    for (int i = threadIdx.x; i < rows * p.n; i += blockDim.x) {
+        p.out[i] = 1.0f;
+        __syncthreads();
+    }
+}
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let summary = &d[0].confirmation.witness.as_ref().unwrap().summary;
+    let chosen = chosen_splits(summary);
+    assert_eq!(chosen.len(), 1, "{summary}");
+    assert_eq!(chosen[0].0, "rows * p.n", "{summary}");
+}
+
+#[test]
+fn a_field_the_function_writes_is_chosen_where_it_is_compared() {
+    // `p.n` changes inside the loop, so it is not one value for the call:
+    // no choice is carried to later reads, and each loop test chooses for
+    // itself (the run does not model the store to a by-value field).
+    let src = "struct P { int n; float *out; };
+__global__ void k(P p) {
+    for (int i = threadIdx.x; i < p.n; i += blockDim.x) {
+        p.out[i] = 1.0f;
+        __syncthreads();
+        p.n = p.n - 1;
+    }
+}
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let summary = &d[0].confirmation.witness.as_ref().unwrap().summary;
+    let chosen = chosen_splits(summary);
+    assert!(chosen.len() > 1, "{summary}");
+    assert!(chosen.iter().all(|(name, _)| name == "p.n"), "{summary}");
+}

@@ -11,6 +11,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod choice;
 mod collective;
 mod ops;
 
@@ -99,6 +100,12 @@ struct Activation<'m> {
     f: &'m Function,
     fidx: usize,
     vars: HashMap<String, Lanes>,
+    /// Field paths of unwritten locals and parameters whose value a split
+    /// chose (`choice.rs`): later reads in this call see the same value.
+    fields: HashMap<String, Val>,
+    /// Expressions with one value per call whose value a split chose and
+    /// could not carry back to a name (`choice.rs`).
+    chosen: Vec<(ExprId, Val)>,
     returned: u32,
     ret: Lanes,
     loops: Vec<LoopState>,
@@ -173,6 +180,9 @@ pub struct Machine<'m> {
     /// Each function's locals with one definition (`unwritten_locals`),
     /// computed when a split first asks.
     one_definition: HashMap<usize, std::collections::HashMap<&'m str, ExprId>>,
+    /// Each function's names with one value per call
+    /// (`choice::FixedNames`), computed when a split first asks.
+    fixed_names: HashMap<usize, choice::FixedNames>,
 }
 
 const FULL: u32 = 0xffff_ffff;
@@ -229,6 +239,7 @@ impl<'m> Machine<'m> {
             legacy: Vec::new(),
             root_inputs: Vec::new(),
             one_definition: HashMap::default(),
+            fixed_names: HashMap::default(),
         }
     }
 
@@ -379,6 +390,8 @@ impl<'m> Machine<'m> {
             f: &self.module.functions[fidx],
             fidx,
             vars: HashMap::default(),
+            fields: HashMap::default(),
+            chosen: Vec::new(),
             returned: 0,
             ret: [Val::UNKNOWN_VARYING; 32],
             loops: Vec::new(),
@@ -903,6 +916,9 @@ impl<'m> Machine<'m> {
         if m == 0 || !self.tick() {
             return out;
         }
+        if let Some(&(_, v)) = act.chosen.iter().find(|(c, _)| *c == e) {
+            return [v; 32];
+        }
         let f = act.f;
         let expr = f.expr(e);
         match &expr.kind {
@@ -1091,6 +1107,12 @@ impl<'m> Machine<'m> {
                     for l in lanes_of(m) {
                         out[l] = self.load(ps[l], l as u32, expr.span, e);
                     }
+                } else if let Some(&v) = (!act.fields.is_empty())
+                    .then(|| choice::field_path(f, e))
+                    .flatten()
+                    .and_then(|(_, path)| act.fields.get(&path))
+                {
+                    out = [v; 32];
                 } else {
                     let varying =
                         lanes_of(m).any(|l| matches!(bv[l], Val::Unknown { varying: true }));
@@ -1103,102 +1125,6 @@ impl<'m> Machine<'m> {
             ExprKind::Lambda(_) | ExprKind::Unknown => out = [Val::UNKNOWN_UNIFORM; 32],
         }
         out
-    }
-
-    /// `v > thr` where `thr` is a uniform unknown and `v` differs between
-    /// the lanes: pick `thr` among the lanes' values so that the warp splits
-    /// (any other value splits it the same way or not at all), keep the
-    /// choice for later reads of the same variable, and note it.
-    fn split_uniform_unknown(
-        &mut self,
-        act: &mut Activation<'m>,
-        op: BinOp,
-        a: (ExprId, &mut Lanes),
-        b: (ExprId, &mut Lanes),
-        m: u32,
-    ) {
-        let uniform_unknown =
-            |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Unknown { varying: false }));
-        let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
-        let ((ue, uv), (_, kv), unknown_left) = if uniform_unknown(a.1) && known(b.1) {
-            (a, b, true)
-        } else if uniform_unknown(b.1) && known(a.1) {
-            (b, a, false)
-        } else {
-            return;
-        };
-        let mut distinct: Vec<Val> = Vec::new();
-        for l in lanes_of(m) {
-            if !distinct.contains(&kv[l]) && distinct.len() < 32 {
-                distinct.push(kv[l]);
-            }
-        }
-        if distinct.len() < 2 {
-            return;
-        }
-        let key = |v: &Val| match v {
-            Val::Int(i) => *i as f64,
-            Val::Float(f) => *f,
-            _ => 0.0,
-        };
-        distinct.sort_by(|x, y| key(x).total_cmp(&key(y)));
-        let n = distinct.len();
-        let candidates = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
-        let splits = |c: Val| {
-            let mut t = 0u32;
-            for l in lanes_of(m) {
-                let r = if unknown_left {
-                    binary(op, c, kv[l])
-                } else {
-                    binary(op, kv[l], c)
-                };
-                if r.truth() == Some(true) {
-                    t |= 1 << l;
-                }
-            }
-            t != 0 && t != m
-        };
-        let Some(c) = candidates.into_iter().find(|&c| splits(c)) else {
-            return;
-        };
-        for l in lanes_of(m) {
-            uv[l] = c;
-        }
-        let f = act.f;
-        let shown = match c {
-            Val::Int(i) => i.to_string(),
-            Val::Float(x) => x.to_string(),
-            _ => "?".to_owned(),
-        };
-        // A local the run could not compute holds what its one definition
-        // gives, which need not take this value (a bound rounded up to a
-        // multiple of `blockDim.x` is never 16): then the split is a guess.
-        if self.trace.split_guess.is_none()
-            && let ExprKind::Var(name) = &f.expr(ue).kind
-            && let defs = self
-                .one_definition
-                .entry(self.current_fn)
-                .or_insert_with(|| f.unwritten_locals())
-            && let Some(&init) = defs.get(name.as_str())
-            && !takes_any_value(f, defs, init, 0)
-        {
-            let span = f.expr(ue).span;
-            self.trace.split_guess = Some((self.line(span), name.clone()));
-        }
-        let name = match &f.expr(ue).kind {
-            ExprKind::Var(name) => {
-                // Only the lanes compared take the chosen value: the others
-                // may hold something else (another arm's assignment).
-                if let Some(vals) = act.vars.get_mut(name) {
-                    for l in lanes_of(m) {
-                        vals[l] = c;
-                    }
-                }
-                name.clone()
-            }
-            _ => self.cond_text(f.expr(ue).span),
-        };
-        self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
     }
 
     fn eval_addr(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Lanes {

@@ -1,0 +1,468 @@
+//! Values a run chooses so that a comparison splits the warp, and what a
+//! choice binds.
+//!
+//! `v > thr` where `thr` is a uniform unknown and `v` differs between the
+//! lanes: the run picks `thr` among the lanes' values. A run is one
+//! concrete execution, so the choice is made for what the compared
+//! expression is computed from (`params.n` in `params.n / 2 > i`, through
+//! `+ - * / << >>` and negation with known operands), and every later read
+//! of it in the same call sees that value: the next loop test compares
+//! with the same bound instead of choosing a new one. Where it cannot be
+//! carried back (`rows * params.n`, both unknown) but the expression can
+//! only have one value in the call (it reads parameters and locals that
+//! are never written, see [`FixedNames`]), the expression keeps the value.
+
+use super::*;
+
+/// One operation between a compared expression and the unknown it is
+/// computed from, with its known operand.
+#[derive(Clone, Copy)]
+enum Step {
+    Binary {
+        op: BinOp,
+        known: i64,
+        unknown_left: bool,
+    },
+    Neg,
+}
+
+/// What a compared expression is computed from.
+enum Leaf {
+    /// A local or parameter of the call.
+    Var(String),
+    /// A field path (`params.fusion.hidden`) of a local or parameter that
+    /// the function never writes: one value for the whole call.
+    Field(String),
+}
+
+/// Steps followed from a compared expression down to its unknown; deeper
+/// expressions are left to a plain choice.
+const MAX_STEPS: usize = 8;
+
+/// The names of a function that hold one value for a whole call: its
+/// parameters and the locals it declares once, outside every loop, with
+/// an initializer and no later write (not the object's state fields,
+/// which member calls change); and the field paths it writes.
+pub(super) struct FixedNames {
+    vars: std::collections::HashSet<String>,
+    written: Vec<String>,
+}
+
+impl FixedNames {
+    fn of(f: &Function) -> FixedNames {
+        let written = written_paths(f);
+        let mut vars: std::collections::HashSet<String> =
+            f.params.iter().map(|p| p.name.clone()).collect();
+        if !f.has_labels {
+            let once = f.unwritten_locals();
+            let mut outside_loops: Vec<&str> = Vec::new();
+            let mut work: Vec<StmtId> = f.body.clone();
+            while let Some(id) = work.pop() {
+                match &f.stmt(id).kind {
+                    StmtKind::Decl { name, .. } if once.contains_key(name.as_str()) => {
+                        outside_loops.push(name)
+                    }
+                    StmtKind::If {
+                        then_branch,
+                        else_branch,
+                        ..
+                    } => work.extend(then_branch.iter().chain(else_branch).copied()),
+                    StmtKind::Block(list) => work.extend(list.iter().copied()),
+                    StmtKind::Switch { cases, .. } => {
+                        work.extend(cases.iter().flat_map(|c| c.body.iter().copied()))
+                    }
+                    _ => {}
+                }
+            }
+            vars.extend(outside_loops.into_iter().map(str::to_owned));
+        }
+        vars.retain(|v| !f.state_fields.contains(v) && !written.contains(v));
+        FixedNames { vars, written }
+    }
+}
+
+impl<'m> Machine<'m> {
+    /// `v > thr` where `thr` is a uniform unknown and `v` differs between
+    /// the lanes: pick `thr` among the lanes' values so that the warp splits
+    /// (any other value splits it the same way or not at all), bind what it
+    /// is computed from when the value can be carried back there (see the
+    /// module docs), and note the choice.
+    pub(super) fn split_uniform_unknown(
+        &mut self,
+        act: &mut Activation<'m>,
+        op: BinOp,
+        a: (ExprId, &mut Lanes),
+        b: (ExprId, &mut Lanes),
+        m: u32,
+    ) {
+        let uniform_unknown =
+            |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Unknown { varying: false }));
+        let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
+        let ((ue, uv), (_, kv), unknown_left) = if uniform_unknown(a.1) && known(b.1) {
+            (a, b, true)
+        } else if uniform_unknown(b.1) && known(a.1) {
+            (b, a, false)
+        } else {
+            return;
+        };
+        let mut distinct: Vec<Val> = Vec::new();
+        for l in lanes_of(m) {
+            if !distinct.contains(&kv[l]) && distinct.len() < 32 {
+                distinct.push(kv[l]);
+            }
+        }
+        if distinct.len() < 2 {
+            return;
+        }
+        let key = |v: &Val| match v {
+            Val::Int(i) => *i as f64,
+            Val::Float(f) => *f,
+            _ => 0.0,
+        };
+        distinct.sort_by(|x, y| key(x).total_cmp(&key(y)));
+        let n = distinct.len();
+        let candidates = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
+        let splits = |c: Val| {
+            let mut t = 0u32;
+            for l in lanes_of(m) {
+                let r = if unknown_left {
+                    binary(op, c, kv[l])
+                } else {
+                    binary(op, kv[l], c)
+                };
+                if r.truth() == Some(true) {
+                    t |= 1 << l;
+                }
+            }
+            t != 0 && t != m
+        };
+        let traced = self.trace_leaf(act, ue, m);
+        let keep_expr = traced.is_none() && self.fixed_expr(act, ue, 0);
+        // The first candidate that splits, carried back to the leaf where
+        // some candidate can be; else a choice for the expression alone.
+        let mut choice: Option<(Val, Option<Val>)> = None;
+        for c in candidates.into_iter().filter(|&c| splits(c)) {
+            let Some((_, steps)) = &traced else {
+                choice = Some((c, None));
+                break;
+            };
+            if let Some(leaf_value) = carry_back(c, steps) {
+                let value = carry_forward(leaf_value, steps);
+                if splits(value) {
+                    choice = Some((value, Some(leaf_value)));
+                    break;
+                }
+            }
+            choice.get_or_insert((c, None));
+        }
+        let Some((value, leaf_value)) = choice else {
+            return;
+        };
+        for l in lanes_of(m) {
+            uv[l] = value;
+        }
+        let (name, shown) = match (traced, leaf_value) {
+            (Some((leaf, _)), Some(v)) => {
+                let name = match leaf {
+                    Leaf::Var(name) => {
+                        self.bind_var(act, ue, &name, v, m);
+                        name
+                    }
+                    Leaf::Field(path) => {
+                        act.fields.insert(path.clone(), v);
+                        path
+                    }
+                };
+                (name, v)
+            }
+            _ => {
+                if keep_expr {
+                    act.chosen.push((ue, value));
+                }
+                (self.cond_text(act.f.expr(ue).span), value)
+            }
+        };
+        let shown = match shown {
+            Val::Int(i) => i.to_string(),
+            Val::Float(x) => x.to_string(),
+            _ => "?".to_owned(),
+        };
+        self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
+    }
+
+    /// The local `name` takes `v` in the lanes compared (the others may
+    /// hold something else: another arm's assignment). A local the run
+    /// could not compute holds what its one definition gives, which need
+    /// not take this value (a bound rounded up to a multiple of
+    /// `blockDim.x` is never 16): then the split is a guess.
+    fn bind_var(&mut self, act: &mut Activation<'m>, at: ExprId, name: &str, v: Val, m: u32) {
+        let f = act.f;
+        if self.trace.split_guess.is_none()
+            && let defs = self
+                .one_definition
+                .entry(self.current_fn)
+                .or_insert_with(|| f.unwritten_locals())
+            && let Some(&init) = defs.get(name)
+            && !takes_any_value(f, defs, init, 0)
+        {
+            let span = f.expr(at).span;
+            self.trace.split_guess = Some((self.line(span), name.to_owned()));
+        }
+        if let Some(vals) = act.vars.get_mut(name) {
+            for l in lanes_of(m) {
+                vals[l] = v;
+            }
+        }
+    }
+
+    /// What `e` is computed from, and the steps down to it; `None` where
+    /// a step is not invertible, an operand is not a known integer, or the
+    /// leaf is neither a local nor a fixed field path.
+    fn trace_leaf(
+        &mut self,
+        act: &mut Activation<'m>,
+        mut e: ExprId,
+        m: u32,
+    ) -> Option<(Leaf, Vec<Step>)> {
+        let f = act.f;
+        let mut steps: Vec<Step> = Vec::new();
+        while steps.len() <= MAX_STEPS {
+            match &f.expr(e).kind {
+                ExprKind::Var(name) => {
+                    return (act.vars.contains_key(name)
+                        && !self.shared_scalars.contains_key(name))
+                    .then(|| (Leaf::Var(name.clone()), steps));
+                }
+                ExprKind::Member(..) => {
+                    return self
+                        .fixed_field_path(act, e)
+                        .map(|p| (Leaf::Field(p), steps));
+                }
+                ExprKind::Unary(UnOp::Neg, a) => {
+                    steps.push(Step::Neg);
+                    e = *a;
+                }
+                ExprKind::Binary(op, a, b)
+                    if matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl | BinOp::Shr
+                    ) =>
+                {
+                    let (known, inner, unknown_left) =
+                        if let Some(k) = self.known_operand(act, *b, m) {
+                            (k, *a, true)
+                        } else {
+                            (self.known_operand(act, *a, m)?, *b, false)
+                        };
+                    steps.push(Step::Binary {
+                        op: *op,
+                        known,
+                        unknown_left,
+                    });
+                    e = inner;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The value of `e` when it is the same integer in every lane of `m`
+    /// and evaluating it again reads no memory and changes nothing.
+    fn known_operand(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Option<i64> {
+        if !pure(act.f, e, 0) {
+            return None;
+        }
+        let v = self.eval(act, e, m);
+        let first = v[lanes_of(m).next()?].as_int()?;
+        lanes_of(m)
+            .all(|l| v[l].as_int() == Some(first))
+            .then_some(first)
+    }
+
+    /// `p.a.b` as a path, where `p` is one of the function's
+    /// [`FixedNames`] and holds no pointer, and the function writes no
+    /// part of the path nor takes its address: a read of it gives the same
+    /// value for the whole call.
+    fn fixed_field_path(&mut self, act: &Activation<'m>, e: ExprId) -> Option<String> {
+        let f = act.f;
+        let (root, path) = field_path(f, e)?;
+        if act.vars.get(root)?.iter().any(|v| matches!(v, Val::Ptr(_))) {
+            return None;
+        }
+        let fixed = self
+            .fixed_names
+            .entry(act.fidx)
+            .or_insert_with(|| FixedNames::of(f));
+        (fixed.vars.contains(root) && !fixed.written.iter().any(|w| overlaps(w, &path)))
+            .then_some(path)
+    }
+
+    /// Whether `e` has one value for the whole call: it reads only
+    /// constants, built-in variables, [`FixedNames`] and their fixed field
+    /// paths, and calls and loads nothing.
+    fn fixed_expr(&mut self, act: &Activation<'m>, e: ExprId, depth: usize) -> bool {
+        if depth > MAX_STEPS {
+            return false;
+        }
+        let f = act.f;
+        match &f.expr(e).kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Builtin(_) => true,
+            ExprKind::Var(name) => self
+                .fixed_names
+                .entry(act.fidx)
+                .or_insert_with(|| FixedNames::of(f))
+                .vars
+                .contains(name),
+            ExprKind::Member(..) => self.fixed_field_path(act, e).is_some(),
+            ExprKind::Unary(op, a) => {
+                matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot)
+                    && self.fixed_expr(act, *a, depth + 1)
+            }
+            ExprKind::Binary(_, a, b) => {
+                self.fixed_expr(act, *a, depth + 1) && self.fixed_expr(act, *b, depth + 1)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `p.a.b` → (`p`, "p.a.b"), for a chain of members on a variable.
+pub(super) fn field_path(f: &Function, mut e: ExprId) -> Option<(&str, String)> {
+    let mut fields: Vec<&str> = Vec::new();
+    loop {
+        match &f.expr(e).kind {
+            ExprKind::Member(base, field) if fields.len() < MAX_STEPS => {
+                fields.push(field);
+                e = *base;
+            }
+            ExprKind::Var(root) if !fields.is_empty() => {
+                let mut path = root.clone();
+                for field in fields.iter().rev() {
+                    path.push('.');
+                    path.push_str(field);
+                }
+                return Some((root, path));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The field paths the function may change (`p` for the whole variable):
+/// targets of assignments and updates, and what it takes the address of.
+/// A write through an element or a pointee of a field (`p.out[i] = …`)
+/// changes no field path; one through the variable itself (`p[i]`, `*p`)
+/// may change all of them.
+fn written_paths(f: &Function) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for e in &f.exprs {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => *lhs,
+            ExprKind::Update { target, .. } => *target,
+            ExprKind::Unary(UnOp::AddrOf, a) => *a,
+            _ => continue,
+        };
+        // Walk to the variable, keeping the member chain below the last
+        // element or pointee step.
+        let mut fields: Vec<&str> = Vec::new();
+        let mut through_element = false;
+        let mut e = target;
+        for _ in 0..=4 * MAX_STEPS {
+            match &f.expr(e).kind {
+                ExprKind::Member(base, field) => {
+                    fields.push(field);
+                    e = *base;
+                }
+                ExprKind::Index(base, _) | ExprKind::Unary(UnOp::Deref, base) => {
+                    fields.clear();
+                    through_element = true;
+                    e = *base;
+                }
+                ExprKind::Var(root) => {
+                    if through_element && !fields.is_empty() {
+                        break;
+                    }
+                    let mut path = root.clone();
+                    for field in fields.iter().rev() {
+                        path.push('.');
+                        path.push_str(field);
+                    }
+                    out.push(path);
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+    out
+}
+
+/// Whether writing the path `w` may change the path `p`: one is the
+/// other or lies inside it.
+fn overlaps(w: &str, p: &str) -> bool {
+    let inside = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('.'));
+    w == p || inside(p, w) || inside(w, p)
+}
+
+/// An expression that evaluating again reads no memory, calls nothing
+/// and writes nothing.
+fn pure(f: &Function, e: ExprId, depth: usize) -> bool {
+    if depth > MAX_STEPS {
+        return false;
+    }
+    match &f.expr(e).kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Var(_) | ExprKind::Builtin(_) => true,
+        ExprKind::Unary(op, a) => {
+            matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot) && pure(f, *a, depth + 1)
+        }
+        ExprKind::Binary(_, a, b) => pure(f, *a, depth + 1) && pure(f, *b, depth + 1),
+        _ => false,
+    }
+}
+
+/// The value the leaf must hold for the compared expression to be `c`
+/// (rounded where an operation drops bits); `None` where a step has no
+/// inverse.
+fn carry_back(c: Val, steps: &[Step]) -> Option<Val> {
+    if steps.is_empty() {
+        return Some(c);
+    }
+    let mut v = c.as_int()?;
+    for step in steps {
+        v = match *step {
+            Step::Neg => v.checked_neg()?,
+            Step::Binary {
+                op,
+                known: k,
+                unknown_left,
+            } => match (op, unknown_left) {
+                (BinOp::Add, _) => v.checked_sub(k)?,
+                (BinOp::Sub, true) => v.checked_add(k)?,
+                (BinOp::Sub, false) => k.checked_sub(v)?,
+                (BinOp::Mul, _) if k != 0 => v / k,
+                (BinOp::Div, true) if k != 0 => v.checked_mul(k)?,
+                (BinOp::Shl, true) if (0..63).contains(&k) => v >> k,
+                (BinOp::Shr, true) if (0..32).contains(&k) => v.checked_mul(1 << k)?,
+                _ => return None,
+            },
+        };
+    }
+    Some(Val::Int(v))
+}
+
+/// The compared expression's value when the leaf holds `v`.
+fn carry_forward(mut v: Val, steps: &[Step]) -> Val {
+    for step in steps.iter().rev() {
+        v = match *step {
+            Step::Neg => unary(UnOp::Neg, v),
+            Step::Binary {
+                op,
+                known,
+                unknown_left: true,
+            } => binary(op, v, Val::Int(known)),
+            Step::Binary { op, known, .. } => binary(op, Val::Int(known), v),
+        };
+    }
+    v
+}
