@@ -364,3 +364,66 @@ __global__ void k(P p) {
     assert!(chosen.len() > 1, "{summary}");
     assert!(chosen.iter().all(|(name, _)| name == "p.n"), "{summary}");
 }
+
+#[test]
+fn an_unknown_inside_a_lane_varying_guard_is_chosen_to_split_the_warp() {
+    // Each guard reads one unknown that is the same in every lane (a field
+    // of a by-value parameter) next to the lane index. No input choice
+    // reached it (the field is no integral parameter) and the guard
+    // evaluated to one unknown for the whole warp, so every run took it
+    // in all lanes or none and the findings stayed undecided. Now a value
+    // of the field that splits the warp is tried and named.
+    let guards = [
+        ("(int)threadIdx.x + p.u > 5", "p.u = 1"),
+        ("((threadIdx.x & 7) ^ p.u) == 3", "p.u = 1"),
+        ("threadIdx.x % p.u == 0", "p.u = 2"),
+    ];
+    for (guard, chosen) in guards {
+        let src = format!(
+            "struct P {{ int u; }};
+__global__ void k(P p, float *out) {{
+    float v = out[threadIdx.x];
+    if ({guard}) {{
+        v += __shfl_xor_sync(0xffffffff, v, 1);
+    }}
+    out[threadIdx.x] = v;
+}}
+void host(P p, float *out) {{ k<<<1, 32>>>(p, out); }}
+"
+        );
+        let d = check(&src, &Options::default());
+        assert_eq!(d.len(), 1, "{guard}: {d:#?}");
+        assert_eq!(
+            d[0].confirmation.status,
+            Status::Confirmed,
+            "{guard}: {:#?}",
+            d[0]
+        );
+        let summary = &d[0].confirmation.witness.as_ref().unwrap().summary;
+        assert!(
+            summary.contains(&format!("{chosen} (chosen so that the lanes split)")),
+            "{guard}: {summary}"
+        );
+    }
+}
+
+#[test]
+fn a_chosen_local_its_definition_cannot_hold_confirms_nothing() {
+    // `off` is a multiple of 64 whatever `p.u` is: choosing `off = 1` to
+    // split the warp is no run the code admits, so the finding stays
+    // undecided and its reason names the guess.
+    let src = "struct P { int u; };
+__global__ void k(P p, float *out) {
+    int off = p.u * 64;
+    float v = out[threadIdx.x];
+    if ((int)threadIdx.x + off > 5) {
+        v += __shfl_xor_sync(0xffffffff, v, 1);
+    }
+    out[threadIdx.x] = v;
+}
+void host(P p, float *out) { k<<<1, 32>>>(p, out); }
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].confirmation.status, Status::Undecided, "{:#?}", d[0]);
+}

@@ -39,6 +39,9 @@ enum Leaf {
 /// expressions are left to a plain choice.
 const MAX_STEPS: usize = 8;
 
+/// Comparisons of a call remembered as not splittable by one name.
+const MAX_NO_SPLIT: usize = 64;
+
 /// The names of a function that hold one value for a whole call: its
 /// parameters and the locals it declares once, outside every loop, with
 /// an initializer and no later write (not the object's state fields,
@@ -98,12 +101,12 @@ impl<'m> Machine<'m> {
         let uniform_unknown =
             |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Unknown { varying: false }));
         let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
-        let ((ue, uv), (_, kv), unknown_left) = if uniform_unknown(a.1) && known(b.1) {
+        let ((ue, uv), (ke, kv), unknown_left) = if uniform_unknown(a.1) && known(b.1) {
             (a, b, true)
         } else if uniform_unknown(b.1) && known(a.1) {
             (b, a, false)
         } else {
-            return;
+            return self.split_inside(act, op, a, b, true, m);
         };
         let mut distinct: Vec<Val> = Vec::new();
         for l in lanes_of(m) {
@@ -112,7 +115,7 @@ impl<'m> Machine<'m> {
             }
         }
         if distinct.len() < 2 {
-            return;
+            return self.split_inside(act, op, (ue, uv), (ke, kv), unknown_left, m);
         }
         let key = |v: &Val| match v {
             Val::Int(i) => *i as f64,
@@ -156,7 +159,7 @@ impl<'m> Machine<'m> {
             choice.get_or_insert((c, None));
         }
         let Some((value, leaf_value)) = choice else {
-            return;
+            return self.split_inside(act, op, (ue, uv), (ke, kv), unknown_left, m);
         };
         for l in lanes_of(m) {
             uv[l] = value;
@@ -191,11 +194,21 @@ impl<'m> Machine<'m> {
     }
 
     /// The local `name` takes `v` in the lanes compared (the others may
-    /// hold something else: another arm's assignment). A local the run
-    /// could not compute holds what its one definition gives, which need
-    /// not take this value (a bound rounded up to a multiple of
-    /// `blockDim.x` is never 16): then the split is a guess.
+    /// hold something else: another arm's assignment).
     fn bind_var(&mut self, act: &mut Activation<'m>, at: ExprId, name: &str, v: Val, m: u32) {
+        self.note_guess(act, at, name);
+        if let Some(vals) = act.vars.get_mut(name) {
+            for l in lanes_of(m) {
+                vals[l] = v;
+            }
+        }
+    }
+
+    /// A local the run could not compute holds what its one definition
+    /// gives, which need not take the value chosen for it (a bound rounded
+    /// up to a multiple of `blockDim.x` is never 16): then the split is a
+    /// guess.
+    fn note_guess(&mut self, act: &Activation<'m>, at: ExprId, name: &str) {
         let f = act.f;
         if self.trace.split_guess.is_none()
             && let defs = self
@@ -208,10 +221,171 @@ impl<'m> Machine<'m> {
             let span = f.expr(at).span;
             self.trace.split_guess = Some((self.line(span), name.to_owned()));
         }
-        if let Some(vals) = act.vars.get_mut(name) {
-            for l in lanes_of(m) {
-                vals[l] = v;
+    }
+
+    /// `threadIdx.x + p.off > 5`, `(lane ^ p.key) == 3`, `lane % p.k == 0`:
+    /// a comparison of values that differ between lanes, which reads one
+    /// name that is still unknown and has one value for the whole call (a
+    /// [`FixedNames`] variable or a fixed field path). Try a few values for
+    /// that name, in order, and keep the first under which the warp splits:
+    /// bound for the rest of the call, and named in the witness.
+    fn split_inside(
+        &mut self,
+        act: &mut Activation<'m>,
+        op: BinOp,
+        x: (ExprId, &mut Lanes),
+        y: (ExprId, &mut Lanes),
+        x_left: bool,
+        m: u32,
+    ) {
+        // The comparison as written: `a op b`.
+        let ((ae, av), (be, bv)) = if x_left { (x, y) } else { (y, x) };
+        /// Small values first: the witness shows the one kept.
+        const TRIES: [i64; 16] = [1, 2, 3, 4, 5, 7, 8, 16, 17, 31, 32, 33, 0, -1, 64, 100];
+        if lanes_of(m).all(|l| binary(op, av[l], bv[l]).truth().is_some())
+            || act.no_split.contains(&ae)
+        {
+            return;
+        }
+        let mut leaves: Vec<Leaf> = Vec::new();
+        let single = self.unknown_names(act, ae, m, 0, &mut leaves)
+            && self.unknown_names(act, be, m, 0, &mut leaves)
+            && leaves.len() == 1;
+        let Some(leaf) = leaves.pop().filter(|_| single) else {
+            if act.no_split.len() < MAX_NO_SPLIT {
+                act.no_split.push(ae);
             }
+            return;
+        };
+        let saved = match &leaf {
+            Leaf::Var(name) => act.vars.get(name).copied(),
+            Leaf::Field(_) => None,
+        };
+        for c in TRIES.map(Val::Int) {
+            match &leaf {
+                Leaf::Var(name) => {
+                    act.vars.insert(name.clone(), [c; 32]);
+                }
+                Leaf::Field(path) => {
+                    act.fields.insert(path.clone(), c);
+                }
+            }
+            let a2 = self.eval(act, ae, m);
+            let b2 = self.eval(act, be, m);
+            let mut t = 0u32;
+            let mut decided = true;
+            for l in lanes_of(m) {
+                match binary(op, a2[l], b2[l]).truth() {
+                    Some(true) => t |= 1 << l,
+                    Some(false) => {}
+                    None => decided = false,
+                }
+            }
+            if decided && t != 0 && t != m {
+                *av = a2;
+                *bv = b2;
+                let name = match leaf {
+                    Leaf::Var(name) => {
+                        self.note_guess(act, ae, &name);
+                        name
+                    }
+                    Leaf::Field(path) => path,
+                };
+                let shown = c.as_int().unwrap_or_default();
+                self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
+                return;
+            }
+        }
+        match (&leaf, saved) {
+            (Leaf::Var(name), Some(old)) => {
+                act.vars.insert(name.clone(), old);
+            }
+            (Leaf::Var(name), None) => {
+                act.vars.remove(name);
+            }
+            (Leaf::Field(path), _) => {
+                act.fields.remove(path);
+            }
+        }
+        if act.no_split.len() < MAX_NO_SPLIT {
+            act.no_split.push(ae);
+        }
+    }
+
+    /// Adds to `leaves` the names `e` reads that are unknown, the same in
+    /// every lane and one value per call; `false` where `e` reads anything
+    /// else that is not known (memory, a call, a lane-varying unknown, a
+    /// name that may change) or nests too deep.
+    fn unknown_names(
+        &mut self,
+        act: &Activation<'m>,
+        e: ExprId,
+        m: u32,
+        depth: usize,
+        leaves: &mut Vec<Leaf>,
+    ) -> bool {
+        if depth > MAX_STEPS {
+            return false;
+        }
+        let f = act.f;
+        let uniform_unknown =
+            |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Unknown { varying: false }));
+        let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
+        let push = |leaf: Leaf, leaves: &mut Vec<Leaf>| {
+            let same = |l: &Leaf| match (l, &leaf) {
+                (Leaf::Var(x), Leaf::Var(y)) | (Leaf::Field(x), Leaf::Field(y)) => x == y,
+                _ => false,
+            };
+            if !leaves.iter().any(same) {
+                leaves.push(leaf);
+            }
+            true
+        };
+        match &f.expr(e).kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Builtin(_) => true,
+            ExprKind::Var(name) => {
+                if self.shared_scalars.contains_key(name) {
+                    return false;
+                }
+                match act.vars.get(name) {
+                    Some(v) if known(v) => true,
+                    Some(v) if uniform_unknown(v) => {
+                        let fixed = self
+                            .fixed_names
+                            .entry(act.fidx)
+                            .or_insert_with(|| FixedNames::of(f))
+                            .vars
+                            .contains(name);
+                        fixed && push(Leaf::Var(name.clone()), leaves)
+                    }
+                    Some(_) => false,
+                    None => {
+                        self.module.constants.contains_key(name)
+                            || self.cfg.inputs.contains_key(name)
+                    }
+                }
+            }
+            ExprKind::Member(..) => {
+                let Some(path) = self.fixed_field_path(act, e) else {
+                    return false;
+                };
+                if act.fields.contains_key(&path) {
+                    return true;
+                }
+                let root_uniform = choice_root(f, e)
+                    .and_then(|r| act.vars.get(r))
+                    .is_some_and(uniform_unknown);
+                root_uniform && push(Leaf::Field(path), leaves)
+            }
+            ExprKind::Unary(op, a) => {
+                matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot)
+                    && self.unknown_names(act, *a, m, depth + 1, leaves)
+            }
+            ExprKind::Binary(_, a, b) => {
+                self.unknown_names(act, *a, m, depth + 1, leaves)
+                    && self.unknown_names(act, *b, m, depth + 1, leaves)
+            }
+            _ => false,
         }
     }
 
@@ -325,6 +499,11 @@ impl<'m> Machine<'m> {
             _ => false,
         }
     }
+}
+
+/// The variable a member chain starts from.
+fn choice_root(f: &Function, e: ExprId) -> Option<&str> {
+    field_path(f, e).map(|(root, _)| root)
 }
 
 /// `p.a.b` → (`p`, "p.a.b"), for a chain of members on a variable.

@@ -106,6 +106,9 @@ struct Activation<'m> {
     /// Expressions with one value per call whose value a split chose and
     /// could not carry back to a name (`choice.rs`).
     chosen: Vec<(ExprId, Val)>,
+    /// Comparisons (by left operand) no single name's value splits
+    /// (`choice::split_inside`): not tried again in this call.
+    no_split: Vec<ExprId>,
     returned: u32,
     ret: Lanes,
     loops: Vec<LoopState>,
@@ -392,6 +395,7 @@ impl<'m> Machine<'m> {
             vars: HashMap::default(),
             fields: HashMap::default(),
             chosen: Vec::new(),
+            no_split: Vec::new(),
             returned: 0,
             ret: [Val::UNKNOWN_VARYING; 32],
             loops: Vec::new(),
