@@ -228,6 +228,10 @@ pub struct Fix {
     pub message: String,
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
+    /// A different fix to offer where this one fails its re-lint
+    /// (`engine::verify_fixes`); never reported itself.
+    #[serde(skip)]
+    pub fallback: Option<Box<Fix>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

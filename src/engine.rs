@@ -183,7 +183,8 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
     for i in offered {
         let speculative = outcome.diagnostics[i].confirmation.evidence
             == Some(crate::diagnostic::Evidence::Speculative);
-        let withheld = match text {
+        // Why no (further) re-lint may run for this finding's fix.
+        let no_relint = |relints: u32, functions: usize, steps: u64| match text {
             None => Some("the file is not valid UTF-8".to_owned()),
             // Its re-lint would propose the same candidate again (one on
             // every shared-memory statement, every narrowed mask) and leave
@@ -199,46 +200,76 @@ fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&t
                 "not verified: past the budget of {} fix re-lints per file",
                 opts.budgets.max_fix_relints
             )),
-            Some(_) if relints > 0 && relinted_functions + outcome.functions > function_budget => {
+            Some(_) if relints > 0 && functions + outcome.functions > function_budget => {
                 Some(format!(
                     "not verified: past the budget of {function_budget} functions analysed \
                      again to verify this file's fixes"
                 ))
             }
-            Some(_) if relints > 0 && relinted_steps + outcome.executor_steps > step_budget => {
+            Some(_) if relints > 0 && steps + outcome.executor_steps > step_budget => {
                 Some(format!(
                     "not verified: past the budget of {step_budget} executor steps run \
                      again to verify this file's fixes"
                 ))
             }
-            Some(text) => {
-                relints += 1;
-                let d = &outcome.diagnostics[i];
-                let edits = d.fix.as_ref().map(|f| f.edits.as_slice()).unwrap_or(&[]);
-                match apply_edits(text, edits) {
-                    None => Some("its edits do not apply".to_owned()),
-                    Some(fixed) => {
-                        let after = check_bytes(
-                            &outcome.path,
-                            Cow::Owned(fixed.into_bytes()),
-                            opts,
-                            session,
-                            FixCheck::Skip,
-                        );
-                        relinted_functions += after.functions;
-                        relinted_steps += after.executor_steps;
-                        let original_line =
-                            |a: &Diagnostic| original_line(text, edits, a.span.start);
-                        relint_problem(&outcome.diagnostics, &[d], &after, &original_line)
-                            .map(|p| p.short())
-                    }
+            Some(_) => None,
+        };
+        // The fix, then its fallback where the fix fails its re-lint.
+        let mut candidate = outcome.diagnostics[i].fix.clone();
+        let mut failed: Vec<String> = Vec::new();
+        let mut verified: Option<crate::diagnostic::Fix> = None;
+        while let Some(fix) = candidate.take() {
+            // The first reason is the rule's own fix's; a fallback's says
+            // which fix it was.
+            let reason = |why: String| {
+                if failed.is_empty() {
+                    why
+                } else {
+                    format!("{}: {why}", fix.message)
+                }
+            };
+            if let Some(why) = no_relint(relints, relinted_functions, relinted_steps) {
+                failed.push(reason(why));
+                break;
+            }
+            let Some(text) = text else { break };
+            relints += 1;
+            let d = &outcome.diagnostics[i];
+            let problem = match apply_edits(text, &fix.edits) {
+                None => Some("its edits do not apply".to_owned()),
+                Some(fixed) => {
+                    let after = check_bytes(
+                        &outcome.path,
+                        Cow::Owned(fixed.into_bytes()),
+                        opts,
+                        session,
+                        FixCheck::Skip,
+                    );
+                    relinted_functions += after.functions;
+                    relinted_steps += after.executor_steps;
+                    let original_line =
+                        |a: &Diagnostic| original_line(text, &fix.edits, a.span.start);
+                    relint_problem(&outcome.diagnostics, &[d], &after, &original_line)
+                        .map(|p| p.short())
+                }
+            };
+            match problem {
+                None => {
+                    verified = Some(crate::diagnostic::Fix {
+                        fallback: None,
+                        ..fix
+                    });
+                }
+                Some(why) => {
+                    failed.push(reason(why));
+                    candidate = fix.fallback.map(|b| *b);
                 }
             }
-        };
-        if let Some(why) = withheld {
-            let d = &mut outcome.diagnostics[i];
-            d.fix = None;
-            d.fix_withheld = Some(why);
+        }
+        let d = &mut outcome.diagnostics[i];
+        d.fix = verified;
+        if d.fix.is_none() {
+            d.fix_withheld = Some(failed.join("; also tried: "));
         }
     }
 }

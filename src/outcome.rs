@@ -131,10 +131,19 @@ pub fn relint_problem(
     if let Some(why) = &after.not_analysed {
         return Some(RelintProblem::NotAnalysed(why.clone()));
     }
+    // A refuted finding is proven not to be a problem: one the fix turns
+    // refuted is fixed (`--show-refuted` shows it, and must not withhold
+    // the fix for it).
+    let counts = |d: &&Diagnostic| d.confirmation.status != crate::diagnostic::Status::Refuted;
     let count = |code: &str, ds: &mut dyn Iterator<Item = &Diagnostic>| {
-        ds.filter(|d| d.code == code).count()
+        ds.filter(counts).filter(|d| d.code == code).count()
     };
-    let mut codes: Vec<&'static str> = after.diagnostics.iter().map(|d| d.code).collect();
+    let mut codes: Vec<&'static str> = after
+        .diagnostics
+        .iter()
+        .filter(counts)
+        .map(|d| d.code)
+        .collect();
     codes.sort_unstable();
     codes.dedup();
     for code in codes {
@@ -146,7 +155,13 @@ pub fn relint_problem(
                 let line = original_line(d);
                 before.iter().any(|b| b.code == code && b.span.line == line)
             };
-            let of_code = || after.diagnostics.iter().filter(|d| d.code == code);
+            let of_code = || {
+                after
+                    .diagnostics
+                    .iter()
+                    .filter(counts)
+                    .filter(|d| d.code == code)
+            };
             let (example, kept) = match of_code().find(|d| !was_there(d)) {
                 Some(d) => (d, false),
                 None => (of_code().next()?, true),

@@ -460,6 +460,7 @@ fn report_directive(
                 message: "remove the suppression comment".to_owned(),
                 applicability: Applicability::Safe,
                 edits: vec![remove_comment(text, d)],
+                fallback: None,
             }),
         ));
         return;
@@ -481,6 +482,7 @@ fn report_directive(
                 message: format!("remove `{}` from the suppression", c.text),
                 applicability: Applicability::Safe,
                 edits: vec![remove_code(d, k, &removed)],
+                fallback: None,
             }),
         ));
     }

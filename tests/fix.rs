@@ -237,12 +237,6 @@ fn testdata_fixes_apply_and_the_fixed_tree_lints_clean_for_them() {
 /// mask for a shuffle whose source lanes lie outside that ballot (WL006).
 const WITHHELD: &[(&str, usize, &str, &str)] = &[
     (
-        "hardware/float_threshold_full_mask.cu",
-        16,
-        "WL002",
-        "re-lint: would add WL006 at line 16",
-    ),
-    (
         "uniformity/uniform_loads.cu",
         24,
         "WL002",
@@ -432,6 +426,92 @@ fn speculative_candidates_offer_no_fix() {
                 .as_deref()
                 .is_some_and(|w| w.contains("speculative candidate")),
             "{d:#?}"
+        );
+    }
+}
+
+/// A shuffle under a data guard whose xor partner may skip the branch:
+/// no ballot of the branch is a right mask (its re-lint adds WL006), so
+/// the fix offered runs the shuffle before the `if` and reads its value
+/// inside; the fixed text lints clean.
+const DATA_GUARD: &str = "__global__ void k(const float *in, float *out, float thr) {
+    float v = in[threadIdx.x];
+    float s = 0.0f;
+    if (v > thr) {
+        s = v + __shfl_xor_sync(0xffffffff, v, 1);
+    }
+    out[threadIdx.x] = s;
+}
+void run(const float *in, float *out) { k<<<1, 64>>>(in, out, 0.5f); }
+";
+
+#[test]
+fn a_shuffle_no_ballot_fixes_is_moved_before_its_branch() {
+    let d = check_source("k.cu", DATA_GUARD.as_bytes(), &Options::default()).diagnostics;
+    assert_eq!(d.len(), 1, "{d:#?}");
+    let fix = d[0].fix.as_ref().expect("a verified fix");
+    assert_eq!(
+        fix.applicability,
+        warplint::diagnostic::Applicability::Unsafe
+    );
+    assert!(
+        fix.message.contains("before the `if` on line 4"),
+        "{}",
+        fix.message
+    );
+    let fixed = warplint::diagnostic::apply_edits(DATA_GUARD, &fix.edits).unwrap();
+    assert!(
+        fixed.contains(
+            "    auto shfl_5 = __shfl_xor_sync(0xffffffff, v, 1);\n    if (v > thr) {\n        s = v + shfl_5;\n"
+        ),
+        "{fixed}"
+    );
+    assert!(
+        check_source("k.cu", fixed.as_bytes(), &Options::default())
+            .diagnostics
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_shuffle_is_not_moved_where_its_operands_differ_before_the_branch() {
+    // Each body changes what the shuffle reads between the `if` and the
+    // call, or reads memory that lanes skipping the branch must not touch:
+    // no fix is offered (the ballot fix fails its re-lint as above).
+    let bodies = [
+        "v = v * 2.0f; s = v + __shfl_xor_sync(0xffffffff, v, 1);",
+        "float w = v + 1.0f; s = __shfl_xor_sync(0xffffffff, w, 1);",
+        "s = __shfl_xor_sync(0xffffffff, in[threadIdx.x + 1], 1);",
+        "for (int d = 1; d < 32; d *= 2) s += __shfl_xor_sync(0xffffffff, v, d);",
+    ];
+    for body in bodies {
+        let src = DATA_GUARD.replace("s = v + __shfl_xor_sync(0xffffffff, v, 1);", body);
+        let d = check_source("k.cu", src.as_bytes(), &Options::default()).diagnostics;
+        let wl002: Vec<_> = d.iter().filter(|d| d.code == "WL002").collect();
+        assert_eq!(wl002.len(), 1, "{body}: {d:#?}");
+        assert!(wl002[0].fix.is_none(), "{body}: {:#?}", wl002[0]);
+    }
+}
+
+#[test]
+fn a_fix_that_turns_its_finding_refuted_is_verified_with_show_refuted() {
+    // The ballot fix of `BRANCH` leaves the call with a mask the executor
+    // proves right: the re-lint reports it refuted, which `--show-refuted`
+    // shows. A refuted finding is no problem left, so the fix is offered
+    // at that level too (it was withheld: "WL002 would remain").
+    let src = BRANCH.replace("__shfl_xor(v, 1)", "__shfl_xor_sync(0xffffffff, v, 1)");
+    let src = format!("{src}void run(int *o) {{ k<<<1, 32>>>(o); }}\n");
+    for show_refuted in [false, true] {
+        let opts = Options {
+            show_refuted,
+            ..Options::default()
+        };
+        let d = check_source("k.cu", src.as_bytes(), &opts).diagnostics;
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert!(
+            d[0].fix.is_some(),
+            "show_refuted {show_refuted}: {:#?}",
+            d[0]
         );
     }
 }

@@ -13,6 +13,8 @@
 use crate::frontend::Field as _;
 use std::collections::{BTreeMap, HashMap};
 
+mod hoist;
+
 use tree_sitter::Node;
 
 use super::{Finding, RuleContext, legacy_replacement};
@@ -26,9 +28,21 @@ use crate::ir::{ExprKind, Function, Module, Primitive, StmtKind};
 pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
     let text = cx.file.source.text.as_str();
     let mut planned: Vec<Option<Planned>> = Vec::with_capacity(findings.len());
+    // WL002's second choice, offered where the first fails its re-lint
+    // (`engine::verify_fixes`): the shuffle moved before its branch.
+    let mut hoisted: Vec<Option<Planned>> = Vec::with_capacity(findings.len());
     for (i, f) in findings.iter().enumerate() {
         let confirmed = confirmed.get(i).copied().unwrap_or(false);
-        planned.push(plan(cx, f, confirmed));
+        let first = plan(cx, f, confirmed);
+        let mut second = (f.rule.code == "WL002")
+            .then(|| hoist::plan_hoist(cx, f))
+            .flatten();
+        if first.is_none() {
+            planned.push(second.take());
+        } else {
+            planned.push(first);
+        }
+        hoisted.push(second);
     }
     // Ballots are named once per function: `mask` when a function needs
     // one and has no `mask` of its own, `mask_LINE` otherwise.
@@ -38,7 +52,7 @@ pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
             points.entry(p.function).or_default().insert(b.at, b.line);
         }
     }
-    for (f, p) in findings.iter_mut().zip(planned) {
+    for ((f, p), second) in findings.iter_mut().zip(planned).zip(hoisted) {
         let Some(p) = p else { continue };
         let name = p.ballot.as_ref().map(|b| {
             let func = &cx.module.functions[p.function];
@@ -77,6 +91,14 @@ pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
             message: p.message.replace(MASK, mask),
             applicability: p.applicability,
             edits,
+            fallback: second.map(|s| {
+                Box::new(Fix {
+                    message: s.message,
+                    applicability: s.applicability,
+                    edits: s.edits,
+                    fallback: None,
+                })
+            }),
         });
     }
 }

@@ -305,6 +305,7 @@ fn finding(
             // Only right when every lane of the warp reaches the call.
             applicability: Applicability::Unsafe,
             edits,
+            fallback: None,
         }),
     }
 }
