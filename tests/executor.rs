@@ -427,3 +427,54 @@ void host(P p, float *out) { k<<<1, 32>>>(p, out); }
     assert_eq!(d.len(), 1, "{d:#?}");
     assert_eq!(d[0].confirmation.status, Status::Undecided, "{:#?}", d[0]);
 }
+
+#[test]
+fn a_max_of_unknown_values_is_no_guess() {
+    // `v = other > v ? other : v` after a legacy shuffle (whose result the
+    // run does not know): each lane holds one of two plain values, so the
+    // run needs no guess of which, and the finding it shows at the
+    // shuffle stands (it was undecided: "split the warp by a guess").
+    let src = "__device__ float butterfly_max(float v) {
+    for (int mask = 16; mask > 0; mask /= 2) {
+        float other = __shfl_xor(v, mask);
+        v = other > v ? other : v;
+    }
+    return v;
+}
+__global__ void k(float *out) { out[threadIdx.x] = butterfly_max(out[threadIdx.x]); }
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].code, "WL001");
+    assert_eq!(d[0].confirmation.status, Status::Confirmed, "{:#?}", d[0]);
+}
+
+#[test]
+fn a_field_of_an_object_built_from_the_lane_index_differs_between_lanes() {
+    // `Packed p{threadIdx.x}`: the run held `p` as the lane index and read
+    // `p.value` as one unknown for the whole warp, so no run split it and
+    // the finding was hidden as contested. A field of a value that differs
+    // between lanes differs too: the guard splits the warp (by a guess,
+    // since the field's value is not modelled) and the finding is shown on
+    // its direct evidence.
+    let src = "struct Packed { int value; };
+__global__ void k(float *out) {
+    Packed p{(int)threadIdx.x};
+    float v = out[threadIdx.x];
+    if (p.value > 3) {
+        v += __shfl_xor_sync(0xffffffff, v, 1);
+    }
+    out[threadIdx.x] = v;
+}
+void run(float *o) { k<<<1, 32>>>(o); }
+";
+    let d = check(src, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].confirmation.status, Status::Undecided, "{:#?}", d[0]);
+    assert_eq!(
+        d[0].confirmation.evidence,
+        Some(warplint::diagnostic::Evidence::Direct),
+        "{:#?}",
+        d[0]
+    );
+}

@@ -12,6 +12,12 @@ pub use crate::rules::Class;
 #[derive(Debug, Clone)]
 pub struct Observation {
     pub class: Class,
+    /// The run's clock at the operation observed.
+    pub time: u64,
+    /// Lanes whose path after `time` the observation rests on (lanes said
+    /// never to arrive must not arrive later either); what was true at
+    /// `time` itself rests on nothing after it.
+    pub after: u32,
     /// Call path to the offending operation; a finding matches when its
     /// site is on it.
     pub chain: Vec<Site>,
@@ -99,6 +105,18 @@ struct Pairing {
     prefixes: Vec<Vec<u32>>,
     /// Partners by key: (arm, active lanes, collective index).
     partners: HashMap<PartnerKey, Vec<(u16, u32, usize)>>,
+}
+
+impl Observation {
+    /// Whether the observation rests on one of the run's guesses: one made
+    /// before it, or after it in lanes whose later path it rests on.
+    pub fn rests_on(&self, trace: &Trace) -> bool {
+        trace.guesses_overflow
+            || trace
+                .guesses
+                .iter()
+                .any(|&(time, lanes)| time <= self.time || lanes & self.after != 0)
+    }
 }
 
 impl Pairing {
@@ -195,6 +213,8 @@ fn absent_lanes(
     let mask = e.uniform_mask().unwrap_or(named);
     out.push(Observation {
         class: Class::AbsentLanes,
+        time: e.time,
+        after: missing,
         chain: e.chain.clone(),
         line: e.line,
         detail: format!(
@@ -235,6 +255,8 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
             .unwrap_or("its mask".into());
         out.push(Observation {
             class: Class::CallerNotInMask,
+            time: e.time,
+            after: 0,
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
@@ -278,6 +300,9 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
     if let Some(&(r, s)) = outside_src.first() {
         out.push(Observation {
             class: Class::SourceOutsideMask,
+            time: e.time,
+            // Whether the readers use the value is decided later.
+            after: readers(&outside_src),
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
@@ -306,6 +331,8 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
         ));
         out.push(Observation {
             class: Class::ReadsExited,
+            time: e.time,
+            after: readers(&exited_src),
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
@@ -325,6 +352,8 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
     {
         out.push(Observation {
             class: Class::BadWidth,
+            time: e.time,
+            after: 0,
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
@@ -350,6 +379,8 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
     if let Some((l, ml, k, mk)) = disagree {
         out.push(Observation {
             class: Class::MaskDisagree,
+            time: e.time,
+            after: 0,
             chain: e.chain.clone(),
             line: e.line,
             detail: format!(
@@ -377,6 +408,8 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
     }
     out.push(Observation {
         class: Class::DivergentBarrier,
+        time: e.time,
+        after: missing,
         chain: e.chain.clone(),
         line: e.line,
         detail: format!(
@@ -480,6 +513,9 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
                 let kind = |w: bool| if w { "writes" } else { "reads" };
                 out.push(Observation {
                     class: Class::SharedRace,
+                    // Judged over the whole run.
+                    time: u64::MAX,
+                    after: u32::MAX,
                     chain: later.chain.to_vec(),
                     line: later.line,
                     detail: format!(
@@ -502,6 +538,36 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::ir::primitives::VoteMode;
+
+    #[test]
+    fn an_observation_rests_on_earlier_guesses_and_later_ones_in_its_lanes() {
+        let obs = Observation {
+            class: Class::AbsentLanes,
+            time: 10,
+            after: 0xaaaa_aaaa,
+            chain: Vec::new(),
+            line: 1,
+            detail: String::new(),
+            events: Vec::new(),
+        };
+        let with = |guesses: Vec<(u64, u32)>| Trace {
+            guesses,
+            ..Trace::default()
+        };
+        assert!(!obs.rests_on(&with(Vec::new())));
+        // Later, in the lanes that arrived: what the observation says of
+        // the absent lanes still holds.
+        assert!(!obs.rests_on(&with(vec![(11, 0x5555_5555)])));
+        // Earlier: which lanes arrived may rest on it.
+        assert!(obs.rests_on(&with(vec![(9, 0x5555_5555)])));
+        // Later, in an absent lane: where it went may rest on it.
+        assert!(obs.rests_on(&with(vec![(11, 0x0000_0002)])));
+        let overflow = Trace {
+            guesses_overflow: true,
+            ..Trace::default()
+        };
+        assert!(obs.rests_on(&overflow));
+    }
 
     /// A small deterministic generator (xorshift), so the test needs no crate.
     struct Rng(u64);

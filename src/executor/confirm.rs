@@ -526,8 +526,13 @@ fn explore_root(
                 // the executor's, and the value may even be uniform (a warp
                 // index through a width it could not compute). The claim
                 // stays undecided on its static evidence, saying so.
+                // (A guess after the operation, in lanes the observation
+                // does not follow, leaves it standing: lanes that took the
+                // branch to the call split again later.)
+                let clean = |o: &&Observation| !o.rests_on(&r.trace);
                 if let Some((line, text)) = &r.trace.split_guess
                     && r.observations.iter().any(|o| shows(claim, o))
+                    && !r.observations.iter().filter(clean).any(|o| shows(claim, o))
                 {
                     st.split_guess.get_or_insert_with(|| {
                         format!(
@@ -536,7 +541,12 @@ fn explore_root(
                     });
                     continue;
                 }
-                if let Some(o) = r.observations.iter().find(|o| shows(claim, o)) {
+                if let Some(o) = r
+                    .observations
+                    .iter()
+                    .filter(clean)
+                    .find(|o| shows(claim, o))
+                {
                     let s = &setups[r.setup_index];
                     // A race between addresses computed from data the plan
                     // picked (memory the run never wrote, a chosen input) may
@@ -1367,6 +1377,8 @@ fn legacy_observations(m: &Machine) -> Vec<Observation> {
             };
             Observation {
                 class: Class::Legacy { divergent },
+                time: u64::MAX,
+                after: u32::MAX,
                 chain: chain.clone(),
                 line: *line,
                 detail,
@@ -1438,6 +1450,9 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
         };
         let obs = Observation {
             class: Class::DivergentBarrier,
+            // Judged across runs: rests on every guess.
+            time: u64::MAX,
+            after: u32::MAX,
             chain: ev.chain.clone(),
             line: ev.line,
             detail: format!(
@@ -1496,6 +1511,8 @@ fn schedule_differences(
                 };
                 out.push((ci_pos, Observation {
                     class: Class::ScheduleDependent,
+                    time: u64::MAX,
+                    after: u32::MAX,
                     chain: vec![(c.function, site)],
                     line,
                     detail: format!(

@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use super::value::{Space, Val};
 use crate::ir::{ExprId, Primitive};
 
+/// Guesses a trace records one by one (see [`Trace::guesses`]).
+pub const MAX_GUESSES: usize = 256;
+
 /// A call site: (function index in the module, call expression).
 pub type Site = (usize, ExprId);
 
@@ -109,6 +112,13 @@ pub struct Trace {
     /// (a lane-varying value it could not compute): (line, condition).
     /// Nothing in the code says the lanes can split that way.
     pub split_guess: Option<(usize, String)>,
+    /// Every such guess: when (the run's clock) and which lanes it split
+    /// or gave a chosen value; at most [`MAX_GUESSES`], then
+    /// `guesses_overflow`. An observation made before a guess, whose lanes
+    /// the guess did not touch, does not rest on it
+    /// (`check::Observation::rests_on`).
+    pub guesses: Vec<(u64, u32)>,
+    pub guesses_overflow: bool,
     /// Values the run chose rather than read from the code: an input picked
     /// from the candidates, memory nobody wrote, an unknown uniform value
     /// chosen to split the warp. A run with none of them (and no

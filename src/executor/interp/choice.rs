@@ -210,16 +210,17 @@ impl<'m> Machine<'m> {
     /// guess.
     fn note_guess(&mut self, act: &Activation<'m>, at: ExprId, name: &str) {
         let f = act.f;
-        if self.trace.split_guess.is_none()
-            && let defs = self
-                .one_definition
-                .entry(self.current_fn)
-                .or_insert_with(|| f.unwritten_locals())
-            && let Some(&init) = defs.get(name)
-            && !takes_any_value(f, defs, init, 0)
+        let defs = self
+            .one_definition
+            .entry(self.current_fn)
+            .or_insert_with(|| f.unwritten_locals());
+        if defs
+            .get(name)
+            .is_some_and(|&init| !takes_any_value(f, defs, init, 0))
         {
             let span = f.expr(at).span;
-            self.trace.split_guess = Some((self.line(span), name.to_owned()));
+            // Every lane reads the chosen value.
+            self.note_split_guess(u32::MAX, self.line(span), name);
         }
     }
 
@@ -499,6 +500,43 @@ impl<'m> Machine<'m> {
             _ => false,
         }
     }
+}
+
+/// Whether evaluating `e` in lanes that would not have reads no memory,
+/// calls nothing and writes nothing: constants, built-in variables, locals,
+/// fields of locals that hold no pointer, and operators over them.
+pub(super) fn plain_value(machine: &Machine, act: &Activation, e: ExprId) -> bool {
+    let f = act.f;
+    let mut work = vec![(e, 0usize)];
+    while let Some((e, depth)) = work.pop() {
+        if depth > MAX_STEPS {
+            return false;
+        }
+        match &f.expr(e).kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Builtin(_) => {}
+            ExprKind::Var(name) if !machine.shared_scalars.contains_key(name) => {}
+            ExprKind::Member(..) => {
+                let holds_value = field_path(f, e)
+                    .and_then(|(root, _)| act.vars.get(root))
+                    .is_some_and(|v| !v.iter().any(|x| matches!(x, Val::Ptr(_))));
+                if !holds_value {
+                    return false;
+                }
+            }
+            ExprKind::Unary(UnOp::Neg | UnOp::Not | UnOp::BitNot, a) => {
+                work.push((*a, depth + 1));
+            }
+            ExprKind::Binary(_, a, b) => {
+                work.push((*a, depth + 1));
+                work.push((*b, depth + 1));
+            }
+            ExprKind::Ternary(c, a, b) => {
+                work.extend([(*c, depth + 1), (*a, depth + 1), (*b, depth + 1)]);
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The variable a member chain starts from.

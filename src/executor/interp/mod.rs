@@ -859,8 +859,8 @@ impl<'m> Machine<'m> {
         if guessed != 0 {
             let line = self.line(span);
             let text = self.cond_text(span);
-            if t & guessed != 0 && guessed & !t != 0 && self.trace.split_guess.is_none() {
-                self.trace.split_guess = Some((line, text.clone()));
+            if t & guessed != 0 && guessed & !t != 0 {
+                self.note_split_guess(guessed, line, &text);
             }
             self.trace.assumptions.push((line, t & guessed, text));
         }
@@ -886,6 +886,18 @@ impl<'m> Machine<'m> {
             format!("{}…", &text[..text.floor_char_boundary(45)])
         } else {
             text
+        }
+    }
+
+    /// The run split `lanes` (or chose a value they read) by a guess.
+    fn note_split_guess(&mut self, lanes: u32, line: usize, text: &str) {
+        if self.trace.split_guess.is_none() {
+            self.trace.split_guess = Some((line, text.to_owned()));
+        }
+        if self.trace.guesses.len() < super::trace::MAX_GUESSES {
+            self.trace.guesses.push((self.time, lanes));
+        } else {
+            self.trace.guesses_overflow = true;
         }
     }
 
@@ -1019,6 +1031,48 @@ impl<'m> Machine<'m> {
             },
             ExprKind::Ternary(c, a, b) => {
                 let cv = self.eval(act, *c, m);
+                // `x > y ? x : y` on values the run does not know: where
+                // both sides are plain values, each lane holds one of them,
+                // and no guess of which is needed.
+                if lanes_of(m).any(|l| cv[l].truth().is_none())
+                    && choice::plain_value(self, act, *a)
+                    && choice::plain_value(self, act, *b)
+                {
+                    let av = self.eval(act, *a, m);
+                    let bv = self.eval(act, *b, m);
+                    let first = lanes_of(m).next().unwrap_or(0);
+                    let differs = |v: &Lanes| {
+                        lanes_of(m).any(|l| {
+                            v[l] != v[first] || matches!(v[l], Val::Unknown { varying: true })
+                        })
+                    };
+                    let varying = lanes_of(m)
+                        .any(|l| matches!(cv[l], Val::Unknown { varying: true }))
+                        || differs(&av)
+                        || differs(&bv);
+                    let mut unknown = 0u32;
+                    for l in lanes_of(m) {
+                        self.mark_used(cv[l]);
+                        out[l] = match cv[l].truth() {
+                            Some(true) => av[l],
+                            Some(false) => bv[l],
+                            None if av[l] == bv[l] => av[l],
+                            None => {
+                                unknown |= 1 << l;
+                                Val::Unknown { varying }
+                            }
+                        };
+                    }
+                    // Still a value the run does not know: no proof and no
+                    // speculative confirmation rests on this run, as after a
+                    // guessed branch; but no lanes were split by a guess.
+                    if unknown != 0 {
+                        let span = f.expr(*c).span;
+                        let (line, text) = (self.line(span), self.cond_text(span));
+                        self.trace.assumptions.push((line, unknown, text));
+                    }
+                    return out;
+                }
                 let t = self.decide(&cv, m, f.expr(*c).span);
                 let both = t != 0 && m & !t != 0;
                 let line = self.line(f.expr(*c).span);
@@ -1118,8 +1172,11 @@ impl<'m> Machine<'m> {
                 {
                     out = [v; 32];
                 } else {
-                    let varying =
-                        lanes_of(m).any(|l| matches!(bv[l], Val::Unknown { varying: true }));
+                    // A field of a value that differs between lanes (an
+                    // object built from the lane index) may differ too.
+                    let first = bv[lanes_of(m).next().unwrap_or(0)];
+                    let varying = lanes_of(m)
+                        .any(|l| matches!(bv[l], Val::Unknown { varying: true }) || bv[l] != first);
                     out = [Val::Unknown { varying }; 32];
                 }
             }
