@@ -836,26 +836,10 @@ impl<'m> Machine<'m> {
 
     /// Which lanes of `m` take a branch whose condition evaluated to `v`.
     fn decide(&mut self, v: &Lanes, m: u32, span: ByteSpan) -> u32 {
-        let mut t = 0u32;
-        let mut guessed = 0u32;
-        let uniform_guess = (self.cfg.seed & 1) == 0;
         for l in lanes_of(m) {
             self.mark_used(v[l]);
-            match v[l].truth() {
-                Some(true) => t |= 1 << l,
-                Some(false) => {}
-                None => {
-                    guessed |= 1 << l;
-                    let take = match v[l] {
-                        Val::Unknown { varying: false } => uniform_guess,
-                        _ => partition(self.cfg.seed, l as u32),
-                    };
-                    if take {
-                        t |= 1 << l;
-                    }
-                }
-            }
         }
+        let (t, guessed) = self.guess(v, m);
         if guessed != 0 {
             let line = self.line(span);
             let text = self.cond_text(span);
@@ -887,6 +871,31 @@ impl<'m> Machine<'m> {
         } else {
             text
         }
+    }
+
+    /// Which lanes of `m` a condition valued `v` holds in, where the run's
+    /// seed guesses the unknown ones; and those guessed.
+    fn guess(&self, v: &Lanes, m: u32) -> (u32, u32) {
+        let mut t = 0u32;
+        let mut guessed = 0u32;
+        let uniform_guess = (self.cfg.seed & 1) == 0;
+        for l in lanes_of(m) {
+            match v[l].truth() {
+                Some(true) => t |= 1 << l,
+                Some(false) => {}
+                None => {
+                    guessed |= 1 << l;
+                    let take = match v[l] {
+                        Val::Unknown { varying: false } => uniform_guess,
+                        _ => partition(self.cfg.seed, l as u32),
+                    };
+                    if take {
+                        t |= 1 << l;
+                    }
+                }
+            }
+        }
+        (t, guessed)
     }
 
     /// The run split `lanes` (or chose a value they read) by a guess.
@@ -1063,13 +1072,15 @@ impl<'m> Machine<'m> {
                             }
                         };
                     }
-                    // Still a value the run does not know: no proof and no
-                    // speculative confirmation rests on this run, as after a
-                    // guessed branch; but no lanes were split by a guess.
+                    // Still a value the run does not know: no proof rests on
+                    // this run, and a speculative candidate is held to the
+                    // same rule as after a branch the seed decided (the lanes
+                    // it would have taken); but no lanes were split by a guess.
                     if unknown != 0 {
                         let span = f.expr(*c).span;
                         let (line, text) = (self.line(span), self.cond_text(span));
-                        self.trace.assumptions.push((line, unknown, text));
+                        let (t, guessed) = self.guess(&cv, m);
+                        self.trace.assumptions.push((line, t & guessed, text));
                     }
                     return out;
                 }
