@@ -145,7 +145,8 @@ fn check_bytes(
 /// file's text, the re-lint of that text (same options, same translation
 /// unit) no longer has the finding and has no new one (the check `--fix`
 /// applies to a file's fixes together, [`relint_problem`]). A fix that
-/// fails is dropped and `fix_withheld` says why; so does a finding past the
+/// fails is dropped for its fallback (`Fix::fallback`), verified the same
+/// way, if it has one; where none passes, `fix_withheld` says why; so does a finding past the
 /// file's budget of re-lints (`Budgets::max_fix_relints`), which offers no
 /// fix unverified. Every output (reports, `--statistics`, `--fix`, `--diff`,
 /// the language server's code actions) sees only verified fixes.

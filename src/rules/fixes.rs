@@ -377,14 +377,7 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
         cond_text.to_owned()
     };
     let at = stmt.start_byte();
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let indent = &text[line_start..at];
-    let after = if indent.chars().all(|c| c == ' ' || c == '\t') {
-        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-        format!("{newline}{indent}")
-    } else {
-        " ".to_owned()
-    };
+    let after = break_before(text, at);
     Some(Reach {
         ballot: Some(Ballot {
             at,
@@ -394,6 +387,20 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
         }),
         proven: full_warps,
     })
+}
+
+/// What follows a statement inserted at `at`, before the statement
+/// there: a line break and that statement's indentation (one space where
+/// code precedes it on its line).
+fn break_before(text: &str, at: usize) -> String {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..at];
+    if indent.chars().all(|c| c == ' ' || c == '\t') {
+        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        format!("{newline}{indent}")
+    } else {
+        " ".to_owned()
+    }
 }
 
 /// The expression of `( … )` after `if`, unless it declares something.

@@ -873,6 +873,60 @@ impl<'m> Machine<'m> {
         }
     }
 
+    /// `c ? a : b` where some lanes' `c` is not known and both sides are
+    /// plain values (`choice::plain_value`): each lane holds one of them,
+    /// unknown where they differ, and the run guesses no branch. `None`
+    /// where the run must decide the branch.
+    fn select_unknown(
+        &mut self,
+        act: &mut Activation<'m>,
+        (c, cv): (ExprId, &Lanes),
+        a: ExprId,
+        b: ExprId,
+        m: u32,
+    ) -> Option<Lanes> {
+        if !(lanes_of(m).any(|l| cv[l].truth().is_none())
+            && choice::plain_value(self, act, a)
+            && choice::plain_value(self, act, b))
+        {
+            return None;
+        }
+        let av = self.eval(act, a, m);
+        let bv = self.eval(act, b, m);
+        let first = lanes_of(m).next().unwrap_or(0);
+        let differs = |v: &Lanes| {
+            lanes_of(m).any(|l| v[l] != v[first] || matches!(v[l], Val::Unknown { varying: true }))
+        };
+        let varying = lanes_of(m).any(|l| matches!(cv[l], Val::Unknown { varying: true }))
+            || differs(&av)
+            || differs(&bv);
+        let mut out = [Val::UNKNOWN_VARYING; 32];
+        let mut unknown = 0u32;
+        for l in lanes_of(m) {
+            self.mark_used(cv[l]);
+            out[l] = match cv[l].truth() {
+                Some(true) => av[l],
+                Some(false) => bv[l],
+                None if av[l] == bv[l] => av[l],
+                None => {
+                    unknown |= 1 << l;
+                    Val::Unknown { varying }
+                }
+            };
+        }
+        // Still a value the run does not know: no proof rests on
+        // this run, and a speculative candidate is held to the
+        // same rule as after a branch the seed decided (the lanes
+        // it would have taken); but no lanes were split by a guess.
+        if unknown != 0 {
+            let span = act.f.expr(c).span;
+            let (line, text) = (self.line(span), self.cond_text(span));
+            let (t, guessed) = self.guess(cv, m);
+            self.trace.assumptions.push((line, t & guessed, text));
+        }
+        Some(out)
+    }
+
     /// Which lanes of `m` a condition valued `v` holds in, where the run's
     /// seed guesses the unknown ones; and those guessed.
     fn guess(&self, v: &Lanes, m: u32) -> (u32, u32) {
@@ -1040,48 +1094,7 @@ impl<'m> Machine<'m> {
             },
             ExprKind::Ternary(c, a, b) => {
                 let cv = self.eval(act, *c, m);
-                // `x > y ? x : y` on values the run does not know: where
-                // both sides are plain values, each lane holds one of them,
-                // and no guess of which is needed.
-                if lanes_of(m).any(|l| cv[l].truth().is_none())
-                    && choice::plain_value(self, act, *a)
-                    && choice::plain_value(self, act, *b)
-                {
-                    let av = self.eval(act, *a, m);
-                    let bv = self.eval(act, *b, m);
-                    let first = lanes_of(m).next().unwrap_or(0);
-                    let differs = |v: &Lanes| {
-                        lanes_of(m).any(|l| {
-                            v[l] != v[first] || matches!(v[l], Val::Unknown { varying: true })
-                        })
-                    };
-                    let varying = lanes_of(m)
-                        .any(|l| matches!(cv[l], Val::Unknown { varying: true }))
-                        || differs(&av)
-                        || differs(&bv);
-                    let mut unknown = 0u32;
-                    for l in lanes_of(m) {
-                        self.mark_used(cv[l]);
-                        out[l] = match cv[l].truth() {
-                            Some(true) => av[l],
-                            Some(false) => bv[l],
-                            None if av[l] == bv[l] => av[l],
-                            None => {
-                                unknown |= 1 << l;
-                                Val::Unknown { varying }
-                            }
-                        };
-                    }
-                    // Still a value the run does not know: no proof rests on
-                    // this run, and a speculative candidate is held to the
-                    // same rule as after a branch the seed decided (the lanes
-                    // it would have taken); but no lanes were split by a guess.
-                    if unknown != 0 {
-                        let span = f.expr(*c).span;
-                        let (line, text) = (self.line(span), self.cond_text(span));
-                        let (t, guessed) = self.guess(&cv, m);
-                        self.trace.assumptions.push((line, t & guessed, text));
-                    }
+                if let Some(out) = self.select_unknown(act, (*c, &cv), *a, *b, m) {
                     return out;
                 }
                 let t = self.decide(&cv, m, f.expr(*c).span);

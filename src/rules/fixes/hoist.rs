@@ -102,14 +102,7 @@ pub(super) fn plan_hoist(cx: &RuleContext, f: &Finding) -> Option<Planned> {
         name.push('_');
     }
     let at = stmt.start_byte();
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let indent = &text[line_start..at];
-    let after = if indent.chars().all(|c| c == ' ' || c == '\t') {
-        let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-        format!("{newline}{indent}")
-    } else {
-        " ".to_owned()
-    };
+    let after = super::break_before(text, at);
     let if_line = stmt.start_position().row + 1;
     Some(Planned {
         function: claim.function,
