@@ -18,7 +18,7 @@ mod hoist;
 use tree_sitter::Node;
 
 use super::{Finding, RuleContext, legacy_replacement};
-use crate::dataflow::{Context, GuardKind, Level, any_subexpr};
+use crate::dataflow::{Context, Guard, GuardKind, Level, any_subexpr};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::frontend::{Walk, ancestors, node_text, preorder};
 use crate::ir::{ExprKind, Function, Module, Primitive, StmtKind};
@@ -298,43 +298,17 @@ fn mentions_activemask(func: &Function, ff: &crate::dataflow::FnFacts, e: u32) -
 fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>) -> Option<Reach> {
     let func = &cx.module.functions[function];
     let full_warps = func.is_kernel() && !partial_warps(cx.module, func);
-    let varying: Vec<_> = ctx
-        .guards
-        .iter()
-        .filter(|g| g.level == Level::Varying)
-        .collect();
-    let g = match varying.as_slice() {
-        [] => {
-            return Some(Reach {
-                ballot: None,
-                proven: full_warps,
-            });
-        }
-        [g] => *g,
-        _ => return None,
+    let Some(g) = only_varying_guard(ctx)? else {
+        return Some(Reach {
+            ballot: None,
+            proven: full_warps,
+        });
     };
     let text = cx.file.source.text.as_str();
     let root = cx.file.tree.root_node();
     let (stmt, cond, negate) = match g.kind {
         GuardKind::Branch { negated } => {
-            let node = root.descendant_for_byte_range(g.span.0, g.span.1)?;
-            let stmt = ancestors(node)
-                .into_iter()
-                .rev()
-                .find(|a| a.kind() == "if_statement")?;
-            let clause = stmt.field("condition")?;
-            if clause.start_byte() > g.span.0 || clause.end_byte() < g.span.1 {
-                return None; // a `?:` or `&&` guard inside the condition
-            }
-            // The call sits in the arm the guard names.
-            let arm = if negated {
-                stmt.field("alternative")?
-            } else {
-                stmt.field("consequence")?
-            };
-            if !contains(arm, call) {
-                return None;
-            }
+            let (stmt, clause, _) = guarding_if(cx, g, negated, call)?;
             (stmt, clause, negated)
         }
         GuardKind::EarlyExit { .. } => {
@@ -387,6 +361,46 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
         }),
         proven: full_warps,
     })
+}
+
+/// The one lane-varying guard among a call's guards: `Some(None)` where
+/// there is none, `None` where there are several.
+fn only_varying_guard(ctx: &Context) -> Option<Option<&Guard>> {
+    let mut varying = ctx.guards.iter().filter(|g| g.level == Level::Varying);
+    match (varying.next(), varying.next()) {
+        (first, None) => Some(first),
+        _ => None,
+    }
+}
+
+/// The `if` whose condition is the branch guard `g` (not a `?:` or `&&`
+/// inside it), its condition clause, and the arm the guard names, which
+/// holds `call`.
+fn guarding_if<'t>(
+    cx: &'t RuleContext,
+    g: &Guard,
+    negated: bool,
+    call: Node<'t>,
+) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let node = cx
+        .file
+        .tree
+        .root_node()
+        .descendant_for_byte_range(g.span.0, g.span.1)?;
+    let stmt = ancestors(node)
+        .into_iter()
+        .rev()
+        .find(|a| a.kind() == "if_statement")?;
+    let clause = stmt.field("condition")?;
+    if clause.start_byte() > g.span.0 || clause.end_byte() < g.span.1 {
+        return None;
+    }
+    let arm = if negated {
+        stmt.field("alternative")?
+    } else {
+        stmt.field("consequence")?
+    };
+    contains(arm, call).then_some((stmt, clause, arm))
 }
 
 /// What follows a statement inserted at `at`, before the statement

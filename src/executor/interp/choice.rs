@@ -351,13 +351,8 @@ impl<'m> Machine<'m> {
                 match act.vars.get(name) {
                     Some(v) if known(v) => true,
                     Some(v) if uniform_unknown(v) => {
-                        let fixed = self
-                            .fixed_names
-                            .entry(act.fidx)
-                            .or_insert_with(|| FixedNames::of(f))
-                            .vars
-                            .contains(name);
-                        fixed && push(Leaf::Var(name.clone()), leaves)
+                        self.fixed_names(act).vars.contains(name)
+                            && push(Leaf::Var(name.clone()), leaves)
                     }
                     Some(_) => false,
                     None => {
@@ -367,16 +362,13 @@ impl<'m> Machine<'m> {
                 }
             }
             ExprKind::Member(..) => {
-                let Some(path) = self.fixed_field_path(act, e) else {
+                let Some((root, path)) = self.fixed_field_path(act, e) else {
                     return false;
                 };
                 if act.fields.contains_key(&path) {
                     return true;
                 }
-                let root_uniform = choice_root(f, e)
-                    .and_then(|r| act.vars.get(r))
-                    .is_some_and(uniform_unknown);
-                root_uniform && push(Leaf::Field(path), leaves)
+                act.vars.get(root).is_some_and(uniform_unknown) && push(Leaf::Field(path), leaves)
             }
             ExprKind::Unary(op, a) => {
                 matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot)
@@ -411,7 +403,7 @@ impl<'m> Machine<'m> {
                 ExprKind::Member(..) => {
                     return self
                         .fixed_field_path(act, e)
-                        .map(|p| (Leaf::Field(p), steps));
+                        .map(|(_, p)| (Leaf::Field(p), steps));
                 }
                 ExprKind::Unary(UnOp::Neg, a) => {
                     steps.push(Step::Neg);
@@ -455,22 +447,26 @@ impl<'m> Machine<'m> {
             .then_some(first)
     }
 
-    /// `p.a.b` as a path, where `p` is one of the function's
+    /// The function's [`FixedNames`], computed on first use.
+    fn fixed_names(&mut self, act: &Activation<'m>) -> &FixedNames {
+        let f = act.f;
+        self.fixed_names
+            .entry(act.fidx)
+            .or_insert_with(|| FixedNames::of(f))
+    }
+
+    /// `p.a.b` as (`p`, its path), where `p` is one of the function's
     /// [`FixedNames`] and holds no pointer, and the function writes no
     /// part of the path nor takes its address: a read of it gives the same
     /// value for the whole call.
-    fn fixed_field_path(&mut self, act: &Activation<'m>, e: ExprId) -> Option<String> {
-        let f = act.f;
-        let (root, path) = field_path(f, e)?;
+    fn fixed_field_path(&mut self, act: &Activation<'m>, e: ExprId) -> Option<(&'m str, String)> {
+        let (root, path) = field_path(act.f, e)?;
         if act.vars.get(root)?.iter().any(|v| matches!(v, Val::Ptr(_))) {
             return None;
         }
-        let fixed = self
-            .fixed_names
-            .entry(act.fidx)
-            .or_insert_with(|| FixedNames::of(f));
+        let fixed = self.fixed_names(act);
         (fixed.vars.contains(root) && !fixed.written.iter().any(|w| overlaps(w, &path)))
-            .then_some(path)
+            .then_some((root, path))
     }
 
     /// Whether `e` has one value for the whole call: it reads only
@@ -483,12 +479,7 @@ impl<'m> Machine<'m> {
         let f = act.f;
         match &f.expr(e).kind {
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Builtin(_) => true,
-            ExprKind::Var(name) => self
-                .fixed_names
-                .entry(act.fidx)
-                .or_insert_with(|| FixedNames::of(f))
-                .vars
-                .contains(name),
+            ExprKind::Var(name) => self.fixed_names(act).vars.contains(name),
             ExprKind::Member(..) => self.fixed_field_path(act, e).is_some(),
             ExprKind::Unary(op, a) => {
                 matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot)
@@ -537,11 +528,6 @@ pub(super) fn plain_value(machine: &Machine, act: &Activation, e: ExprId) -> boo
         }
     }
     true
-}
-
-/// The variable a member chain starts from.
-fn choice_root(f: &Function, e: ExprId) -> Option<&str> {
-    field_path(f, e).map(|(root, _)| root)
 }
 
 /// `p.a.b` → (`p`, "p.a.b"), for a chain of members on a variable.

@@ -204,6 +204,13 @@ fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..32usize).filter(move |l| mask >> l & 1 == 1)
 }
 
+/// Whether `v` may differ between the lanes of `m`: two lanes hold
+/// different values, or one holds a lane-varying unknown.
+fn differs_between_lanes(v: &Lanes, m: u32) -> bool {
+    let first = v[lanes_of(m).next().unwrap_or(0)];
+    lanes_of(m).any(|l| v[l] != first || matches!(v[l], Val::Unknown { varying: true }))
+}
+
 impl<'m> Machine<'m> {
     pub fn new(
         module: &'m Module,
@@ -893,13 +900,9 @@ impl<'m> Machine<'m> {
         }
         let av = self.eval(act, a, m);
         let bv = self.eval(act, b, m);
-        let first = lanes_of(m).next().unwrap_or(0);
-        let differs = |v: &Lanes| {
-            lanes_of(m).any(|l| v[l] != v[first] || matches!(v[l], Val::Unknown { varying: true }))
-        };
         let varying = lanes_of(m).any(|l| matches!(cv[l], Val::Unknown { varying: true }))
-            || differs(&av)
-            || differs(&bv);
+            || differs_between_lanes(&av, m)
+            || differs_between_lanes(&bv, m);
         let mut out = [Val::UNKNOWN_VARYING; 32];
         let mut unknown = 0u32;
         for l in lanes_of(m) {
@@ -1198,10 +1201,9 @@ impl<'m> Machine<'m> {
                 } else {
                     // A field of a value that differs between lanes (an
                     // object built from the lane index) may differ too.
-                    let first = bv[lanes_of(m).next().unwrap_or(0)];
-                    let varying = lanes_of(m)
-                        .any(|l| matches!(bv[l], Val::Unknown { varying: true }) || bv[l] != first);
-                    out = [Val::Unknown { varying }; 32];
+                    out = [Val::Unknown {
+                        varying: differs_between_lanes(&bv, m),
+                    }; 32];
                 }
             }
             ExprKind::Call(call) => out = self.call(act, e, call, m),

@@ -14,7 +14,7 @@
 use tree_sitter::Node;
 
 use super::{Planned, has_identifier, is_pure};
-use crate::dataflow::{GuardKind, Level};
+use crate::dataflow::GuardKind;
 use crate::diagnostic::{Applicability, Edit};
 use crate::frontend::{Field as _, Walk, ancestors, node_text, preorder};
 use crate::ir::{ExprKind, Primitive};
@@ -41,37 +41,16 @@ pub(super) fn plan_hoist(cx: &RuleContext, f: &Finding) -> Option<Planned> {
     }
     // One lane-varying guard, and it is an `if` around the call: the `if`
     // itself runs in every lane that reaches the function's other code.
-    let varying: Vec<_> = ctx
-        .guards
-        .iter()
-        .filter(|g| g.level == Level::Varying)
-        .collect();
-    let [guard] = varying.as_slice() else {
-        return None;
-    };
+    let guard = super::only_varying_guard(ctx)??;
     let GuardKind::Branch { negated } = guard.kind else {
         return None;
     };
     let text = cx.file.source.text.as_str();
     let call = super::call_node(cx, f.start, f.end)?;
-    let root = cx.file.tree.root_node();
-    let node = root.descendant_for_byte_range(guard.span.0, guard.span.1)?;
-    let stmt = ancestors(node)
-        .into_iter()
-        .rev()
-        .find(|a| a.kind() == "if_statement")?;
-    let condition = stmt.field("condition")?;
+    let (stmt, condition, arm) = super::guarding_if(cx, guard, negated, call)?;
     let value = super::clause_value(condition)?;
     // The condition may not change what the shuffle reads.
-    if !is_pure(value, text) {
-        return None;
-    }
-    let arm = if negated {
-        stmt.field("alternative")?
-    } else {
-        stmt.field("consequence")?
-    };
-    if !super::contains(arm, call) || !runs_once_in(arm, call, text) {
+    if !is_pure(value, text) || !runs_once_in(arm, call, text) {
         return None;
     }
     let block = stmt.parent()?;
