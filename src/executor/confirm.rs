@@ -529,10 +529,15 @@ fn explore_root(
                 // (A guess after the operation, in lanes the observation
                 // does not follow, leaves it standing: lanes that took the
                 // branch to the call split again later.)
-                let clean = |o: &&Observation| !o.rests_on(&r.trace);
+                let mut shown = r.observations.iter().filter(|o| shows(claim, o));
+                let first_shown = shown.next();
+                let clean = first_shown
+                    .into_iter()
+                    .chain(shown)
+                    .find(|o| !o.rests_on(&r.trace));
                 if let Some((line, text)) = &r.trace.split_guess
-                    && r.observations.iter().any(|o| shows(claim, o))
-                    && !r.observations.iter().filter(clean).any(|o| shows(claim, o))
+                    && first_shown.is_some()
+                    && clean.is_none()
                 {
                     st.split_guess.get_or_insert_with(|| {
                         format!(
@@ -541,12 +546,7 @@ fn explore_root(
                     });
                     continue;
                 }
-                if let Some(o) = r
-                    .observations
-                    .iter()
-                    .filter(clean)
-                    .find(|o| shows(claim, o))
-                {
+                if let Some(o) = clean {
                     let s = &setups[r.setup_index];
                     // A race between addresses computed from data the plan
                     // picked (memory the run never wrote, a chosen input) may
