@@ -229,3 +229,47 @@ fn reaching_lanes_is_a_proof_only_for_whole_warps() {
         assert_ne!(r.confirmation.proof, Some(Proof::ReachingLanes), "{r:#?}");
     }
 }
+
+/// A cluster's `thread_rank()` is a block offset plus the thread's rank in
+/// its block, so a loop bound on it differs between the threads of a block
+/// (WL007 on the direct evidence of `threadIdx`, not a guess about an
+/// opaque call), while a loop over the block's index stays clean.
+#[test]
+fn a_cluster_thread_rank_differs_between_threads_of_a_block() {
+    let src = "#include <cooperative_groups.h>\n\
+namespace cg = cooperative_groups;\n\
+__device__ float row_total(float v) {\n\
+    __shared__ float partial[32];\n\
+    if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = v;\n\
+    __syncthreads();\n\
+    return partial[0];\n\
+}\n\
+__global__ void per_column(float *data, int rows, int width) {\n\
+    cg::cluster_group cluster = cg::this_cluster();\n\
+    int column = cluster.thread_rank();\n\
+    for (int i = blockIdx.x * width + column; i < rows * width; i += gridDim.x * width)\n\
+        data[i] = row_total(data[i]);\n\
+}\n\
+__global__ void per_row(float *data, int rows, int width) {\n\
+    cg::cluster_group cluster = cg::this_cluster();\n\
+    int column = cluster.thread_rank();\n\
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {\n\
+        float total = row_total(column < width ? data[row * width + column] : 0.0f);\n\
+        if (column < width) data[row * width + column] = total;\n\
+    }\n\
+}\n";
+    let out = check_source("cluster.cu", src.as_bytes(), &everything());
+    let barriers: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "WL007")
+        .collect();
+    assert_eq!(barriers.len(), 1, "{:#?}", out.diagnostics);
+    let d = barriers[0];
+    assert_eq!(d.span.line, 13, "{d:#?}");
+    assert_ne!(
+        d.confirmation.evidence,
+        Some(Evidence::Speculative),
+        "{d:#?}"
+    );
+}

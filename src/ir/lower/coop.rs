@@ -12,10 +12,17 @@
 //!   `shfl*` the `_sync` shuffles with that mask and width N, votes and
 //!   matches their `_sync` forms, `cg::reduce`/`cg::*_scan` a collective
 //!   over the tile; `thread_rank()` is `lane % N`, `size()` is N;
+//! - a thread block cluster (`this_cluster()`) holds whole blocks: its
+//!   `thread_rank()` is the block's offset in the cluster, which the text
+//!   does not fix (launches set the cluster's size at run time), plus the
+//!   thread's rank in its block, so that threads of one block differ by
+//!   their `threadIdx` there as they do in the hardware. Its other members
+//!   stay opaque (its `sync()` is not taken for a block barrier);
 //! - groups whose lanes are not known from the text (`coalesced_threads()`,
 //!   `labeled_partition`, `binary_partition`, tiles of a size the text does
-//!   not fix, `thread_group`) keep their calls opaque: their `sync()` is
-//!   never taken for a block barrier, and they never get a full mask.
+//!   not fix, `thread_group`, the grid) keep their calls opaque: their
+//!   `sync()` is never taken for a block barrier, and they never get a full
+//!   mask.
 //!
 //! Every synthetic mask carries the span of the group's name, so a finding
 //! says which tile it is about.
@@ -34,6 +41,8 @@ pub(super) enum Group {
     Block,
     /// A tile of this many consecutive threads (a power of two ≤ 32).
     Tile(u32),
+    /// `this_cluster()`: whole blocks, how many the text does not fix.
+    Cluster,
     /// A group whose lanes the text does not fix.
     Opaque,
 }
@@ -55,8 +64,10 @@ pub(super) fn group_of_type(
         .trim_end_matches(['&', '*']);
     match last {
         "thread_block" => Some(Group::Block),
-        "thread_group" | "coalesced_group" | "grid_group" | "multi_grid_group"
-        | "cluster_group" => Some(Group::Opaque),
+        "cluster_group" => Some(Group::Cluster),
+        "thread_group" | "coalesced_group" | "grid_group" | "multi_grid_group" => {
+            Some(Group::Opaque)
+        }
         _ => None,
     }
 }
@@ -97,6 +108,7 @@ fn handles(group: Group, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
+        Group::Cluster => method == "thread_rank",
         Group::Opaque => false,
     }
 }
@@ -158,8 +170,9 @@ impl FnBuilder<'_> {
                 };
                 Some(tile_of(n))
             }
+            "this_cluster" => Some(Group::Cluster),
             "coalesced_threads" | "labeled_partition" | "binary_partition" | "this_grid"
-            | "this_multi_grid" | "this_cluster" => Some(Group::Opaque),
+            | "this_multi_grid" => Some(Group::Opaque),
             _ => None,
         }
     }
@@ -228,6 +241,7 @@ impl FnBuilder<'_> {
         match group {
             Group::Block => self.block_call(&method, span),
             Group::Tile(size) => self.tile_call(size, &method, &lowered, span, gspan),
+            Group::Cluster => Some(self.cluster_thread_rank(span)),
             // Opaque groups: an opaque call (never a block barrier).
             Group::Opaque => None,
         }
@@ -330,6 +344,17 @@ impl FnBuilder<'_> {
             }
             _ => return None,
         })
+    }
+
+    /// A cluster's `thread_rank()`: `block_rank() * (threads per block) +`
+    /// the rank in the block. `block_rank()` stays an opaque call: the
+    /// cluster's size is set by the launch, often at run time.
+    fn cluster_thread_rank(&mut self, span: ByteSpan) -> ExprId {
+        let block_rank = self.prim_call("block_rank", Vec::new(), span);
+        let threads = self.block_call("size", span).expect("a block has a size");
+        let offset = self.expr(ExprKind::Binary(BinOp::Mul, block_rank, threads), span);
+        let rank = self.linear_tid(span);
+        self.expr(ExprKind::Binary(BinOp::Add, offset, rank), span)
     }
 
     /// `((1 << N) - 1) << (lane / N * N)`, spanned at the group's name.
