@@ -148,7 +148,12 @@ fn form(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> Option<Form> {
         ExprKind::Builtin(Builtin::ThreadIdx(d)) => Some(Form::atom(Atom::Thread(d as u8))),
         ExprKind::Builtin(Builtin::LaneId) => Some(Form::atom(Atom::Lane)),
         ExprKind::Builtin(
-            Builtin::BlockIdx(_) | Builtin::BlockDim(_) | Builtin::GridDim(_) | Builtin::WarpSize,
+            Builtin::BlockIdx(_)
+            | Builtin::BlockDim(_)
+            | Builtin::GridDim(_)
+            | Builtin::WarpSize
+            | Builtin::ClusterBlockRank
+            | Builtin::ClusterRank,
         ) => Some(Form::rest(Level::Uniform)),
         ExprKind::Var(name) => local_form(cx, &name, depth),
         ExprKind::Unary(UnOp::Neg, a) => Some(form(cx, a, depth + 1)?.scale(u32::MAX)),

@@ -375,6 +375,13 @@ pub enum Builtin {
     WarpSize,
     /// `%laneid` read with inline PTX.
     LaneId,
+    /// The block's rank in its thread block cluster (`cluster.block_rank()`,
+    /// PTX `%cluster_ctarank`): the same in every thread of a block, 0 in
+    /// the grid's first block whatever the cluster's size.
+    ClusterBlockRank,
+    /// The cluster's rank in the grid (`grid.cluster_rank()`): the same in
+    /// every thread of a block, 0 in the grid's first block.
+    ClusterRank,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1037,7 +1037,13 @@ impl<'m> Machine<'m> {
             }
             ExprKind::Builtin(b) => {
                 // Other blocks of the grid may take other paths.
-                if matches!(b, Builtin::BlockIdx(_) | Builtin::GridDim(_)) {
+                if matches!(
+                    b,
+                    Builtin::BlockIdx(_)
+                        | Builtin::GridDim(_)
+                        | Builtin::ClusterBlockRank
+                        | Builtin::ClusterRank
+                ) {
                     if self.cfg.symbolic {
                         self.trace.reads_block = true;
                     } else {
@@ -1247,6 +1253,16 @@ impl<'m> Machine<'m> {
             Builtin::GridDim(d) => pick(d, self.cfg.grid_dim) as i64,
             Builtin::WarpSize => 32,
             Builtin::LaneId => lane as i64,
+            // The grid's first block is the first of its cluster, in the
+            // first cluster, whatever size the launch gives clusters;
+            // elsewhere the rank depends on that size, which the run does
+            // not know.
+            Builtin::ClusterBlockRank | Builtin::ClusterRank => {
+                if self.cfg.block_idx != [0, 0, 0] {
+                    return Val::UNKNOWN_UNIFORM;
+                }
+                0
+            }
         })
     }
 

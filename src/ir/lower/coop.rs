@@ -12,17 +12,22 @@
 //!   `shfl*` the `_sync` shuffles with that mask and width N, votes and
 //!   matches their `_sync` forms, `cg::reduce`/`cg::*_scan` a collective
 //!   over the tile; `thread_rank()` is `lane % N`, `size()` is N;
-//! - a thread block cluster (`this_cluster()`) holds whole blocks: its
-//!   `thread_rank()` is the block's offset in the cluster, which the text
-//!   does not fix (launches set the cluster's size at run time), plus the
-//!   thread's rank in its block, so that threads of one block differ by
-//!   their `threadIdx` there as they do in the hardware. Its other members
-//!   stay opaque (its `sync()` is not taken for a block barrier);
-//! - groups whose lanes are not known from the text (`coalesced_threads()`,
-//!   `labeled_partition`, `binary_partition`, tiles of a size the text does
-//!   not fix, `thread_group`, the grid) keep their calls opaque: their
-//!   `sync()` is never taken for a block barrier, and they never get a full
-//!   mask.
+//! - a thread block cluster (`this_cluster()`) holds whole blocks:
+//!   `block_rank()` is the block's rank in it ([`Builtin::ClusterBlockRank`],
+//!   the same in every thread of a block; launches often set the cluster's
+//!   size at run time, so the value is known only in the grid's first
+//!   block, where it is 0), and `thread_rank()` is that rank times the
+//!   block's threads plus the thread's rank in its block;
+//! - the grid (`this_grid()`): `block_rank()` is the block's linear index,
+//!   `thread_rank()` that times the block's threads plus the rank in the
+//!   block, `num_blocks()` and `num_threads()` the grid's extents, and
+//!   `cluster_rank()` the cluster's index ([`Builtin::ClusterRank`]);
+//! - the other members of clusters and grids (their `sync()` included: it
+//!   is not a block barrier) and groups whose lanes are not known from the
+//!   text (`coalesced_threads()`, `labeled_partition`, `binary_partition`,
+//!   tiles of a size the text does not fix, `thread_group`) keep their
+//!   calls opaque: their `sync()` is never taken for a block barrier, and
+//!   they never get a full mask.
 //!
 //! Every synthetic mask carries the span of the group's name, so a finding
 //! says which tile it is about.
@@ -43,6 +48,8 @@ pub(super) enum Group {
     Tile(u32),
     /// `this_cluster()`: whole blocks, how many the text does not fix.
     Cluster,
+    /// `this_grid()`: every block of the launch.
+    Grid,
     /// A group whose lanes the text does not fix.
     Opaque,
 }
@@ -65,9 +72,8 @@ pub(super) fn group_of_type(
     match last {
         "thread_block" => Some(Group::Block),
         "cluster_group" => Some(Group::Cluster),
-        "thread_group" | "coalesced_group" | "grid_group" | "multi_grid_group" => {
-            Some(Group::Opaque)
-        }
+        "grid_group" => Some(Group::Grid),
+        "thread_group" | "coalesced_group" | "multi_grid_group" => Some(Group::Opaque),
         _ => None,
     }
 }
@@ -108,7 +114,11 @@ fn handles(group: Group, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
-        Group::Cluster => method == "thread_rank",
+        Group::Cluster => matches!(method, "thread_rank" | "block_rank"),
+        Group::Grid => matches!(
+            method,
+            "thread_rank" | "block_rank" | "cluster_rank" | "num_blocks" | "num_threads" | "size"
+        ),
         Group::Opaque => false,
     }
 }
@@ -171,8 +181,10 @@ impl FnBuilder<'_> {
                 Some(tile_of(n))
             }
             "this_cluster" => Some(Group::Cluster),
-            "coalesced_threads" | "labeled_partition" | "binary_partition" | "this_grid"
-            | "this_multi_grid" => Some(Group::Opaque),
+            "this_grid" => Some(Group::Grid),
+            "coalesced_threads" | "labeled_partition" | "binary_partition" | "this_multi_grid" => {
+                Some(Group::Opaque)
+            }
             _ => None,
         }
     }
@@ -241,7 +253,8 @@ impl FnBuilder<'_> {
         match group {
             Group::Block => self.block_call(&method, span),
             Group::Tile(size) => self.tile_call(size, &method, &lowered, span, gspan),
-            Group::Cluster => Some(self.cluster_thread_rank(span)),
+            Group::Cluster => Some(self.cluster_call(&method, span)),
+            Group::Grid => Some(self.grid_call(&method, span)),
             // Opaque groups: an opaque call (never a block barrier).
             Group::Opaque => None,
         }
@@ -346,15 +359,69 @@ impl FnBuilder<'_> {
         })
     }
 
-    /// A cluster's `thread_rank()`: `block_rank() * (threads per block) +`
-    /// the rank in the block. `block_rank()` stays an opaque call: the
-    /// cluster's size is set by the launch, often at run time.
-    fn cluster_thread_rank(&mut self, span: ByteSpan) -> ExprId {
-        let block_rank = self.prim_call("block_rank", Vec::new(), span);
-        let threads = self.block_call("size", span).expect("a block has a size");
-        let offset = self.expr(ExprKind::Binary(BinOp::Mul, block_rank, threads), span);
+    /// A member of `this_cluster()` that [`handles`] models.
+    fn cluster_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
+        let block_rank = self.expr(ExprKind::Builtin(Builtin::ClusterBlockRank), span);
+        match method {
+            "block_rank" => block_rank,
+            _ => self.rank_over_blocks(block_rank, span),
+        }
+    }
+
+    /// A member of `this_grid()` that [`handles`] models.
+    fn grid_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
+        match method {
+            "cluster_rank" => self.expr(ExprKind::Builtin(Builtin::ClusterRank), span),
+            "block_rank" => self.linear_block(span),
+            "num_blocks" => self.grid_blocks(span),
+            "num_threads" | "size" => {
+                let blocks = self.grid_blocks(span);
+                let threads = self.block_threads(span);
+                self.expr(ExprKind::Binary(BinOp::Mul, blocks, threads), span)
+            }
+            _ => {
+                let block = self.linear_block(span);
+                self.rank_over_blocks(block, span)
+            }
+        }
+    }
+
+    /// `block * (threads per block) + the thread's rank in its block`: a
+    /// thread's rank in a group of whole blocks.
+    fn rank_over_blocks(&mut self, block: ExprId, span: ByteSpan) -> ExprId {
+        let threads = self.block_threads(span);
+        let offset = self.expr(ExprKind::Binary(BinOp::Mul, block, threads), span);
         let rank = self.linear_tid(span);
         self.expr(ExprKind::Binary(BinOp::Add, offset, rank), span)
+    }
+
+    fn block_threads(&mut self, span: ByteSpan) -> ExprId {
+        self.block_call("size", span).expect("a block has a size")
+    }
+
+    /// `blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)`,
+    /// the `.y`/`.z` reads zero-width as in [`Self::linear_tid`].
+    fn linear_block(&mut self, span: ByteSpan) -> ExprId {
+        let mark = (span.0, span.0);
+        let bx = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::X)), span);
+        let by = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::Y)), mark);
+        let bz = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::Z)), mark);
+        let gx = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::X)), span);
+        let gy = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Y)), mark);
+        let gyz = self.expr(ExprKind::Binary(BinOp::Mul, gy, bz), span);
+        let row = self.expr(ExprKind::Binary(BinOp::Add, by, gyz), span);
+        let off = self.expr(ExprKind::Binary(BinOp::Mul, gx, row), span);
+        self.expr(ExprKind::Binary(BinOp::Add, bx, off), span)
+    }
+
+    /// `gridDim.x * gridDim.y * gridDim.z`.
+    fn grid_blocks(&mut self, span: ByteSpan) -> ExprId {
+        let mark = (span.0, span.0);
+        let x = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::X)), span);
+        let y = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Y)), mark);
+        let z = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Z)), mark);
+        let xy = self.expr(ExprKind::Binary(BinOp::Mul, x, y), span);
+        self.expr(ExprKind::Binary(BinOp::Mul, xy, z), span)
     }
 
     /// `((1 << N) - 1) << (lane / N * N)`, spanned at the group's name.
