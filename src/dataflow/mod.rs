@@ -248,8 +248,8 @@ pub fn analyze(module: &Module) -> Facts {
             .functions
             .iter()
             .map(|f| {
-                f.exprs.iter().any(|e| match &e.kind {
-                    ExprKind::Call(c) => {
+                f.exprs.iter().enumerate().any(|(i, e)| match &e.kind {
+                    ExprKind::Call(c) if !f.in_prelude(i as ExprId) => {
                         Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
                             .is_some_and(pred)
                     }
@@ -275,8 +275,9 @@ fn close_over_calls(module: &Module, mut has: Vec<bool>) -> Vec<bool> {
     // callers[g] = functions that call g; then a worklist marks callers.
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
     for (i, f) in module.functions.iter().enumerate() {
-        for e in &f.exprs {
+        for (k, e) in f.exprs.iter().enumerate() {
             if let ExprKind::Call(c) = &e.kind
+                && !f.in_prelude(k as ExprId)
                 && let Some(g) = module.callee(c)
             {
                 callers[g].push(i);

@@ -170,8 +170,19 @@ pub struct Function {
     /// in order: their members run as part of this function's threads,
     /// and their fields take the arguments given here.
     pub constructions: Vec<Construction>,
+    /// The expressions of a member's prelude (`lower::classes`): the
+    /// values its class's constructor gave the fields. Their calls ran in
+    /// the constructor, so they are not this function's own calls: a
+    /// field set by a warp collective does not make every member a user
+    /// of warp primitives.
+    pub prelude: std::ops::Range<ExprId>,
 }
 impl Function {
+    /// Is `e` an expression of the member's prelude (see [`Function::prelude`])?
+    pub fn in_prelude(&self, e: ExprId) -> bool {
+        self.prelude.contains(&e)
+    }
+
     /// The classes of the objects the body declares by value, each once.
     pub fn object_classes(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();

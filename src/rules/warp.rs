@@ -23,6 +23,10 @@ pub fn call_sites<'m>(module: &'m Module, facts: &Facts) -> Vec<CallSite<'m>> {
         for (i, e) in f.exprs.iter().enumerate() {
             if let ExprKind::Call(call) = &e.kind {
                 let expr = i as ExprId;
+                // The prelude's calls ran in the class's constructor.
+                if f.in_prelude(expr) {
+                    continue;
+                }
                 let Some(context) = facts.functions[fi].call_context.get(&expr).cloned() else {
                     continue; // e.g. a parameter's default value
                 };

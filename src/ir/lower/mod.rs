@@ -410,7 +410,9 @@ impl<'a> Lowerer<'a> {
             && *class != b.f.name
             && let Some(info) = self.classes.get(class)
         {
+            let start = b.f.exprs.len() as ExprId;
             b.member_prelude(info, text);
+            b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
@@ -1955,6 +1957,7 @@ fn empty_function() -> Function {
         casts: Default::default(),
         constructions: Vec::new(),
         state_fields: Vec::new(),
+        prelude: 0..0,
     }
 }
 
