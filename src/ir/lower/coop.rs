@@ -264,13 +264,7 @@ impl FnBuilder<'_> {
         Some(match method {
             "sync" => self.prim_call("__syncthreads", Vec::new(), span),
             "thread_rank" => self.linear_tid(span),
-            "size" | "num_threads" => {
-                let x = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::X)), span);
-                let y = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Y)), span);
-                let z = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Z)), span);
-                let xy = self.expr(ExprKind::Binary(BinOp::Mul, x, y), span);
-                self.expr(ExprKind::Binary(BinOp::Mul, xy, z), span)
-            }
+            "size" | "num_threads" => self.extent_product(Builtin::BlockDim, span),
             _ => return None,
         })
     }
@@ -372,15 +366,15 @@ impl FnBuilder<'_> {
     fn grid_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
         match method {
             "cluster_rank" => self.expr(ExprKind::Builtin(Builtin::ClusterRank), span),
-            "block_rank" => self.linear_block(span),
-            "num_blocks" => self.grid_blocks(span),
+            "block_rank" => self.linearize(Builtin::BlockIdx, Builtin::GridDim, span),
+            "num_blocks" => self.extent_product(Builtin::GridDim, span),
             "num_threads" | "size" => {
-                let blocks = self.grid_blocks(span);
-                let threads = self.block_threads(span);
+                let blocks = self.extent_product(Builtin::GridDim, span);
+                let threads = self.extent_product(Builtin::BlockDim, span);
                 self.expr(ExprKind::Binary(BinOp::Mul, blocks, threads), span)
             }
             _ => {
-                let block = self.linear_block(span);
+                let block = self.linearize(Builtin::BlockIdx, Builtin::GridDim, span);
                 self.rank_over_blocks(block, span)
             }
         }
@@ -389,37 +383,17 @@ impl FnBuilder<'_> {
     /// `block * (threads per block) + the thread's rank in its block`: a
     /// thread's rank in a group of whole blocks.
     fn rank_over_blocks(&mut self, block: ExprId, span: ByteSpan) -> ExprId {
-        let threads = self.block_threads(span);
+        let threads = self.extent_product(Builtin::BlockDim, span);
         let offset = self.expr(ExprKind::Binary(BinOp::Mul, block, threads), span);
         let rank = self.linear_tid(span);
         self.expr(ExprKind::Binary(BinOp::Add, offset, rank), span)
     }
 
-    fn block_threads(&mut self, span: ByteSpan) -> ExprId {
-        self.block_call("size", span).expect("a block has a size")
-    }
-
-    /// `blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z)`,
-    /// the `.y`/`.z` reads zero-width as in [`Self::linear_tid`].
-    fn linear_block(&mut self, span: ByteSpan) -> ExprId {
-        let mark = (span.0, span.0);
-        let bx = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::X)), span);
-        let by = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::Y)), mark);
-        let bz = self.expr(ExprKind::Builtin(Builtin::BlockIdx(Dim::Z)), mark);
-        let gx = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::X)), span);
-        let gy = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Y)), mark);
-        let gyz = self.expr(ExprKind::Binary(BinOp::Mul, gy, bz), span);
-        let row = self.expr(ExprKind::Binary(BinOp::Add, by, gyz), span);
-        let off = self.expr(ExprKind::Binary(BinOp::Mul, gx, row), span);
-        self.expr(ExprKind::Binary(BinOp::Add, bx, off), span)
-    }
-
-    /// `gridDim.x * gridDim.y * gridDim.z`.
-    fn grid_blocks(&mut self, span: ByteSpan) -> ExprId {
-        let mark = (span.0, span.0);
-        let x = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::X)), span);
-        let y = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Y)), mark);
-        let z = self.expr(ExprKind::Builtin(Builtin::GridDim(Dim::Z)), mark);
+    /// `e.x * e.y * e.z` for an extent (`blockDim`, `gridDim`).
+    fn extent_product(&mut self, extent: fn(Dim) -> Builtin, span: ByteSpan) -> ExprId {
+        let x = self.expr(ExprKind::Builtin(extent(Dim::X)), span);
+        let y = self.expr(ExprKind::Builtin(extent(Dim::Y)), span);
+        let z = self.expr(ExprKind::Builtin(extent(Dim::Z)), span);
         let xy = self.expr(ExprKind::Binary(BinOp::Mul, x, y), span);
         self.expr(ExprKind::Binary(BinOp::Mul, xy, z), span)
     }
@@ -443,21 +417,32 @@ impl FnBuilder<'_> {
         self.expr(ExprKind::Binary(BinOp::Mul, q, k2), span)
     }
 
-    /// `threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)`.
-    /// The `.y`/`.z` reads get a zero-width span (`ir::is_synthesized`): they
-    /// linearize whatever shape the block has and are 0 in a 1-D block, so
-    /// they must not make the kernel look 2-D to the executor.
+    /// The thread's rank in its block (see [`Self::linearize`]).
     fn linear_tid(&mut self, span: ByteSpan) -> ExprId {
-        let tx = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::X)), span);
+        self.linearize(Builtin::ThreadIdx, Builtin::BlockDim, span)
+    }
+
+    /// `i.x + e.x * (i.y + e.y * i.z)` for an index (`threadIdx`,
+    /// `blockIdx`) and its extent (`blockDim`, `gridDim`). The index's
+    /// `.y`/`.z` reads get a zero-width span (`ir::is_synthesized`): they
+    /// linearize whatever shape the block or grid has and are 0 in a 1-D
+    /// one, so they must not make the kernel look 2-D to the executor.
+    fn linearize(
+        &mut self,
+        index: fn(Dim) -> Builtin,
+        extent: fn(Dim) -> Builtin,
+        span: ByteSpan,
+    ) -> ExprId {
         let mark = (span.0, span.0);
-        let ty = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y)), mark);
-        let tz = self.expr(ExprKind::Builtin(Builtin::ThreadIdx(Dim::Z)), mark);
-        let bx = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::X)), span);
-        let by = self.expr(ExprKind::Builtin(Builtin::BlockDim(Dim::Y)), span);
-        let byz = self.expr(ExprKind::Binary(BinOp::Mul, by, tz), span);
-        let row = self.expr(ExprKind::Binary(BinOp::Add, ty, byz), span);
-        let off = self.expr(ExprKind::Binary(BinOp::Mul, bx, row), span);
-        self.expr(ExprKind::Binary(BinOp::Add, tx, off), span)
+        let ix = self.expr(ExprKind::Builtin(index(Dim::X)), span);
+        let iy = self.expr(ExprKind::Builtin(index(Dim::Y)), mark);
+        let iz = self.expr(ExprKind::Builtin(index(Dim::Z)), mark);
+        let ex = self.expr(ExprKind::Builtin(extent(Dim::X)), span);
+        let ey = self.expr(ExprKind::Builtin(extent(Dim::Y)), span);
+        let eyz = self.expr(ExprKind::Binary(BinOp::Mul, ey, iz), span);
+        let row = self.expr(ExprKind::Binary(BinOp::Add, iy, eyz), span);
+        let off = self.expr(ExprKind::Binary(BinOp::Mul, ex, row), span);
+        self.expr(ExprKind::Binary(BinOp::Add, ix, off), span)
     }
 
     /// A call of a primitive by name, with no scope or receiver.
