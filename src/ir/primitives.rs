@@ -7,6 +7,12 @@
 /// its value.
 pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
 
+/// The name a thread block cluster's `sync()` (`cluster.sync()`,
+/// `cg::sync(cluster)`) lowers to: a barrier every non-exited thread of
+/// the cluster's blocks must reach, so within a block it is a block
+/// barrier ([`SyncthreadsMode::Cluster`]).
+pub const CLUSTER_SYNC: &str = "__warplint_cluster_sync";
+
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
 pub const PTX_WHOLE_WARP: i64 = 0x1f;
 
@@ -62,6 +68,8 @@ pub enum SyncthreadsMode {
     Count,
     And,
     Or,
+    /// A thread block cluster's barrier ([`CLUSTER_SYNC`]).
+    Cluster,
 }
 
 impl Primitive {
@@ -96,6 +104,7 @@ impl Primitive {
             "__syncthreads_count" => Primitive::Syncthreads(SyncthreadsMode::Count),
             "__syncthreads_and" => Primitive::Syncthreads(SyncthreadsMode::And),
             "__syncthreads_or" => Primitive::Syncthreads(SyncthreadsMode::Or),
+            CLUSTER_SYNC => Primitive::Syncthreads(SyncthreadsMode::Cluster),
             "__activemask" => Primitive::Activemask,
             _ => return None,
         })
@@ -140,6 +149,7 @@ impl Primitive {
             Primitive::Match { all: true } => "__match_all_sync",
             Primitive::Reduce(_) => "__reduce_*_sync",
             Primitive::Syncwarp => "__syncwarp",
+            Primitive::Syncthreads(SyncthreadsMode::Cluster) => "cluster.sync",
             Primitive::Syncthreads(_) => "__syncthreads",
             Primitive::Activemask => "__activemask",
         }

@@ -1,5 +1,6 @@
 //! WL007 `divergent-syncthreads`: `__syncthreads()` (and `_count`, `_and`,
-//! `_or`, `cg::sync(block)`) reached by only some threads of the block.
+//! `_or`, `cg::sync(block)`, a cluster's `sync()`) reached by only some
+//! threads of the block.
 
 use super::Class;
 use super::warp::{call_sites, code, first_primitive, guard_labels, reach_text};
@@ -7,6 +8,7 @@ use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
 use crate::ir::Primitive;
+use crate::ir::primitives::SyncthreadsMode;
 
 pub struct DivergentSyncthreads;
 
@@ -32,6 +34,9 @@ impl Rule for DivergentSyncthreads {
             }
             let mut labels = guard_labels(&site.context, Level::Warp);
             let what = match site.prim {
+                Some(Primitive::Syncthreads(SyncthreadsMode::Cluster)) => {
+                    "the cluster's `sync()` waits for every thread of its blocks,".to_owned()
+                }
                 Some(Primitive::Syncthreads(_)) => {
                     "`__syncthreads()` waits for every thread of the block,".to_owned()
                 }

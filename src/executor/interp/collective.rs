@@ -261,7 +261,8 @@ impl Machine<'_> {
                     .map(|k| args.first().and_then(|a| a[k].truth()))
                     .collect();
                 let v = match mode {
-                    crate::ir::primitives::SyncthreadsMode::Plain => Val::Int(0),
+                    crate::ir::primitives::SyncthreadsMode::Plain
+                    | crate::ir::primitives::SyncthreadsMode::Cluster => Val::Int(0),
                     _ if preds.iter().any(|p| p.is_none()) => Val::UNKNOWN_UNIFORM,
                     crate::ir::primitives::SyncthreadsMode::Count => Val::UNKNOWN_UNIFORM,
                     crate::ir::primitives::SyncthreadsMode::And

@@ -22,8 +22,13 @@
 //!   `thread_rank()` that times the block's threads plus the rank in the
 //!   block, `num_blocks()` and `num_threads()` the grid's extents, and
 //!   `cluster_rank()` the cluster's index ([`Builtin::ClusterRank`]);
-//! - the other members of clusters and grids (their `sync()` included: it
-//!   is not a block barrier) and groups whose lanes are not known from the
+//! - a cluster's `sync()` waits for every thread of the cluster's blocks:
+//!   within a block it is a block barrier (`primitives::CLUSTER_SYNC`,
+//!   `SyncthreadsMode::Cluster`), so WL007 checks it like `__syncthreads()`
+//!   (a condition on `blockIdx` that differs between the cluster's blocks
+//!   is not checked);
+//! - the other members of clusters and grids (the grid's `sync()` included:
+//!   it is not taken for a block barrier) and groups whose lanes are not known from the
 //!   text (`coalesced_threads()`, `labeled_partition`, `binary_partition`,
 //!   tiles of a size the text does not fix, `thread_group`) keep their
 //!   calls opaque: their `sync()` is never taken for a block barrier, and
@@ -114,7 +119,7 @@ fn handles(group: Group, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
-        Group::Cluster => matches!(method, "thread_rank" | "block_rank"),
+        Group::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
         Group::Grid => matches!(
             method,
             "thread_rank" | "block_rank" | "cluster_rank" | "num_blocks" | "num_threads" | "size"
@@ -355,6 +360,9 @@ impl FnBuilder<'_> {
 
     /// A member of `this_cluster()` that [`handles`] models.
     fn cluster_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
+        if method == "sync" {
+            return self.prim_call(crate::ir::primitives::CLUSTER_SYNC, Vec::new(), span);
+        }
         let block_rank = self.expr(ExprKind::Builtin(Builtin::ClusterBlockRank), span);
         match method {
             "block_rank" => block_rank,
