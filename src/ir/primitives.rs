@@ -13,6 +13,11 @@ pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
 /// barrier ([`SyncthreadsMode::Cluster`]).
 pub const CLUSTER_SYNC: &str = "__warplint_cluster_sync";
 
+/// The name the grid's `sync()` (`grid.sync()`, `cg::sync(grid)`, in a
+/// cooperative launch) lowers to: a barrier for every thread of the grid,
+/// so within a block a block barrier ([`SyncthreadsMode::Grid`]).
+pub const GRID_SYNC: &str = "__warplint_grid_sync";
+
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
 pub const PTX_WHOLE_WARP: i64 = 0x1f;
 
@@ -70,6 +75,8 @@ pub enum SyncthreadsMode {
     Or,
     /// A thread block cluster's barrier ([`CLUSTER_SYNC`]).
     Cluster,
+    /// The grid's barrier ([`GRID_SYNC`]).
+    Grid,
 }
 
 impl Primitive {
@@ -105,6 +112,7 @@ impl Primitive {
             "__syncthreads_and" => Primitive::Syncthreads(SyncthreadsMode::And),
             "__syncthreads_or" => Primitive::Syncthreads(SyncthreadsMode::Or),
             CLUSTER_SYNC => Primitive::Syncthreads(SyncthreadsMode::Cluster),
+            GRID_SYNC => Primitive::Syncthreads(SyncthreadsMode::Grid),
             "__activemask" => Primitive::Activemask,
             _ => return None,
         })
@@ -150,6 +158,7 @@ impl Primitive {
             Primitive::Reduce(_) => "__reduce_*_sync",
             Primitive::Syncwarp => "__syncwarp",
             Primitive::Syncthreads(SyncthreadsMode::Cluster) => "cluster.sync",
+            Primitive::Syncthreads(SyncthreadsMode::Grid) => "grid.sync",
             Primitive::Syncthreads(_) => "__syncthreads",
             Primitive::Activemask => "__activemask",
         }

@@ -1,6 +1,6 @@
 //! WL007 `divergent-syncthreads`: `__syncthreads()` (and `_count`, `_and`,
-//! `_or`, `cg::sync(block)`, a cluster's `sync()`) reached by only some
-//! threads of the block.
+//! `_or`, `cg::sync(block)`, a cluster's or the grid's `sync()`) reached by
+//! only some threads of the block.
 
 use super::Class;
 use super::warp::{call_sites, code, first_primitive, guard_labels, reach_text};
@@ -36,6 +36,9 @@ impl Rule for DivergentSyncthreads {
             let what = match site.prim {
                 Some(Primitive::Syncthreads(SyncthreadsMode::Cluster)) => {
                     "the cluster's `sync()` waits for every thread of its blocks,".to_owned()
+                }
+                Some(Primitive::Syncthreads(SyncthreadsMode::Grid)) => {
+                    "the grid's `sync()` waits for every thread of the grid,".to_owned()
                 }
                 Some(Primitive::Syncthreads(_)) => {
                     "`__syncthreads()` waits for every thread of the block,".to_owned()

@@ -262,7 +262,8 @@ impl Machine<'_> {
                     .collect();
                 let v = match mode {
                     crate::ir::primitives::SyncthreadsMode::Plain
-                    | crate::ir::primitives::SyncthreadsMode::Cluster => Val::Int(0),
+                    | crate::ir::primitives::SyncthreadsMode::Cluster
+                    | crate::ir::primitives::SyncthreadsMode::Grid => Val::Int(0),
                     _ if preds.iter().any(|p| p.is_none()) => Val::UNKNOWN_UNIFORM,
                     crate::ir::primitives::SyncthreadsMode::Count => Val::UNKNOWN_UNIFORM,
                     crate::ir::primitives::SyncthreadsMode::And

@@ -22,13 +22,13 @@
 //!   `thread_rank()` that times the block's threads plus the rank in the
 //!   block, `num_blocks()` and `num_threads()` the grid's extents, and
 //!   `cluster_rank()` the cluster's index ([`Builtin::ClusterRank`]);
-//! - a cluster's `sync()` waits for every thread of the cluster's blocks:
-//!   within a block it is a block barrier (`primitives::CLUSTER_SYNC`,
-//!   `SyncthreadsMode::Cluster`), so WL007 checks it like `__syncthreads()`
-//!   (a condition on `blockIdx` that differs between the cluster's blocks
-//!   is not checked);
-//! - the other members of clusters and grids (the grid's `sync()` included:
-//!   it is not taken for a block barrier) and groups whose lanes are not known from the
+//! - a cluster's `sync()` waits for every thread of the cluster's blocks,
+//!   the grid's for every thread of the grid: within a block each is a
+//!   block barrier (`primitives::CLUSTER_SYNC`/`GRID_SYNC`,
+//!   `SyncthreadsMode::Cluster`/`Grid`), so WL007 checks it like
+//!   `__syncthreads()` (a condition on `blockIdx` that differs between the
+//!   blocks is not checked);
+//! - the other members of clusters and grids and groups whose lanes are not known from the
 //!   text (`coalesced_threads()`, `labeled_partition`, `binary_partition`,
 //!   tiles of a size the text does not fix, `thread_group`) keep their
 //!   calls opaque: their `sync()` is never taken for a block barrier, and
@@ -122,7 +122,13 @@ fn handles(group: Group, method: &str) -> bool {
         Group::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
         Group::Grid => matches!(
             method,
-            "thread_rank" | "block_rank" | "cluster_rank" | "num_blocks" | "num_threads" | "size"
+            "sync"
+                | "thread_rank"
+                | "block_rank"
+                | "cluster_rank"
+                | "num_blocks"
+                | "num_threads"
+                | "size"
         ),
         Group::Opaque => false,
     }
@@ -373,6 +379,7 @@ impl FnBuilder<'_> {
     /// A member of `this_grid()` that [`handles`] models.
     fn grid_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
         match method {
+            "sync" => self.prim_call(crate::ir::primitives::GRID_SYNC, Vec::new(), span),
             "cluster_rank" => self.expr(ExprKind::Builtin(Builtin::ClusterRank), span),
             "block_rank" => self.linearize(Builtin::BlockIdx, Builtin::GridDim, span),
             "num_blocks" => self.extent_product(Builtin::GridDim, span),
