@@ -248,12 +248,9 @@ pub fn analyze(module: &Module) -> Facts {
             .functions
             .iter()
             .map(|f| {
-                f.exprs.iter().enumerate().any(|(i, e)| match &e.kind {
-                    ExprKind::Call(c) if !f.in_prelude(i as ExprId) => {
-                        Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
-                            .is_some_and(pred)
-                    }
-                    _ => false,
+                f.own_calls().any(|(_, c)| {
+                    Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+                        .is_some_and(pred)
                 })
             })
             .collect()
@@ -275,11 +272,8 @@ fn close_over_calls(module: &Module, mut has: Vec<bool>) -> Vec<bool> {
     // callers[g] = functions that call g; then a worklist marks callers.
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
     for (i, f) in module.functions.iter().enumerate() {
-        for (k, e) in f.exprs.iter().enumerate() {
-            if let ExprKind::Call(c) = &e.kind
-                && !f.in_prelude(k as ExprId)
-                && let Some(g) = module.callee(c)
-            {
+        for (_, c) in f.own_calls() {
+            if let Some(g) = module.callee(c) {
                 callers[g].push(i);
             }
         }

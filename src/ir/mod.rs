@@ -178,9 +178,17 @@ pub struct Function {
     pub prelude: std::ops::Range<ExprId>,
 }
 impl Function {
-    /// Is `e` an expression of the member's prelude (see [`Function::prelude`])?
-    pub fn in_prelude(&self, e: ExprId) -> bool {
-        self.prelude.contains(&e)
+    /// The calls the function itself makes, with their expressions: every
+    /// call of its IR but those of a member's prelude, which ran in the
+    /// class's constructor ([`Function::prelude`]). What the call graph,
+    /// the primitive summaries and the rules' call sites read.
+    pub fn own_calls(&self) -> impl Iterator<Item = (ExprId, &Call)> {
+        (self.exprs.iter().enumerate()).filter_map(|(i, e)| match &e.kind {
+            ExprKind::Call(c) if !self.prelude.contains(&(i as ExprId)) => {
+                Some((i as ExprId, &**c))
+            }
+            _ => None,
+        })
     }
 
     /// The classes of the objects the body declares by value, each once.

@@ -20,29 +20,22 @@ pub struct CallSite<'m> {
 pub fn call_sites<'m>(module: &'m Module, facts: &Facts) -> Vec<CallSite<'m>> {
     let mut out = Vec::new();
     for (fi, f) in module.functions.iter().enumerate() {
-        for (i, e) in f.exprs.iter().enumerate() {
-            if let ExprKind::Call(call) = &e.kind {
-                let expr = i as ExprId;
-                // The prelude's calls ran in the class's constructor.
-                if f.in_prelude(expr) {
-                    continue;
-                }
-                let Some(context) = facts.functions[fi].call_context.get(&expr).cloned() else {
-                    continue; // e.g. a parameter's default value
-                };
-                out.push(CallSite {
-                    function: fi,
-                    f,
-                    expr,
-                    call,
-                    prim: Primitive::from_call(
-                        &call.name,
-                        call.scope.as_deref(),
-                        call.receiver.is_some(),
-                    ),
-                    context,
-                });
-            }
+        for (expr, call) in f.own_calls() {
+            let Some(context) = facts.functions[fi].call_context.get(&expr).cloned() else {
+                continue; // e.g. a parameter's default value
+            };
+            out.push(CallSite {
+                function: fi,
+                f,
+                expr,
+                call,
+                prim: Primitive::from_call(
+                    &call.name,
+                    call.scope.as_deref(),
+                    call.receiver.is_some(),
+                ),
+                context,
+            });
         }
     }
     out

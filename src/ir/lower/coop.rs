@@ -264,8 +264,8 @@ impl FnBuilder<'_> {
         match group {
             Group::Block => self.block_call(&method, span),
             Group::Tile(size) => self.tile_call(size, &method, &lowered, span, gspan),
-            Group::Cluster => Some(self.cluster_call(&method, span)),
-            Group::Grid => Some(self.grid_call(&method, span)),
+            Group::Cluster => self.cluster_call(&method, span),
+            Group::Grid => self.grid_call(&method, span),
             // Opaque groups: an opaque call (never a block barrier).
             Group::Opaque => None,
         }
@@ -365,20 +365,22 @@ impl FnBuilder<'_> {
     }
 
     /// A member of `this_cluster()` that [`handles`] models.
-    fn cluster_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
-        if method == "sync" {
-            return self.prim_call(crate::ir::primitives::CLUSTER_SYNC, Vec::new(), span);
-        }
-        let block_rank = self.expr(ExprKind::Builtin(Builtin::ClusterBlockRank), span);
-        match method {
-            "block_rank" => block_rank,
-            _ => self.rank_over_blocks(block_rank, span),
-        }
+    fn cluster_call(&mut self, method: &str, span: ByteSpan) -> Option<ExprId> {
+        let block_rank = |b: &mut Self| b.expr(ExprKind::Builtin(Builtin::ClusterBlockRank), span);
+        Some(match method {
+            "sync" => self.prim_call(crate::ir::primitives::CLUSTER_SYNC, Vec::new(), span),
+            "block_rank" => block_rank(self),
+            "thread_rank" => {
+                let rank = block_rank(self);
+                self.rank_over_blocks(rank, span)
+            }
+            _ => return None,
+        })
     }
 
     /// A member of `this_grid()` that [`handles`] models.
-    fn grid_call(&mut self, method: &str, span: ByteSpan) -> ExprId {
-        match method {
+    fn grid_call(&mut self, method: &str, span: ByteSpan) -> Option<ExprId> {
+        Some(match method {
             "sync" => self.prim_call(crate::ir::primitives::GRID_SYNC, Vec::new(), span),
             "cluster_rank" => self.expr(ExprKind::Builtin(Builtin::ClusterRank), span),
             "block_rank" => self.linearize(Builtin::BlockIdx, Builtin::GridDim, span),
@@ -388,11 +390,12 @@ impl FnBuilder<'_> {
                 let threads = self.extent_product(Builtin::BlockDim, span);
                 self.expr(ExprKind::Binary(BinOp::Mul, blocks, threads), span)
             }
-            _ => {
+            "thread_rank" => {
                 let block = self.linearize(Builtin::BlockIdx, Builtin::GridDim, span);
                 self.rank_over_blocks(block, span)
             }
-        }
+            _ => return None,
+        })
     }
 
     /// `block * (threads per block) + the thread's rank in its block`: a
