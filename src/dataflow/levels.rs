@@ -16,7 +16,7 @@
 //! lanes.
 
 use super::{FnFacts, Level, linear, slots};
-use crate::ir::primitives::{ASM_BROADCAST, PTX_WHOLE_WARP, ShflMode};
+use crate::ir::primitives::{ASM_BROADCAST, ASM_VALUE, ASM_WARP_VALUE, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
 /// What the table knows about one expression.
@@ -392,6 +392,7 @@ impl Levels {
                 Level::Uniform
             }
             Some(Primitive::Vote(_)) | Some(Primitive::Reduce(_)) => Level::Warp,
+            None if c.name == ASM_WARP_VALUE && c.receiver.is_none() => Level::Warp.max(args()),
             // Every lane reading one uniform source lane reads one value,
             // over the whole warp only with width 32 (a narrower width
             // reads that lane of each segment).
@@ -443,7 +444,9 @@ impl Levels {
                     with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
                 }
                 None if crate::ir::library::is_shape_query(c) => Level::Uniform,
-                None if c.receiver.is_none() && pure_function(&c.name) => args(),
+                None if c.receiver.is_none() && (pure_function(&c.name) || c.name == ASM_VALUE) => {
+                    args()
+                }
                 None => s.unknown().max(args()),
             },
         }

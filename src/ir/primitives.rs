@@ -7,6 +7,21 @@
 /// its value.
 pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
 
+/// The name an inline-PTX template of pure arithmetic (`cvt`, `fma`,
+/// `setp`/`selp`, …) lowers to, per output: `ASM_VALUE(inputs…)`, as
+/// uniform as its inputs.
+pub const ASM_VALUE: &str = "__warplint_asm_value";
+
+/// The name inline PTX of warp votes and reductions (`redux.sync`,
+/// `vote.sync`, with pure arithmetic around them) lowers to, per output:
+/// `ASM_WARP_VALUE()`, one value for the lanes of a warp.
+pub const ASM_WARP_VALUE: &str = "__warplint_asm_warp_value";
+
+/// The name any other inline PTX with outputs lowers to, per output:
+/// `ASM_OPAQUE(inputs…)`, a value that may differ in every lane whatever
+/// the inputs (a shared-memory load, `mbarrier.try_wait`, `%%smid`).
+pub const ASM_OPAQUE: &str = "__warplint_asm_opaque";
+
 /// The name a thread block cluster's `sync()` (`cluster.sync()`,
 /// `cg::sync(cluster)`) lowers to: a barrier every non-exited thread of
 /// the cluster's blocks must reach, so within a block it is a block

@@ -1059,11 +1059,17 @@ impl<'m> Machine<'m> {
                     return self.eval_addr(act, *a, m);
                 }
                 let av = self.eval(act, *a, m);
+                // An address that is not a pointer the run made (a shared
+                // window offset, an integer cast): lanes at one address
+                // load one value, lanes at different ones may not.
+                let first = lanes_of(m).next().map(|l| av[l]);
+                let one_address = lanes_of(m).all(|l| Some(av[l]) == first);
                 for l in lanes_of(m) {
                     out[l] = match op {
                         UnOp::Deref => match av[l] {
                             Val::Ptr(p) => self.load(p, l as u32, expr.span, e),
-                            v => unknown_of(&[v]),
+                            v if one_address => unknown_of(&[v]),
+                            _ => Val::UNKNOWN_VARYING,
                         },
                         _ => unary(*op, av[l]),
                     };
@@ -1437,6 +1443,9 @@ impl<'m> Machine<'m> {
         }
         if call.name == crate::ir::primitives::ASM_BROADCAST && call.receiver.is_none() {
             return collective::asm_broadcast(&args, m);
+        }
+        if call.name == crate::ir::primitives::ASM_OPAQUE && call.receiver.is_none() {
+            return [Val::UNKNOWN_VARYING; 32];
         }
         if crate::rules::legacy_replacement(&call.name).is_some()
             && call.receiver.is_none()

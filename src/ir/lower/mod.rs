@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+mod asm;
 mod classes;
 mod constants;
 mod coop;
@@ -532,48 +533,6 @@ fn declarator_name<'t>(mut d: Node<'t>, text: &str) -> Option<Declared<'t>> {
         }
     }
     None
-}
-
-/// One operand of a PTX instruction in an `asm` template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PtxOperand {
-    /// `%k`: the k-th operand of the `asm` statement.
-    Operand(usize),
-    Literal(i64),
-}
-
-/// The five operands of a template that is exactly one
-/// `shfl.sync.idx.b32 d, a, b, c, m;` (the string literal(s) as written).
-fn ptx_shfl_idx(code: &str) -> Option<Vec<PtxOperand>> {
-    // Concatenated literals: join their contents.
-    let mut body = String::new();
-    let mut rest = code;
-    while let Some(start) = rest.find('"') {
-        let after = &rest[start + 1..];
-        let end = after.find('"')?;
-        body.push_str(&after[..end]);
-        rest = &after[end + 1..];
-    }
-    let body = body.replace("\\n", " ").replace("\\t", " ");
-    let inst = body.trim().strip_suffix(';').unwrap_or(body.trim()).trim();
-    let operands = inst.strip_prefix("shfl.sync.idx.b32")?;
-    if !operands.starts_with(char::is_whitespace) || operands.contains([';', '{', '@']) {
-        return None;
-    }
-    let ops: Vec<PtxOperand> = operands
-        .split(',')
-        .map(|o| {
-            let o = o.trim();
-            if let Some(k) = o.strip_prefix('%') {
-                k.parse().ok().map(PtxOperand::Operand)
-            } else if let Some(h) = o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
-                i64::from_str_radix(h, 16).ok().map(PtxOperand::Literal)
-            } else {
-                o.parse().ok().map(PtxOperand::Literal)
-            }
-        })
-        .collect::<Option<_>>()?;
-    (ops.len() == 5).then_some(ops)
 }
 
 fn type_is_float(decl: Node, text: &str) -> bool {
@@ -1547,37 +1506,7 @@ impl FnBuilder<'_> {
                 }
                 return self.lower_call(n, text, depth, site);
             }
-            "gnu_asm_expression" => {
-                // `asm("mov.u32 %0, %%laneid;" : "=r"(lane))` → lane = %laneid
-                let code = n
-                    .field("assembly_code")
-                    .map(|c| node_text(c, text))
-                    .unwrap_or("");
-                let target = n
-                    .field("output_operands")
-                    .and_then(|o| o.named_child(0))
-                    .and_then(|op| op.field("value"));
-                match target {
-                    Some(t) if code.contains("%laneid") => {
-                        let lhs = self.lower_expr(t, text, d, site);
-                        let rhs = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
-                        ExprKind::Assign { op: None, lhs, rhs }
-                    }
-                    Some(t) if let Some(ops) = ptx_shfl_idx(code) => {
-                        match self.lower_asm_broadcast(n, t, &ops, text, d, site, span) {
-                            Some(kind) => kind,
-                            None => {
-                                self.f.unsupported.push(span);
-                                ExprKind::Unknown
-                            }
-                        }
-                    }
-                    _ => {
-                        self.f.unsupported.push(span);
-                        ExprKind::Unknown
-                    }
-                }
-            }
+            "gnu_asm_expression" => self.lower_asm(n, text, d, site, span),
             "lambda_expression" => {
                 if self.macro_depth == 0 {
                     self.lower_lambda(n, text);
@@ -1640,52 +1569,6 @@ impl FnBuilder<'_> {
             _ => ExprKind::Unknown,
         };
         self.expr(kind, span)
-    }
-
-    /// `asm("shfl.sync.idx.b32 %0, %1, B, C, M;" : "=r"(d) : "r"(a) …)`
-    /// → `d = ASM_BROADCAST(a, B, C, M)`, each operand a lowered `%k`
-    /// (outputs first, then inputs) or a literal.
-    #[allow(clippy::too_many_arguments)]
-    fn lower_asm_broadcast(
-        &mut self,
-        n: Node,
-        target: Node,
-        ops: &[PtxOperand],
-        text: &str,
-        d: usize,
-        site: Option<ByteSpan>,
-        span: ByteSpan,
-    ) -> Option<ExprKind> {
-        let list = |field: &str| -> Vec<Node> {
-            n.field(field)
-                .map(|l| {
-                    let mut c = l.walk();
-                    l.children_by_field_name("operand", &mut c).collect()
-                })
-                .unwrap_or_default()
-        };
-        let operands: Vec<Node> = list("output_operands")
-            .into_iter()
-            .chain(list("input_operands"))
-            .collect();
-        // `%0` must be the output the value lands in.
-        if ops.first() != Some(&PtxOperand::Operand(0)) || operands.is_empty() {
-            return None;
-        }
-        let mut args = Vec::new();
-        for op in &ops[1..] {
-            let id = match op {
-                PtxOperand::Literal(v) => self.expr(ExprKind::Int(*v), span),
-                PtxOperand::Operand(k) => {
-                    let value = operands.get(*k)?.field("value")?;
-                    self.lower_expr(value, text, d, site)
-                }
-            };
-            args.push(id);
-        }
-        let lhs = self.lower_expr(target, text, d, site);
-        let rhs = self.prim_call(crate::ir::primitives::ASM_BROADCAST, args, span);
-        Some(ExprKind::Assign { op: None, lhs, rhs })
     }
 
     /// CUB's `PowerOfTwo<N>::VALUE` is `(N & (N - 1)) == 0` (its

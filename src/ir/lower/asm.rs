@@ -1,0 +1,516 @@
+//! Inline PTX: `asm("…" : outputs : inputs)`, lowered to what its outputs
+//! hold, so that what code computes in PTX is as uniform as it really is.
+//!
+//! - `mov.u32 %0, %%laneid;`: the lane id ([`Builtin::LaneId`]).
+//! - One `shfl.sync.idx.b32 d, a, b, c, m;`: [`primitives::ASM_BROADCAST`].
+//! - One load from global or constant memory (`ld.global.nc.b32 %0, [%1];`,
+//!   `ld.global.v4.u32 {%0, %1, %2, %3}, [%4];`): each output is a load
+//!   at the address operand, as uniform as the address. Generated kernels
+//!   read their per-token lengths this way; taken for unknown values, every
+//!   loop and guard on them looked lane-dependent.
+//! - Instructions that compute their outputs from their operands alone
+//!   (`cvt`, `fma`, `prmt`, `setp`/`selp`, …; no memory, no special
+//!   register) and warp votes and reductions (`redux.sync`, `vote.sync`):
+//!   each output is [`primitives::ASM_VALUE`] of the inputs it is
+//!   computed from, following the template's own registers, or
+//!   [`primitives::ASM_WARP_VALUE`] of them where a vote or reduction went
+//!   into it (one value per warp at least).
+//! - Anything else (`ld.shared`, `mbarrier.try_wait`, `elect.sync`,
+//!   `%%smid`): [`primitives::ASM_OPAQUE`] of the inputs, a value that may
+//!   differ in every lane (and is shown to where an input is: a load at a
+//!   lane's own address). Never left unassigned: a local only an `asm`
+//!   writes would otherwise keep the level of its declaration, uniform.
+//!
+//! Shared-memory loads are not lowered as loads: the executor would record
+//! them as accesses, and the barriers written in PTX beside them
+//! (`barrier.sync 2, 384;`, mbarriers) are not modelled.
+
+use tree_sitter::Node;
+
+use super::FnBuilder;
+use crate::frontend::Field as _;
+use crate::frontend::node_text;
+use crate::ir::primitives::{ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE};
+use crate::ir::*;
+
+/// One operand of a PTX instruction in an `asm` template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PtxOperand {
+    /// `%k`: the k-th operand of the `asm` statement.
+    Operand(usize),
+    Literal(i64),
+}
+
+/// The template as PTX: its string literal(s) joined, `\n` and `\t` as
+/// spaces.
+fn template_body(code: &str) -> Option<String> {
+    let mut body = String::new();
+    let mut rest = code;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        let end = after.find('"')?;
+        body.push_str(&after[..end]);
+        rest = &after[end + 1..];
+    }
+    Some(body.replace("\\n", " ").replace("\\t", " "))
+}
+
+/// The one instruction of a template, without its `;`: `None` for several.
+fn single_instruction(body: &str) -> Option<&str> {
+    let inst = body.trim();
+    let inst = inst.strip_suffix(';').unwrap_or(inst).trim();
+    (!inst.contains([';', '@', '{']) || inst.starts_with("ld.")).then_some(inst)
+}
+
+fn operand(o: &str) -> Option<PtxOperand> {
+    let o = o.trim();
+    if let Some(k) = o.strip_prefix('%') {
+        k.parse().ok().map(PtxOperand::Operand)
+    } else if let Some(h) = o.strip_prefix("0x").or_else(|| o.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok().map(PtxOperand::Literal)
+    } else {
+        o.parse().ok().map(PtxOperand::Literal)
+    }
+}
+
+/// The five operands of a template that is exactly one
+/// `shfl.sync.idx.b32 d, a, b, c, m;`.
+fn ptx_shfl_idx(body: &str) -> Option<Vec<PtxOperand>> {
+    let operands = single_instruction(body)?.strip_prefix("shfl.sync.idx.b32")?;
+    if !operands.starts_with(char::is_whitespace) || operands.contains([';', '{', '@']) {
+        return None;
+    }
+    let ops: Vec<PtxOperand> = operands.split(',').map(operand).collect::<Option<_>>()?;
+    (ops.len() == 5).then_some(ops)
+}
+
+/// A template that is one load from global or constant memory.
+#[derive(Debug, PartialEq, Eq)]
+struct PtxLoad {
+    /// The operands loaded into, in order (one, or a vector's).
+    dests: Vec<usize>,
+    /// The operand holding the address.
+    addr: usize,
+}
+
+fn ptx_load(body: &str) -> Option<PtxLoad> {
+    let inst = single_instruction(body)?;
+    let (opcode, operands) = inst.split_once(char::is_whitespace)?;
+    let mut parts = opcode.split('.');
+    if parts.next() != Some("ld") || !parts.any(|p| p == "global" || p == "const") {
+        return None;
+    }
+    let (dest, addr) = operands.rsplit_once(',')?;
+    let addr = addr.trim().strip_prefix('[')?.strip_suffix(']')?;
+    // `[%1]` or `[%1+16]`: the offset moves every lane's address alike.
+    let base = addr.split('+').next()?;
+    let Some(PtxOperand::Operand(addr)) = operand(base) else {
+        return None;
+    };
+    let dest = dest.trim();
+    let dest = match dest.strip_prefix('{').and_then(|d| d.strip_suffix('}')) {
+        Some(list) => list,
+        None => dest,
+    };
+    let dests = dest
+        .split(',')
+        .map(|d| match operand(d)? {
+            PtxOperand::Operand(k) => Some(k),
+            PtxOperand::Literal(_) => None,
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    Some(PtxLoad { dests, addr })
+}
+
+/// Opcodes whose results depend on their operands alone.
+const PURE_OPCODES: &[&str] = &[
+    "mov", "cvt", "cvta", "add", "sub", "mul", "mad", "fma", "div", "rem", "abs", "neg", "min",
+    "max", "rcp", "sqrt", "rsqrt", "sin", "cos", "tanh", "ex2", "lg2", "and", "or", "xor", "not",
+    "cnot", "shl", "shr", "shf", "prmt", "lop3", "bfe", "bfi", "brev", "bfind", "popc", "clz",
+    "selp", "set", "setp", "slct", "copysign", "testp", "dp4a", "dp2a", "mul24", "mad24", "sad",
+];
+
+/// Warp collectives whose result is one value for the lanes taking part.
+const WARP_UNIFORM_OPCODES: &[&str] = &["redux", "vote"];
+
+/// What one output of a template holds: computed from these `asm` input
+/// operands (by number), and whether a warp vote or reduction went into it
+/// (then it is at least one value per warp, whatever else it is).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PtxValue {
+    inputs: Vec<usize>,
+    warp: bool,
+}
+
+impl PtxValue {
+    fn join(&mut self, other: &PtxValue) {
+        for k in &other.inputs {
+            if !self.inputs.contains(k) {
+                self.inputs.push(*k);
+            }
+        }
+        self.warp |= other.warp;
+    }
+}
+
+/// The template's statements: split at `;`, without the braces of a
+/// `{ … }` block (a vector operand's keep theirs).
+fn ptx_statements(body: &str) -> impl Iterator<Item = &str> {
+    body.split(';').filter_map(|inst| {
+        let mut inst = inst.trim();
+        while inst.matches('{').count() > inst.matches('}').count() {
+            inst = inst.strip_prefix('{')?.trim_start();
+        }
+        while inst.matches('}').count() > inst.matches('{').count() {
+            inst = inst.strip_suffix('}')?.trim_end();
+        }
+        (!inst.is_empty()).then_some(inst)
+    })
+}
+
+/// For each output of a template that computes from its operands alone
+/// (pure opcodes, warp votes and reductions; no memory, label or special
+/// register): what it is computed from, following the template's own
+/// registers. `None` for any other template. `n_outputs` outputs come
+/// first in the operand numbering; those in `read_outputs` (`+r`) start
+/// with their own value.
+fn ptx_flow(
+    body: &str,
+    n_outputs: usize,
+    read_outputs: &[usize],
+) -> Option<Vec<Option<PtxValue>>> {
+    use std::collections::HashMap;
+    let mut regs: HashMap<String, PtxValue> = HashMap::new();
+    let mut declared: Vec<String> = Vec::new();
+    let operand_value = |regs: &HashMap<String, PtxValue>, token: &str| -> Option<PtxValue> {
+        if let Some(k) = token.strip_prefix('%').and_then(|n| n.parse::<usize>().ok()) {
+            return Some(if k >= n_outputs || read_outputs.contains(&k) {
+                PtxValue {
+                    inputs: vec![k],
+                    warp: false,
+                }
+            } else {
+                regs.get(token).cloned().unwrap_or_default()
+            });
+        }
+        Some(regs.get(token).cloned().unwrap_or_default())
+    };
+    let mut any = false;
+    for inst in ptx_statements(body) {
+        if let Some(decl) = inst.strip_prefix(".reg") {
+            // `.reg .pred p, q` / `.reg .b32 %%t`
+            let (_, names) = decl.trim_start().split_once(char::is_whitespace)?;
+            declared.extend(names.split(',').map(|n| n.trim().to_owned()));
+            continue;
+        }
+        // `@p inst` / `@!p inst`: where `p` is false the destination keeps
+        // its value, so it depends on `p` and on what it held.
+        let (guard, inst) = match inst.strip_prefix('@') {
+            Some(rest) => {
+                let (g, i) = rest.split_once(char::is_whitespace)?;
+                (Some(g.trim_start_matches('!')), i.trim())
+            }
+            None => (None, inst),
+        };
+        let (opcode, operands) = inst.split_once(char::is_whitespace).unwrap_or((inst, ""));
+        let head = opcode.split('.').next().unwrap_or("");
+        let collective = WARP_UNIFORM_OPCODES.contains(&head) && opcode.contains(".sync");
+        if !collective && !PURE_OPCODES.contains(&head) {
+            return None;
+        }
+        any = true;
+        // The destination(s): `d`, `p|q`, or a vector `{d0, d1}`.
+        let operands = operands.trim();
+        let (dest, sources) = if operands.starts_with('{') {
+            let end = operands.find('}')?;
+            (&operands[..=end], operands[end + 1..].trim_start_matches(','))
+        } else {
+            operands.split_once(',').unwrap_or((operands, ""))
+        };
+        let mut value = PtxValue {
+            inputs: Vec::new(),
+            warp: collective,
+        };
+        if !collective {
+            for token in sources.split(',').flat_map(ptx_tokens) {
+                value.join(&operand_value(&regs, token)?);
+            }
+        }
+        for token in dest.split(['|', ',']).flat_map(ptx_tokens) {
+            let mut v = value.clone();
+            if let Some(g) = guard {
+                v.join(&operand_value(&regs, g)?);
+                v.join(&operand_value(&regs, token)?);
+            }
+            regs.insert(token.to_owned(), v);
+        }
+    }
+    // A special register (`%%smid`, `%%clock`) is per thread and changes.
+    let specials = body.split("%%").skip(1).any(|after| {
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        !declared.iter().any(|d| d.trim_start_matches('%') == name)
+    });
+    if !any || specials {
+        return None;
+    }
+    Some(
+        (0..n_outputs)
+            .map(|k| regs.get(&format!("%{k}")).cloned())
+            .collect(),
+    )
+}
+
+/// The register names and operand numbers in one operand: `%3`, `%%t`,
+/// `p` (of `p|q`, `!p`, `{%0, %1}`, `-%2`); literals are none.
+fn ptx_tokens(operand: &str) -> impl Iterator<Item = &str> {
+    operand
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '%'))
+        .filter(|t| !t.is_empty() && !t.starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|t| {
+            // `0x1f`, `0f3F800000` and other literals start with a digit;
+            // an identifier after `%` or alone is a register.
+            t.starts_with('%') || t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        })
+}
+
+impl FnBuilder<'_> {
+    /// An `asm` statement: its outputs assigned what the template computes
+    /// (see the module's documentation), or `Unknown` when it has none.
+    pub(super) fn lower_asm(
+        &mut self,
+        n: Node,
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> ExprKind {
+        let code = n
+            .field("assembly_code")
+            .map(|c| node_text(c, text))
+            .unwrap_or("");
+        let outputs = operands(n, "output_operands");
+        let inputs = operands(n, "input_operands");
+        let Some(first) = outputs.first().and_then(|op| op.field("value")) else {
+            return ExprKind::Unknown;
+        };
+        if code.contains("%laneid") {
+            let lhs = self.lower_expr(first, text, d, site);
+            let rhs = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+            return ExprKind::Assign { op: None, lhs, rhs };
+        }
+        let body = template_body(code).unwrap_or_default();
+        if let Some(ops) = ptx_shfl_idx(&body)
+            && let Some(kind) = self.lower_asm_broadcast(&outputs, &inputs, first, &ops, text, d, site, span)
+        {
+            return kind;
+        }
+        // `%k` numbers the outputs first, then the inputs.
+        let all: Vec<Node> = outputs.iter().chain(&inputs).copied().collect();
+        let value_of = |k: usize| all.get(k).and_then(|op| op.field("value"));
+        let mut assigns: Vec<ExprId> = Vec::new();
+        if let Some(load) = ptx_load(&body)
+            && load.dests.iter().all(|&k| k < outputs.len())
+            && let Some(addr) = value_of(load.addr)
+        {
+            for (i, &k) in load.dests.iter().enumerate() {
+                let Some(target) = value_of(k) else { continue };
+                let lhs = self.lower_expr(target, text, d, site);
+                let a = self.lower_expr(addr, text, d, site);
+                let rhs = if i == 0 {
+                    self.expr(ExprKind::Unary(UnOp::Deref, a), span)
+                } else {
+                    let i = self.expr(ExprKind::Int(i as i64), span);
+                    self.expr(ExprKind::Index(a, i), span)
+                };
+                assigns.push(self.expr(ExprKind::Assign { op: None, lhs, rhs }, span));
+            }
+        } else {
+            let read_outputs: Vec<usize> = outputs
+                .iter()
+                .enumerate()
+                .filter(|(_, op)| {
+                    op.field("constraint")
+                        .is_some_and(|c| node_text(c, text).contains('+'))
+                })
+                .map(|(k, _)| k)
+                .collect();
+            let flow = ptx_flow(&body, outputs.len(), &read_outputs);
+            if flow.is_none() {
+                self.f.unsupported.push(span);
+            }
+            for k in 0..outputs.len() {
+                let Some(target) = value_of(k) else { continue };
+                // What the output is computed from, as operand numbers;
+                // an opaque one may depend on every input.
+                let (name, from): (&str, Vec<usize>) =
+                    match flow.as_ref().map(|f| f.get(k).cloned().flatten()) {
+                        Some(Some(v)) if v.warp => (ASM_WARP_VALUE, v.inputs),
+                        Some(Some(v)) => (ASM_VALUE, v.inputs),
+                        _ => (
+                            ASM_OPAQUE,
+                            read_outputs.iter().copied().chain(outputs.len()..all.len()).collect(),
+                        ),
+                    };
+                let args = from
+                    .into_iter()
+                    .filter_map(value_of)
+                    .map(|v| self.lower_expr(v, text, d, site))
+                    .collect();
+                let rhs = self.prim_call(name, args, span);
+                let lhs = self.lower_expr(target, text, d, site);
+                assigns.push(self.expr(ExprKind::Assign { op: None, lhs, rhs }, span));
+            }
+        }
+        let mut it = assigns.into_iter().rev();
+        let Some(mut acc) = it.next() else {
+            return ExprKind::Unknown;
+        };
+        for a in it {
+            acc = self.expr(ExprKind::Comma(a, acc), span);
+        }
+        ExprKind::Comma(acc, self.expr(ExprKind::Unknown, span))
+    }
+
+    /// `asm("shfl.sync.idx.b32 %0, %1, B, C, M;" : "=r"(d) : "r"(a) …)`
+    /// → `d = ASM_BROADCAST(a, B, C, M)`, each operand a lowered `%k`
+    /// (outputs first, then inputs) or a literal.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_asm_broadcast(
+        &mut self,
+        outputs: &[Node],
+        inputs: &[Node],
+        target: Node,
+        ops: &[PtxOperand],
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> Option<ExprKind> {
+        let operands: Vec<Node> = outputs.iter().chain(inputs).copied().collect();
+        // `%0` must be the output the value lands in.
+        if ops.first() != Some(&PtxOperand::Operand(0)) || operands.is_empty() {
+            return None;
+        }
+        let mut args = Vec::new();
+        for op in &ops[1..] {
+            let id = match op {
+                PtxOperand::Literal(v) => self.expr(ExprKind::Int(*v), span),
+                PtxOperand::Operand(k) => {
+                    let value = operands.get(*k)?.field("value")?;
+                    self.lower_expr(value, text, d, site)
+                }
+            };
+            args.push(id);
+        }
+        let lhs = self.lower_expr(target, text, d, site);
+        let rhs = self.prim_call(ASM_BROADCAST, args, span);
+        Some(ExprKind::Assign { op: None, lhs, rhs })
+    }
+}
+
+/// The operands of an `asm` statement's output or input list.
+fn operands<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    n.field(field)
+        .map(|l| {
+            let mut c = l.walk();
+            l.children_by_field_name("operand", &mut c).collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn global_loads_name_their_outputs_and_address() {
+        assert_eq!(
+            ptx_load("ld.global.nc.b32 %0, [%1];"),
+            Some(PtxLoad {
+                dests: vec![0],
+                addr: 1
+            })
+        );
+        assert_eq!(
+            ptx_load("ld.global.nc.v4.b32 {%0, %1, %2, %3}, [%4+16];"),
+            Some(PtxLoad {
+                dests: vec![0, 1, 2, 3],
+                addr: 4
+            })
+        );
+        assert_eq!(
+            ptx_load("ld.const.u32 %0, [%1];").map(|l| l.addr),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn shared_loads_and_several_instructions_are_not_loads() {
+        assert_eq!(ptx_load("ld.shared.b32 %0, [%1];"), None);
+        assert_eq!(ptx_load("ld.shared::cluster.u32 %0, [%1];"), None);
+        assert_eq!(ptx_load("ld.global.b32 %0, [%1]; add.s32 %0, %0, 1;"), None);
+        assert_eq!(ptx_load("st.global.b32 [%0], %1;"), None);
+    }
+
+    fn flow(body: &str, outputs: usize) -> Option<Vec<Option<PtxValue>>> {
+        ptx_flow(body, outputs, &[])
+    }
+
+    fn from(inputs: &[usize], warp: bool) -> Option<PtxValue> {
+        Some(PtxValue {
+            inputs: inputs.to_vec(),
+            warp,
+        })
+    }
+
+    #[test]
+    fn arithmetic_follows_its_operands() {
+        assert_eq!(flow("cvt.rn.f16x2.f32 %0, %1, %2;", 1), Some(vec![from(&[1, 2], false)]));
+        assert_eq!(
+            flow("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 1, 0, p; }", 1),
+            Some(vec![from(&[1], false)])
+        );
+        assert_eq!(
+            flow("{ .reg .b32 %%t; mov.b32 %%t, %2; add.u32 %0, %%t, 1; mov.b32 %1, 7; }", 2),
+            Some(vec![from(&[2], false), from(&[], false)])
+        );
+        assert_eq!(flow("mov.b64 {%0, %1}, %2;", 2), Some(vec![from(&[2], false), from(&[2], false)]));
+    }
+
+    #[test]
+    fn warp_votes_and_reductions_are_one_value_per_warp() {
+        assert_eq!(
+            flow("redux.sync.add.u32 %0, %1, 0xffffffff;", 1),
+            Some(vec![from(&[], true)])
+        );
+        assert_eq!(
+            flow("{ .reg .pred p; vote.sync.any.pred p, %1, 0xffffffff; selp.u32 %0, 1, 0, p; }", 1),
+            Some(vec![from(&[], true)])
+        );
+        // A lane's own input mixed back in keeps it per lane.
+        assert_eq!(
+            flow("{ .reg .pred p; vote.sync.all.pred p, %1, 0xffffffff; selp.u32 %0, %2, 0, p; }", 1),
+            Some(vec![from(&[2], true)])
+        );
+    }
+
+    #[test]
+    fn memory_state_and_special_registers_are_opaque() {
+        assert_eq!(flow("mov.u32 %0, %%smid;", 1), None);
+        assert_eq!(flow("ld.shared.b32 %0, [%1];", 1), None);
+        assert_eq!(flow("mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;", 1), None);
+        assert_eq!(flow("elect.sync %0|P, 0xffffffff;", 1), None);
+        assert_eq!(flow("", 1), None);
+    }
+
+    #[test]
+    fn broadcasts_are_still_read() {
+        assert_eq!(
+            ptx_shfl_idx("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;").map(|o| o.len()),
+            Some(5)
+        );
+    }
+}
