@@ -342,6 +342,11 @@ pub(crate) struct Eval<'a> {
     bound_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Parameters and locals (they shadow file-scope names).
     declared: HashSet<String>,
+    /// Arrays each thread holds its own copy of (`float acc[8];`, not
+    /// `__shared__`), whose elements code writes one at a time. Objects
+    /// (`Vec<float, 4> v;`) are not: a class's `v[i]` and `v.size` may be
+    /// a call and a constant, not the thread's stores.
+    local_arrays: HashSet<String>,
     /// Statements that contain an exit, by id.
     exits: Vec<bool>,
     /// Statements that contain a `break`/`continue` leaving them, by id.
@@ -467,6 +472,20 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         return_level: seed.return_level,
         bound_level: seed.bound_level,
         declared,
+        local_arrays: f
+            .stmts
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    dims,
+                    shared: false,
+                    is_pointer: false,
+                    ..
+                } if !dims.is_empty() => Some(name.clone()),
+                _ => None,
+            })
+            .collect(),
         exits,
         loop_exits,
         table: Levels::new(f),
@@ -882,6 +901,14 @@ fn assignments(
                         };
                     ws.define(name, aligned);
                     provenance(f, name, *rhs, false, facts);
+                } else if let Some((name, indices)) = local_element(f, *lhs, &eval.local_arrays) {
+                    // `acc[i] = v`: the thread's own copy holds what it
+                    // stored, where the index says.
+                    let lvl = eval
+                        .level(facts, *rhs)
+                        .max(indices_level(eval, facts, &indices))
+                        .max(control.level_for(eval, name));
+                    raise(&mut facts.var_level, name, lvl);
                 }
                 stack.push(*rhs);
             }
@@ -890,6 +917,11 @@ fn assignments(
                     let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
                     ws.define(name, false);
+                } else if let Some((name, indices)) =
+                    local_element(f, *target, &eval.local_arrays)
+                {
+                    let lvl = indices_level(eval, facts, &indices).max(control.level_for(eval, name));
+                    raise(&mut facts.var_level, name, lvl);
                 }
             }
             ExprKind::Comma(a, b) => {
@@ -900,6 +932,37 @@ fn assignments(
             _ => {}
         }
     }
+}
+
+/// `a[i][j]` or `a[i].x` (a chain of indexing and fields) whose root is
+/// one of `locals`: the root's name and the index expressions on the way.
+fn local_element<'f>(
+    f: &'f Function,
+    mut e: ExprId,
+    locals: &HashSet<String>,
+) -> Option<(&'f str, Vec<ExprId>)> {
+    let mut indices = Vec::new();
+    // Bounded by the expression count: each step goes one node down.
+    for _ in 0..f.exprs.len() {
+        match &f.expr(e).kind {
+            ExprKind::Index(base, i) => {
+                indices.push(*i);
+                e = *base;
+            }
+            ExprKind::Member(base, _) => e = *base,
+            ExprKind::Var(name) => return locals.contains(name).then_some((name.as_str(), indices)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn indices_level(eval: &mut Eval, facts: &FnFacts, indices: &[ExprId]) -> Level {
+    indices
+        .iter()
+        .map(|i| eval.level(facts, *i))
+        .max()
+        .unwrap_or(Level::Uniform)
 }
 
 fn provenance(f: &Function, name: &str, e: ExprId, is_pointer: bool, facts: &mut FnFacts) {

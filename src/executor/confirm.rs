@@ -1551,7 +1551,7 @@ fn first_difference(a: &Trace, b: &Trace) -> Option<String> {
                     k.1,
                     match k.0 {
                         super::value::Space::Global(i) => i,
-                        super::value::Space::Shared(i) => i,
+                        super::value::Space::Shared(i) | super::value::Space::Local(i) => i,
                     },
                     show(x),
                     show(y)

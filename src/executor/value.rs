@@ -33,6 +33,8 @@ pub enum Space {
     Global(u16),
     /// A `__shared__` array of the block (by index in the executor).
     Shared(u16),
+    /// An array each thread declares for itself (by index in the run).
+    Local(u16),
 }
 
 impl Val {
@@ -70,6 +72,7 @@ pub fn memory_contents(space: Space, offset: i64, seed: u32) -> Val {
     let id = match space {
         Space::Global(i) => i as u64,
         Space::Shared(i) => 0x1000 + i as u64,
+        Space::Local(i) => 0x2_0000 + i as u64,
     };
     let mut h = id.wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ (offset as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);

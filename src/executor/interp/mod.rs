@@ -150,6 +150,14 @@ enum Work<'m> {
 /// build), and worker threads have 2 MiB.
 pub const MAX_EVAL_DEPTH: u32 = 64;
 
+/// Thread-local arrays one run models; past it, their elements are unknown.
+const MAX_LOCAL_ARRAYS: usize = 4096;
+/// The extent taken for a local array dimension the run cannot compute.
+const MAX_LOCAL_EXTENT: i64 = 1 << 20;
+/// How far apart two lanes' copies of a local array lie: more than any
+/// array's elements, so no index reaches another lane's copy.
+const LOCAL_LANE_STRIDE: i64 = 1 << 44;
+
 pub struct Machine<'m> {
     /// Expressions being evaluated, innermost last (see [`MAX_EVAL_DEPTH`]).
     eval_depth: u32,
@@ -160,6 +168,10 @@ pub struct Machine<'m> {
     exited: u32,
     time: u64,
     shared: Vec<SharedArray>,
+    /// Arrays a thread declares for itself (`float acc[8];`), by
+    /// declaration: each lane's elements lie `LOCAL_LANE_STRIDE` apart.
+    locals: Vec<SharedArray>,
+    local_ids: HashMap<(usize, StmtId), u16>,
     regions: Vec<(u32, u16)>,
     next_region: u32,
     whereabouts: [Option<(usize, &'static str)>; 32],
@@ -234,6 +246,8 @@ impl<'m> Machine<'m> {
             exited: 0,
             time: 0,
             shared: Vec::new(),
+            locals: Vec::new(),
+            local_ids: HashMap::default(),
             regions: Vec::new(),
             next_region: 0,
             whereabouts: Default::default(),
@@ -634,7 +648,17 @@ impl<'m> Machine<'m> {
                     .get(name)
                     .copied()
                     .unwrap_or([Val::UNKNOWN_VARYING; 32]);
-                if let Some(e) = init {
+                if init.is_none()
+                    && !dims.is_empty()
+                    && let Some(p) = self.local_array(act, id, dims, m)
+                {
+                    for l in lanes_of(m) {
+                        vals[l] = Val::Ptr(Ptr {
+                            offset: l as i64 * LOCAL_LANE_STRIDE,
+                            ..p
+                        });
+                    }
+                } else if let Some(e) = init {
                     let v = self.eval(act, *e, m);
                     for l in lanes_of(m) {
                         vals[l] = v[l];
@@ -1272,10 +1296,52 @@ impl<'m> Machine<'m> {
         })
     }
 
+    /// The array a thread-local declaration `T name[N]…;` makes, the
+    /// same one each time the declaration runs again (a loop's body).
+    /// `None` past `MAX_LOCAL_ARRAYS`: the elements are then unknown.
+    fn local_array(
+        &mut self,
+        act: &mut Activation<'m>,
+        id: StmtId,
+        dims: &[Option<ExprId>],
+        m: u32,
+    ) -> Option<Ptr> {
+        let key = (act.fidx, id);
+        let idx = match self.local_ids.get(&key) {
+            Some(&i) => i,
+            None if self.locals.len() < MAX_LOCAL_ARRAYS => {
+                let dims: Vec<i64> = dims
+                    .iter()
+                    .map(|d| {
+                        d.and_then(|e| self.eval(act, e, m).iter().find_map(|v| v.as_int()))
+                            .filter(|&n| n > 0)
+                            .unwrap_or(MAX_LOCAL_EXTENT)
+                    })
+                    .collect();
+                let i = self.locals.len() as u16;
+                self.locals.push(SharedArray {
+                    dims,
+                    data: HashMap::default(),
+                });
+                self.local_ids.insert(key, i);
+                i
+            }
+            None => return None,
+        };
+        Some(Ptr {
+            space: Space::Local(idx),
+            offset: 0,
+            level: 0,
+        })
+    }
+
     fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {
         let stride = match p.space {
-            Space::Shared(id) => {
-                let dims = &self.shared[id as usize].dims;
+            Space::Shared(id) | Space::Local(id) => {
+                let dims = match p.space {
+                    Space::Local(_) => &self.locals[id as usize].dims,
+                    _ => &self.shared[id as usize].dims,
+                };
                 let lvl = p.level as usize;
                 if lvl + 1 < dims.len() {
                     dims[lvl + 1..]
@@ -1297,6 +1363,7 @@ impl<'m> Machine<'m> {
     fn is_element(&self, p: Ptr) -> bool {
         match p.space {
             Space::Shared(id) => p.level as usize >= self.shared[id as usize].dims.len().max(1),
+            Space::Local(id) => p.level as usize >= self.locals[id as usize].dims.len().max(1),
             Space::Global(_) => true,
         }
     }
@@ -1306,6 +1373,15 @@ impl<'m> Machine<'m> {
         let written = match p.space {
             Space::Shared(id) => self.shared[id as usize].data.get(&p.offset).copied(),
             Space::Global(_) => self.trace.global.get(&(p.space, p.offset)).copied(),
+            // An element the thread never wrote holds no value the code
+            // states.
+            Space::Local(id) => {
+                return self.locals[id as usize]
+                    .data
+                    .get(&p.offset)
+                    .copied()
+                    .unwrap_or(Val::UNKNOWN_VARYING);
+            }
         };
         written.unwrap_or_else(|| {
             if self.cfg.symbolic {
@@ -1409,6 +1485,9 @@ impl<'m> Machine<'m> {
             }
             Space::Global(_) => {
                 self.trace.global.insert((p.space, p.offset), v);
+            }
+            Space::Local(id) => {
+                self.locals[id as usize].data.insert(p.offset, v);
             }
         }
     }
