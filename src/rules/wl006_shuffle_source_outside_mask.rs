@@ -3,8 +3,16 @@
 //! in their own mask (`__syncwarp(0xfffffffe)` by lane 0). Proposed for every
 //! masked primitive whose mask is not the constant full mask; the executor
 //! computes the lanes.
+//!
+//! Most such candidates are speculative (a narrowed mask is right where
+//! only its lanes get there, and what a caller does is not seen). One is
+//! not: a constant mask in a kernel, where no condition on the call's path
+//! differs between the lanes of a warp. Every lane of a warp then reaches
+//! the call whenever one does, and the lanes the mask leaves out call it
+//! outside their own mask, the static evidence behind a default finding.
 
 use super::Class;
+use crate::ir::FnKind;
 use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::Severity;
@@ -40,6 +48,23 @@ impl Rule for ShuffleSourceOutsideMask {
                 continue;
             }
             let (start, end) = site.span();
+            // Whole warps reach it (the runs check the block's shape).
+            let whole_warps = site.f.kind == FnKind::Kernel && !site.context.warp_divergent();
+            let left_out = const_mask(&site, cx.module)
+                .map(|m| !m)
+                .filter(|&out| out != 0 && whole_warps);
+            let labels = left_out
+                .map(|out| {
+                    vec![(
+                        start,
+                        end,
+                        format!(
+                            "no condition on the way here differs between the lanes of a warp: {} call it whenever the others do, outside the mask",
+                            lanes_text(out)
+                        ),
+                    )]
+                })
+                .unwrap_or_default();
             out.push(Finding {
                 rule: &META,
                 start,
@@ -54,15 +79,38 @@ impl Rule for ShuffleSourceOutsideMask {
                      widen the mask or guard the call so that only lanes in the mask execute it"
                         .to_owned(),
                 ),
-                labels: Vec::new(),
+                labels,
                 fix: None,
                 claim: Some(super::Claim {
-                    speculative: true,
+                    speculative: left_out.is_none(),
                     unseen_callers: None,
                     lane_proof: None,
                     ..site.claim(CLASSES)
                 }),
             });
         }
+    }
+}
+
+/// `lanes 16–31`, `lane 0`, or `12 lanes` for a set that is not a range.
+fn lanes_text(lanes: u32) -> String {
+    let (lo, hi) = (lanes.trailing_zeros(), 31 - lanes.leading_zeros());
+    let contiguous = lanes.count_ones() == hi - lo + 1;
+    match (contiguous, lo == hi) {
+        (_, true) => format!("lane {lo}"),
+        (true, false) => format!("lanes {lo}–{hi}"),
+        (false, false) => format!("{} lanes", lanes.count_ones()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lanes_text;
+
+    #[test]
+    fn left_out_lanes_read_as_ranges() {
+        assert_eq!(lanes_text(0xffff_0000), "lanes 16–31");
+        assert_eq!(lanes_text(1), "lane 0");
+        assert_eq!(lanes_text(0xaaaa_aaaa), "16 lanes");
     }
 }
