@@ -917,10 +917,10 @@ fn assignments(
                     let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
                     ws.define(name, false);
-                } else if let Some((name, indices)) =
-                    local_element(f, *target, &eval.local_arrays)
+                } else if let Some((name, indices)) = local_element(f, *target, &eval.local_arrays)
                 {
-                    let lvl = indices_level(eval, facts, &indices).max(control.level_for(eval, name));
+                    let lvl =
+                        indices_level(eval, facts, &indices).max(control.level_for(eval, name));
                     raise(&mut facts.var_level, name, lvl);
                 }
             }
@@ -950,7 +950,9 @@ fn local_element<'f>(
                 e = *base;
             }
             ExprKind::Member(base, _) => e = *base,
-            ExprKind::Var(name) => return locals.contains(name).then_some((name.as_str(), indices)),
+            ExprKind::Var(name) => {
+                return locals.contains(name).then_some((name.as_str(), indices));
+            }
             _ => return None,
         }
     }

@@ -12,10 +12,10 @@
 //! outside their own mask, the static evidence behind a default finding.
 
 use super::Class;
-use crate::ir::FnKind;
 use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::diagnostic::Severity;
+use crate::ir::FnKind;
 
 pub struct ShuffleSourceOutsideMask;
 

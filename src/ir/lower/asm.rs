@@ -174,16 +174,15 @@ fn ptx_statements(body: &str) -> impl Iterator<Item = &str> {
 /// registers. `None` for any other template. `n_outputs` outputs come
 /// first in the operand numbering; those in `read_outputs` (`+r`) start
 /// with their own value.
-fn ptx_flow(
-    body: &str,
-    n_outputs: usize,
-    read_outputs: &[usize],
-) -> Option<Vec<Option<PtxValue>>> {
+fn ptx_flow(body: &str, n_outputs: usize, read_outputs: &[usize]) -> Option<Vec<Option<PtxValue>>> {
     use std::collections::HashMap;
     let mut regs: HashMap<String, PtxValue> = HashMap::new();
     let mut declared: Vec<String> = Vec::new();
     let operand_value = |regs: &HashMap<String, PtxValue>, token: &str| -> Option<PtxValue> {
-        if let Some(k) = token.strip_prefix('%').and_then(|n| n.parse::<usize>().ok()) {
+        if let Some(k) = token
+            .strip_prefix('%')
+            .and_then(|n| n.parse::<usize>().ok())
+        {
             return Some(if k >= n_outputs || read_outputs.contains(&k) {
                 PtxValue {
                     inputs: vec![k],
@@ -223,7 +222,10 @@ fn ptx_flow(
         let operands = operands.trim();
         let (dest, sources) = if operands.starts_with('{') {
             let end = operands.find('}')?;
-            (&operands[..=end], operands[end + 1..].trim_start_matches(','))
+            (
+                &operands[..=end],
+                operands[end + 1..].trim_start_matches(','),
+            )
         } else {
             operands.split_once(',').unwrap_or((operands, ""))
         };
@@ -303,7 +305,8 @@ impl FnBuilder<'_> {
         }
         let body = template_body(code).unwrap_or_default();
         if let Some(ops) = ptx_shfl_idx(&body)
-            && let Some(kind) = self.lower_asm_broadcast(&outputs, &inputs, first, &ops, text, d, site, span)
+            && let Some(kind) =
+                self.lower_asm_broadcast(&outputs, &inputs, first, &ops, text, d, site, span)
         {
             return kind;
         }
@@ -351,7 +354,11 @@ impl FnBuilder<'_> {
                         Some(Some(v)) => (ASM_VALUE, v.inputs),
                         _ => (
                             ASM_OPAQUE,
-                            read_outputs.iter().copied().chain(outputs.len()..all.len()).collect(),
+                            read_outputs
+                                .iter()
+                                .copied()
+                                .chain(outputs.len()..all.len())
+                                .collect(),
                         ),
                     };
                 let args = from
@@ -441,10 +448,7 @@ mod tests {
                 addr: 4
             })
         );
-        assert_eq!(
-            ptx_load("ld.const.u32 %0, [%1];").map(|l| l.addr),
-            Some(1)
-        );
+        assert_eq!(ptx_load("ld.const.u32 %0, [%1];").map(|l| l.addr), Some(1));
     }
 
     #[test]
@@ -468,16 +472,28 @@ mod tests {
 
     #[test]
     fn arithmetic_follows_its_operands() {
-        assert_eq!(flow("cvt.rn.f16x2.f32 %0, %1, %2;", 1), Some(vec![from(&[1, 2], false)]));
         assert_eq!(
-            flow("{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 1, 0, p; }", 1),
+            flow("cvt.rn.f16x2.f32 %0, %1, %2;", 1),
+            Some(vec![from(&[1, 2], false)])
+        );
+        assert_eq!(
+            flow(
+                "{ .reg .pred p; setp.ne.b32 p, %1, 0; selp.u32 %0, 1, 0, p; }",
+                1
+            ),
             Some(vec![from(&[1], false)])
         );
         assert_eq!(
-            flow("{ .reg .b32 %%t; mov.b32 %%t, %2; add.u32 %0, %%t, 1; mov.b32 %1, 7; }", 2),
+            flow(
+                "{ .reg .b32 %%t; mov.b32 %%t, %2; add.u32 %0, %%t, 1; mov.b32 %1, 7; }",
+                2
+            ),
             Some(vec![from(&[2], false), from(&[], false)])
         );
-        assert_eq!(flow("mov.b64 {%0, %1}, %2;", 2), Some(vec![from(&[2], false), from(&[2], false)]));
+        assert_eq!(
+            flow("mov.b64 {%0, %1}, %2;", 2),
+            Some(vec![from(&[2], false), from(&[2], false)])
+        );
     }
 
     #[test]
@@ -487,12 +503,18 @@ mod tests {
             Some(vec![from(&[], true)])
         );
         assert_eq!(
-            flow("{ .reg .pred p; vote.sync.any.pred p, %1, 0xffffffff; selp.u32 %0, 1, 0, p; }", 1),
+            flow(
+                "{ .reg .pred p; vote.sync.any.pred p, %1, 0xffffffff; selp.u32 %0, 1, 0, p; }",
+                1
+            ),
             Some(vec![from(&[], true)])
         );
         // A lane's own input mixed back in keeps it per lane.
         assert_eq!(
-            flow("{ .reg .pred p; vote.sync.all.pred p, %1, 0xffffffff; selp.u32 %0, %2, 0, p; }", 1),
+            flow(
+                "{ .reg .pred p; vote.sync.all.pred p, %1, 0xffffffff; selp.u32 %0, %2, 0, p; }",
+                1
+            ),
             Some(vec![from(&[2], true)])
         );
     }
@@ -501,7 +523,10 @@ mod tests {
     fn memory_state_and_special_registers_are_opaque() {
         assert_eq!(flow("mov.u32 %0, %%smid;", 1), None);
         assert_eq!(flow("ld.shared.b32 %0, [%1];", 1), None);
-        assert_eq!(flow("mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;", 1), None);
+        assert_eq!(
+            flow("mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;", 1),
+            None
+        );
         assert_eq!(flow("elect.sync %0|P, 0xffffffff;", 1), None);
         assert_eq!(flow("", 1), None);
     }
