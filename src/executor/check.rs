@@ -27,6 +27,28 @@ pub struct Observation {
     pub events: Vec<WitnessEvent>,
 }
 
+impl Observation {
+    /// An observation judged over the whole run, or across the runs of a
+    /// setup, not at one operation: it rests on every guess a run made.
+    pub fn over_whole_run(
+        class: Class,
+        chain: Vec<Site>,
+        line: usize,
+        detail: String,
+        events: Vec<WitnessEvent>,
+    ) -> Observation {
+        Observation {
+            class,
+            time: u64::MAX,
+            after: u32::MAX,
+            chain,
+            line,
+            detail,
+            events,
+        }
+    }
+}
+
 const FULL: u32 = 0xffff_ffff;
 
 /// Pair comparisons and barrier visits the shared-memory race check may
@@ -511,23 +533,20 @@ fn shared_races(trace: &Trace, out: &mut Vec<Observation>) -> Option<String> {
                     continue;
                 }
                 let kind = |w: bool| if w { "writes" } else { "reads" };
-                out.push(Observation {
-                    class: Class::SharedRace,
-                    // Judged over the whole run.
-                    time: u64::MAX,
-                    after: u32::MAX,
-                    chain: later.chain.to_vec(),
-                    line: later.line,
-                    detail: format!(
+                out.push(Observation::over_whole_run(
+                    Class::SharedRace,
+                    later.chain.to_vec(),
+                    later.line,
+                    format!(
                         "lane {} {} shared element {} at line {} and lane {} {} it at line {} with no barrier between them",
                         first.lane, kind(first.write), first.offset, first.line,
                         second.lane, kind(second.write), second.line
                     ),
-                    events: vec![
+                    vec![
                         event(1 << first.lane, first.line, format!("{} element {}", kind(first.write), first.offset)),
                         event(1 << second.lane, second.line, format!("{} element {} (no __syncwarp between)", kind(second.write), second.offset)),
                     ],
-                });
+                ));
             }
         }
     }

@@ -1375,15 +1375,13 @@ fn legacy_observations(m: &Machine) -> Vec<Observation> {
             } else {
                 "every lane reaches it together, but it does not compile for sm_70 or later".to_owned()
             };
-            Observation {
-                class: Class::Legacy { divergent },
-                time: u64::MAX,
-                after: u32::MAX,
-                chain: chain.clone(),
-                line: *line,
+            Observation::over_whole_run(
+                Class::Legacy { divergent },
+                chain.clone(),
+                *line,
                 detail,
-                events: vec![WitnessEvent { lanes: *active, line: *line, what: "call the maskless primitive".into() }],
-            }
+                vec![WitnessEvent { lanes: *active, line: *line, what: "call the maskless primitive".into() }],
+            )
         })
         .collect()
 }
@@ -1448,24 +1446,21 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let obs = Observation {
-            class: Class::DivergentBarrier,
-            // Judged across runs: rests on every guess.
-            time: u64::MAX,
-            after: u32::MAX,
-            chain: ev.chain.clone(),
-            line: ev.line,
-            detail: format!(
+        let obs = Observation::over_whole_run(
+            Class::DivergentBarrier,
+            ev.chain.clone(),
+            ev.line,
+            format!(
                 "warps {} wait here but warps {} of the block never reach it",
                 list(&waiting),
                 list(&missing)
             ),
-            events: vec![WitnessEvent {
+            vec![WitnessEvent {
                 lanes: ev.active,
                 line: ev.line,
                 what: format!("warps {} wait at __syncthreads()", list(&waiting)),
             }],
-        };
+        );
         return vec![(converged[holder].0, obs)];
     }
     Vec::new()
@@ -1509,17 +1504,15 @@ fn schedule_differences(
                 let Schedule::Split(n) = other.schedule else {
                     continue;
                 };
-                out.push((ci_pos, Observation {
-                    class: Class::ScheduleDependent,
-                    time: u64::MAX,
-                    after: u32::MAX,
-                    chain: vec![(c.function, site)],
+                out.push((ci_pos, Observation::over_whole_run(
+                    Class::ScheduleDependent,
+                    vec![(c.function, site)],
                     line,
-                    detail: format!(
+                    format!(
                         "the result depends on the schedule: {what} when the warp runs converged, but not when the scheduler splits it into groups of {n}"
                     ),
-                    events: vec![WitnessEvent { lanes: 0xffff_ffff, line, what: format!("__activemask() may return only the caller's group of {n}") }],
-                }));
+                    vec![WitnessEvent { lanes: 0xffff_ffff, line, what: format!("__activemask() may return only the caller's group of {n}") }],
+                )));
             }
             break;
         }
