@@ -1057,7 +1057,7 @@ fn for_each_call_guarded(
             }
             budget -= 1;
             let k = &f.expr(id).kind;
-            if matches!(k, ExprKind::Call(_)) {
+            if matches!(k, ExprKind::Call(c) if !crate::ir::primitives::is_asm_value(&c.name)) {
                 let mut guards = Vec::new();
                 let mut at = gs;
                 while let Some(i) = at {

@@ -12,6 +12,13 @@ pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
 /// uniform as its inputs.
 pub const ASM_VALUE: &str = "__warplint_asm_value";
 
+/// Whether a call is one of the values inline PTX lowers to
+/// (`ASM_VALUE`, `ASM_WARP_VALUE`, `ASM_OPAQUE`): an expression, not a
+/// call anything reports or follows.
+pub fn is_asm_value(name: &str) -> bool {
+    matches!(name, ASM_VALUE | ASM_WARP_VALUE | ASM_OPAQUE)
+}
+
 /// The name inline PTX of warp votes and reductions (`redux.sync`,
 /// `vote.sync`, with pure arithmetic around them) lowers to, per output:
 /// `ASM_WARP_VALUE()`, one value for the lanes of a warp.

@@ -1,5 +1,6 @@
 // What inline PTX writes is as uniform as what it computes it from. A local
 // only an `asm` statement writes is not left at its declaration's level.
+// strict: WL002
 
 // A load in PTX at each lane's own shared slot: its value may differ
 // between lanes, so a full-mask shuffle under it is reached by only some.
@@ -67,10 +68,23 @@ __global__ void chunks_of_ptx_warp_sum(const unsigned int *counts, const float *
     out[threadIdx.x] = acc;
 }
 
+// Look-alike: the block's rank in its cluster, read from its special
+// register, is the same in every thread of the block.
+__global__ void leader_block_of_cluster(float *out) {
+    unsigned int rank;
+    asm volatile("mov.b32 %0, %%cluster_ctarank;" : "=r"(rank));
+    float v = out[threadIdx.x];
+    if (rank == 0) {
+        v += __shfl_xor_sync(0xffffffffu, v, 16);
+    }
+    out[threadIdx.x] = v;
+}
+
 void launch(const int *l, const float *a, float *b, float s) {
     flag_from_shared_ptx<<<1, 256>>>(b);
     offset_lane_in_ptx<<<1, 128>>>(b);
     rows_of_ptx_length<<<8, 128>>>(l, a, b);
     tiles_of_ptx_rounding<<<1, 128>>>(a, b, s);
     chunks_of_ptx_warp_sum<<<1, 128>>>((const unsigned int *)l, a, b);
+    leader_block_of_cluster<<<2, 128>>>(b);
 }

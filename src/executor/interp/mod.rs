@@ -1497,12 +1497,23 @@ impl<'m> Machine<'m> {
     fn call(&mut self, act: &mut Activation<'m>, e: ExprId, call: &'m Call, m: u32) -> Lanes {
         let f = act.f;
         let site = (act.fidx, e);
-        self.trace.reached.insert(site);
+        // Unmodelled inline PTX: any value in each lane, whatever its
+        // operands (whose only use is the dataflow's account of why).
+        if call.name == crate::ir::primitives::ASM_OPAQUE {
+            return [Val::UNKNOWN_VARYING; 32];
+        }
         let mut args: Vec<Lanes> = Vec::with_capacity(call.args.len());
         for a in &call.args {
             let v = self.eval(act, *a, m);
             args.push(v);
         }
+        // What inline PTX computes from its operands: a value, no call
+        // site of its own.
+        if crate::ir::primitives::is_asm_value(&call.name) {
+            let varying = args.iter().any(|a| differs_between_lanes(a, m));
+            return [Val::Unknown { varying }; 32];
+        }
+        self.trace.reached.insert(site);
         self.time += 1;
         if let Some(prim) =
             Primitive::from_call(&call.name, call.scope.as_deref(), call.receiver.is_some())
@@ -1522,9 +1533,6 @@ impl<'m> Machine<'m> {
         }
         if call.name == crate::ir::primitives::ASM_BROADCAST && call.receiver.is_none() {
             return collective::asm_broadcast(&args, m);
-        }
-        if call.name == crate::ir::primitives::ASM_OPAQUE && call.receiver.is_none() {
-            return [Val::UNKNOWN_VARYING; 32];
         }
         if crate::rules::legacy_replacement(&call.name).is_some()
             && call.receiver.is_none()

@@ -9,14 +9,15 @@
 //!   read their per-token lengths this way; taken for unknown values, every
 //!   loop and guard on them looked lane-dependent.
 //! - Instructions that compute their outputs from their operands alone
-//!   (`cvt`, `fma`, `prmt`, `setp`/`selp`, …; no memory, no special
-//!   register) and warp votes and reductions (`redux.sync`, `vote.sync`):
-//!   each output is [`primitives::ASM_VALUE`] of the inputs it is
-//!   computed from, following the template's own registers, or
-//!   [`primitives::ASM_WARP_VALUE`] of them where a vote or reduction went
-//!   into it (one value per warp at least).
+//!   (`cvt`, `fma`, `prmt`, `setp`/`selp`, …; no memory), warp votes and
+//!   reductions (`redux.sync`, `vote.sync`) and special registers with one
+//!   value per block (`%%cluster_ctarank`, `%%ctaid.x`) or per warp
+//!   (`%%warpid`): each output is [`primitives::ASM_VALUE`] of the inputs
+//!   it is computed from, following the template's own registers, or
+//!   [`primitives::ASM_WARP_VALUE`] of them where a vote, a reduction or a
+//!   warp's register went into it (one value per warp at least).
 //! - Anything else (`ld.shared`, `mbarrier.try_wait`, `elect.sync`,
-//!   `%%smid`): [`primitives::ASM_OPAQUE`] of the inputs, a value that may
+//!   `%%clock`): [`primitives::ASM_OPAQUE`] of the inputs, a value that may
 //!   differ in every lane (and is shown to where an input is: a load at a
 //!   lane's own address). Never left unassigned: a local only an `asm`
 //!   writes would otherwise keep the level of its declaration, uniform.
@@ -59,7 +60,10 @@ fn template_body(code: &str) -> Option<String> {
 fn single_instruction(body: &str) -> Option<&str> {
     let inst = body.trim();
     let inst = inst.strip_suffix(';').unwrap_or(inst).trim();
-    (!inst.contains([';', '@', '{']) || inst.starts_with("ld.")).then_some(inst)
+    // Braces may only group a vector operand (`{%0, %1}`), checked by
+    // each reader; a predicate guard or a second statement is not one
+    // instruction.
+    (!inst.contains([';', '@'])).then_some(inst)
 }
 
 fn operand(o: &str) -> Option<PtxOperand> {
@@ -133,6 +137,43 @@ const PURE_OPCODES: &[&str] = &[
 /// Warp collectives whose result is one value for the lanes taking part.
 const WARP_UNIFORM_OPCODES: &[&str] = &["redux", "vote"];
 
+/// Special registers with one value in every thread of a block: the
+/// block's and the grid's indices and extents, its cluster's, its shared
+/// memory's size.
+const BLOCK_UNIFORM_SPECIALS: &[&str] = &[
+    "ctaid",
+    "nctaid",
+    "ntid",
+    "clusterid",
+    "nclusterid",
+    "cluster_ctaid",
+    "cluster_nctaid",
+    "cluster_ctarank",
+    "cluster_nctarank",
+    "is_explicit_cluster",
+    "gridid",
+    "nsmid",
+    "nwarpid",
+    "total_smem_size",
+    "dynamic_smem_size",
+    "aggr_smem_size",
+];
+
+/// Special registers the lanes of a warp read alike (where the warp runs
+/// now: the same for the warp at one instruction, possibly not for the
+/// block).
+const WARP_UNIFORM_SPECIALS: &[&str] = &["warpid", "smid"];
+
+/// The names after `%%` in a template (`%%cluster_ctarank`, `%%t`).
+fn special_registers(body: &str) -> impl Iterator<Item = &str> {
+    body.split("%%").skip(1).map(|after| {
+        let end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        &after[..end]
+    })
+}
+
 /// What one output of a template holds: computed from these `asm` input
 /// operands (by number), and whether a warp vote or reduction went into it
 /// (then it is at least one value per warp, whatever else it is).
@@ -176,7 +217,18 @@ fn ptx_statements(body: &str) -> impl Iterator<Item = &str> {
 /// with their own value.
 fn ptx_flow(body: &str, n_outputs: usize, read_outputs: &[usize]) -> Option<Vec<Option<PtxValue>>> {
     use std::collections::HashMap;
-    let mut regs: HashMap<String, PtxValue> = HashMap::new();
+    // A block-uniform special register reads as a register never written
+    // (no input, uniform); a warp's own one is one value per warp.
+    let mut regs: HashMap<String, PtxValue> = special_registers(body)
+        .filter(|name| WARP_UNIFORM_SPECIALS.contains(name))
+        .map(|name| {
+            let value = PtxValue {
+                inputs: Vec::new(),
+                warp: true,
+            };
+            (format!("%%{name}"), value)
+        })
+        .collect();
     let mut declared: Vec<String> = Vec::new();
     let operand_value = |regs: &HashMap<String, PtxValue>, token: &str| -> Option<PtxValue> {
         if let Some(k) = token
@@ -247,13 +299,12 @@ fn ptx_flow(body: &str, n_outputs: usize, read_outputs: &[usize]) -> Option<Vec<
             regs.insert(token.to_owned(), v);
         }
     }
-    // A special register (`%%smid`, `%%clock`) is per thread and changes.
-    let specials = body.split("%%").skip(1).any(|after| {
-        let name: String = after
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
+    // Any other special register (`%%clock`, `%%lanemask_lt`, `%%tid`)
+    // is per thread or changes.
+    let specials = special_registers(body).any(|name| {
         !declared.iter().any(|d| d.trim_start_matches('%') == name)
+            && !BLOCK_UNIFORM_SPECIALS.contains(&name)
+            && !WARP_UNIFORM_SPECIALS.contains(&name)
     });
     if !any || specials {
         return None;
@@ -352,11 +403,16 @@ impl FnBuilder<'_> {
                     match flow.as_ref().map(|f| f.get(k).cloned().flatten()) {
                         Some(Some(v)) if v.warp => (ASM_WARP_VALUE, v.inputs),
                         Some(Some(v)) => (ASM_VALUE, v.inputs),
+                        // Its own value if it is read too (`+r`), and the
+                        // inputs; not the other outputs (a `wgmma` has 64
+                        // `+f` accumulators: each from all would be 4,096
+                        // operands).
                         _ => (
                             ASM_OPAQUE,
                             read_outputs
                                 .iter()
                                 .copied()
+                                .filter(|&r| r == k)
                                 .chain(outputs.len()..all.len())
                                 .collect(),
                         ),
@@ -520,8 +576,25 @@ mod tests {
     }
 
     #[test]
+    fn block_and_warp_special_registers_are_uniform() {
+        assert_eq!(
+            flow("mov.b32 %0, %%cluster_ctarank;", 1),
+            Some(vec![from(&[], false)])
+        );
+        assert_eq!(
+            flow("mov.u32 %0, %%ctaid.x;", 1),
+            Some(vec![from(&[], false)])
+        );
+        assert_eq!(
+            flow("mov.u32 %0, %%warpid;", 1),
+            Some(vec![from(&[], true)])
+        );
+    }
+
+    #[test]
     fn memory_state_and_special_registers_are_opaque() {
-        assert_eq!(flow("mov.u32 %0, %%smid;", 1), None);
+        assert_eq!(flow("mov.u32 %0, %%clock;", 1), None);
+        assert_eq!(flow("mov.u32 %0, %%lanemask_lt;", 1), None);
         assert_eq!(flow("ld.shared.b32 %0, [%1];", 1), None);
         assert_eq!(
             flow("mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;", 1),
