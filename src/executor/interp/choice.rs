@@ -79,7 +79,7 @@ impl FixedNames {
             }
             vars.extend(outside_loops.into_iter().map(str::to_owned));
         }
-        vars.retain(|v| !f.state_fields.contains(v) && !written.contains(v));
+        vars.retain(|v| !f.state_fields.contains(v) && written.binary_search(v).is_err());
         FixedNames { vars, written }
     }
 }
@@ -557,6 +557,7 @@ pub(super) fn field_path(f: &Function, mut e: ExprId) -> Option<(&str, String)> 
 /// A write through an element or a pointee of a field (`p.out[i] = …`)
 /// changes no field path; one through the variable itself (`p[i]`, `*p`)
 /// may change all of them.
+/// Sorted, one entry per path.
 fn written_paths(f: &Function) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for e in &f.exprs {
@@ -598,6 +599,10 @@ fn written_paths(f: &Function) -> Vec<String> {
             }
         }
     }
+    // One entry per path (a kernel writes `acc` in thousands of places),
+    // sorted for lookups.
+    out.sort_unstable();
+    out.dedup();
     out
 }
 

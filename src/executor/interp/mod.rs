@@ -85,6 +85,15 @@ struct SharedArray {
     data: HashMap<i64, Val>,
 }
 
+/// An array each lane holds its own copy of: lane `l`'s elements are
+/// `data[l * elements ..][.. elements]`, so an element's offset names its
+/// lane (a lane reads and writes only its own copy).
+struct LocalArray {
+    dims: Vec<i64>,
+    elements: i64,
+    data: Vec<Val>,
+}
+
 /// Where a shared-memory access happens, as a trace records it.
 struct AccessSite {
     /// [`Machine::chain_generation`] when it was computed.
@@ -151,12 +160,11 @@ enum Work<'m> {
 pub const MAX_EVAL_DEPTH: u32 = 64;
 
 /// Thread-local arrays one run models; past it, their elements are unknown.
-const MAX_LOCAL_ARRAYS: usize = 4096;
-/// The extent taken for a local array dimension the run cannot compute.
-const MAX_LOCAL_EXTENT: i64 = 1 << 20;
-/// How far apart two lanes' copies of a local array lie: more than any
-/// array's elements, so no index reaches another lane's copy.
-const LOCAL_LANE_STRIDE: i64 = 1 << 44;
+const MAX_LOCAL_ARRAYS: usize = 1024;
+/// Elements of one thread-local array the run models (register fragments
+/// are far smaller); a larger array, or one whose extent the run cannot
+/// compute, holds unknown elements.
+const MAX_LOCAL_ELEMENTS: i64 = 256;
 
 pub struct Machine<'m> {
     /// Expressions being evaluated, innermost last (see [`MAX_EVAL_DEPTH`]).
@@ -169,8 +177,8 @@ pub struct Machine<'m> {
     time: u64,
     shared: Vec<SharedArray>,
     /// Arrays a thread declares for itself (`float acc[8];`), by
-    /// declaration: each lane's elements lie `LOCAL_LANE_STRIDE` apart.
-    locals: Vec<SharedArray>,
+    /// declaration.
+    locals: Vec<LocalArray>,
     local_ids: HashMap<(usize, StmtId), u16>,
     regions: Vec<(u32, u16)>,
     next_region: u32,
@@ -650,11 +658,11 @@ impl<'m> Machine<'m> {
                     .unwrap_or([Val::UNKNOWN_VARYING; 32]);
                 if init.is_none()
                     && !dims.is_empty()
-                    && let Some(p) = self.local_array(act, id, dims, m)
+                    && let Some((p, elements)) = self.local_array(act, id, dims, m)
                 {
                     for l in lanes_of(m) {
                         vals[l] = Val::Ptr(Ptr {
-                            offset: l as i64 * LOCAL_LANE_STRIDE,
+                            offset: l as i64 * elements,
                             ..p
                         });
                     }
@@ -1297,42 +1305,57 @@ impl<'m> Machine<'m> {
     }
 
     /// The array a thread-local declaration `T name[N]…;` makes, the
-    /// same one each time the declaration runs again (a loop's body).
-    /// `None` past `MAX_LOCAL_ARRAYS`: the elements are then unknown.
+    /// same one each time the declaration runs again (a loop's body), and
+    /// its element count. `None` past `MAX_LOCAL_ARRAYS`, or for an array
+    /// of more than `MAX_LOCAL_ELEMENTS` or of an extent the run cannot
+    /// compute: the elements are then unknown.
     fn local_array(
         &mut self,
         act: &mut Activation<'m>,
         id: StmtId,
         dims: &[Option<ExprId>],
         m: u32,
-    ) -> Option<Ptr> {
+    ) -> Option<(Ptr, i64)> {
         let key = (act.fidx, id);
         let idx = match self.local_ids.get(&key) {
             Some(&i) => i,
             None if self.locals.len() < MAX_LOCAL_ARRAYS => {
-                let dims: Vec<i64> = dims
-                    .iter()
-                    .map(|d| {
-                        d.and_then(|e| self.eval(act, e, m).iter().find_map(|v| v.as_int()))
-                            .filter(|&n| n > 0)
-                            .unwrap_or(MAX_LOCAL_EXTENT)
-                    })
-                    .collect();
+                let mut extents = Vec::with_capacity(dims.len());
+                let mut elements = 1i64;
+                for d in dims {
+                    let n = d
+                        .and_then(|e| self.eval(act, e, m).iter().find_map(|v| v.as_int()))
+                        .filter(|&n| n > 0 && n <= MAX_LOCAL_ELEMENTS)?;
+                    elements = elements.saturating_mul(n);
+                    extents.push(n);
+                }
+                if elements > MAX_LOCAL_ELEMENTS {
+                    return None;
+                }
                 let i = self.locals.len() as u16;
-                self.locals.push(SharedArray {
-                    dims,
-                    data: HashMap::default(),
+                self.locals.push(LocalArray {
+                    dims: extents,
+                    elements,
+                    data: vec![Val::UNKNOWN_VARYING; 32 * elements as usize],
                 });
                 self.local_ids.insert(key, i);
                 i
             }
             None => return None,
         };
-        Some(Ptr {
+        let p = Ptr {
             space: Space::Local(idx),
             offset: 0,
             level: 0,
-        })
+        };
+        Some((p, self.locals[idx as usize].elements))
+    }
+
+    /// Where lane `lane`'s element at `p` lies in its array's data:
+    /// `None` outside the lane's own copy.
+    fn local_slot(&self, id: u16, p: Ptr, lane: u32) -> Option<usize> {
+        let a = &self.locals[id as usize];
+        (p.offset >= 0 && p.offset / a.elements == lane as i64).then_some(p.offset as usize)
     }
 
     fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {
@@ -1376,11 +1399,9 @@ impl<'m> Machine<'m> {
             // An element the thread never wrote holds no value the code
             // states.
             Space::Local(id) => {
-                return self.locals[id as usize]
-                    .data
-                    .get(&p.offset)
-                    .copied()
-                    .unwrap_or(Val::UNKNOWN_VARYING);
+                return self
+                    .local_slot(id, p, lane)
+                    .map_or(Val::UNKNOWN_VARYING, |i| self.locals[id as usize].data[i]);
             }
         };
         written.unwrap_or_else(|| {
@@ -1487,7 +1508,9 @@ impl<'m> Machine<'m> {
                 self.trace.global.insert((p.space, p.offset), v);
             }
             Space::Local(id) => {
-                self.locals[id as usize].data.insert(p.offset, v);
+                if let Some(i) = self.local_slot(id, p, lane) {
+                    self.locals[id as usize].data[i] = v;
+                }
             }
         }
     }
