@@ -159,8 +159,9 @@ enum Work<'m> {
 /// build), and worker threads have 2 MiB.
 pub const MAX_EVAL_DEPTH: u32 = 64;
 
-/// Thread-local arrays one run models; past it, their elements are unknown.
-const MAX_LOCAL_ARRAYS: usize = 1024;
+/// Elements of thread-local arrays one run models, over all lanes and
+/// arrays (6 MB of values); past it, further arrays' elements are unknown.
+const MAX_LOCAL_SLOTS: usize = 1 << 18;
 /// Elements of one thread-local array the run models (register fragments
 /// are far smaller); a larger array, or one whose extent the run cannot
 /// compute, holds unknown elements.
@@ -180,6 +181,8 @@ pub struct Machine<'m> {
     /// declaration.
     locals: Vec<LocalArray>,
     local_ids: HashMap<(usize, StmtId), u16>,
+    /// Elements of `locals`, over all lanes (at most `MAX_LOCAL_SLOTS`).
+    local_slots: usize,
     regions: Vec<(u32, u16)>,
     next_region: u32,
     whereabouts: [Option<(usize, &'static str)>; 32],
@@ -256,6 +259,7 @@ impl<'m> Machine<'m> {
             shared: Vec::new(),
             locals: Vec::new(),
             local_ids: HashMap::default(),
+            local_slots: 0,
             regions: Vec::new(),
             next_region: 0,
             whereabouts: Default::default(),
@@ -1306,7 +1310,7 @@ impl<'m> Machine<'m> {
 
     /// The array a thread-local declaration `T name[N]…;` makes, the
     /// same one each time the declaration runs again (a loop's body), and
-    /// its element count. `None` past `MAX_LOCAL_ARRAYS`, or for an array
+    /// its element count. `None` past `MAX_LOCAL_SLOTS`, or for an array
     /// of more than `MAX_LOCAL_ELEMENTS` or of an extent the run cannot
     /// compute: the elements are then unknown.
     fn local_array(
@@ -1319,7 +1323,7 @@ impl<'m> Machine<'m> {
         let key = (act.fidx, id);
         let idx = match self.local_ids.get(&key) {
             Some(&i) => i,
-            None if self.locals.len() < MAX_LOCAL_ARRAYS => {
+            None if self.locals.len() < u16::MAX as usize => {
                 let mut extents = Vec::with_capacity(dims.len());
                 let mut elements = 1i64;
                 for d in dims {
@@ -1329,9 +1333,11 @@ impl<'m> Machine<'m> {
                     elements = elements.saturating_mul(n);
                     extents.push(n);
                 }
-                if elements > MAX_LOCAL_ELEMENTS {
+                let slots = 32 * elements as usize;
+                if elements > MAX_LOCAL_ELEMENTS || self.local_slots + slots > MAX_LOCAL_SLOTS {
                     return None;
                 }
+                self.local_slots += slots;
                 let i = self.locals.len() as u16;
                 self.locals.push(LocalArray {
                     dims: extents,

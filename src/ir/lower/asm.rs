@@ -199,11 +199,17 @@ impl PtxValue {
 fn ptx_statements(body: &str) -> impl Iterator<Item = &str> {
     body.split(';').filter_map(|inst| {
         let mut inst = inst.trim();
-        while inst.matches('{').count() > inst.matches('}').count() {
-            inst = inst.strip_prefix('{')?.trim_start();
+        // A statement whose braces do not balance otherwise is kept as it
+        // is: its opcode then reads as none the flow knows (opaque).
+        while inst.matches('{').count() > inst.matches('}').count()
+            && let Some(rest) = inst.strip_prefix('{')
+        {
+            inst = rest.trim_start();
         }
-        while inst.matches('}').count() > inst.matches('{').count() {
-            inst = inst.strip_suffix('}')?.trim_end();
+        while inst.matches('}').count() > inst.matches('{').count()
+            && let Some(rest) = inst.strip_suffix('}')
+        {
+            inst = rest.trim_end();
         }
         (!inst.is_empty()).then_some(inst)
     })
@@ -602,6 +608,8 @@ mod tests {
         );
         assert_eq!(flow("elect.sync %0|P, 0xffffffff;", 1), None);
         assert_eq!(flow("", 1), None);
+        // A statement whose braces do not balance is kept, never skipped.
+        assert_eq!(flow("mov.b32 %0, %1; } ld.shared.b32 %0, [%2]", 1), None);
     }
 
     #[test]
