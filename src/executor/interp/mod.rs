@@ -181,6 +181,8 @@ pub struct Machine<'m> {
     /// declaration.
     locals: Vec<LocalArray>,
     local_ids: HashMap<(usize, StmtId), u16>,
+    /// What each loop cut by the budget writes (`loop_writes`), by loop.
+    loop_writes: HashMap<(usize, StmtId), Vec<(&'m str, bool)>>,
     /// Elements of `locals`, over all lanes (at most `MAX_LOCAL_SLOTS`).
     local_slots: usize,
     regions: Vec<(u32, u16)>,
@@ -229,6 +231,42 @@ fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
 
 /// Whether `v` may differ between the lanes of `m`: two lanes hold
 /// different values, or one holds a lane-varying unknown.
+/// The variables the loop `stmt` assigns (the expressions within its
+/// span), each with whether it is an element or field (`a[i] = …`) rather
+/// than the variable itself.
+fn loop_writes(f: &Function, stmt: StmtId) -> Vec<(&str, bool)> {
+    let (lo, hi) = f.stmt(stmt).span;
+    let mut out: Vec<(&str, bool)> = Vec::new();
+    for e in &f.exprs {
+        let target = match &e.kind {
+            ExprKind::Assign { lhs, .. } => *lhs,
+            ExprKind::Update { target, .. } => *target,
+            _ => continue,
+        };
+        if e.span.0 < lo || e.span.1 > hi {
+            continue;
+        }
+        // The variable at the root of `x`, `a[i]`, `a[i].f`.
+        let mut root = target;
+        let mut element = false;
+        for _ in 0..f.exprs.len() {
+            match &f.expr(root).kind {
+                ExprKind::Index(base, _) | ExprKind::Member(base, _) => {
+                    element = true;
+                    root = *base;
+                }
+                _ => break,
+            }
+        }
+        if let ExprKind::Var(name) = &f.expr(root).kind {
+            out.push((name.as_str(), element));
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 fn differs_between_lanes(v: &Lanes, m: u32) -> bool {
     let first = v[lanes_of(m).next().unwrap_or(0)];
     lanes_of(m).any(|l| v[l] != first || matches!(v[l], Val::Unknown { varying: true }))
@@ -259,6 +297,7 @@ impl<'m> Machine<'m> {
             shared: Vec::new(),
             locals: Vec::new(),
             local_ids: HashMap::default(),
+            loop_writes: HashMap::default(),
             local_slots: 0,
             regions: Vec::new(),
             next_region: 0,
@@ -554,6 +593,10 @@ impl<'m> Machine<'m> {
                             self.line(f.stmt(stmt).span),
                             self.cfg.budgets.max_loop_iterations
                         ));
+                        // The lanes go on after the loop, at some later
+                        // iteration the run did not compute: what the loop
+                        // writes is unknown there, not its value now.
+                        self.forget_loop_writes(act, stmt, m);
                         continue;
                     }
                     work.push(Work::Loop {
@@ -1306,6 +1349,41 @@ impl<'m> Machine<'m> {
                 0
             }
         })
+    }
+
+    /// Make what the loop `stmt` writes (locals and the elements of
+    /// thread-local arrays) unknown in lanes `m`: values of an iteration
+    /// the run never reached.
+    fn forget_loop_writes(&mut self, act: &mut Activation<'m>, stmt: StmtId, m: u32) {
+        let f = act.f;
+        let writes = self
+            .loop_writes
+            .entry((act.fidx, stmt))
+            .or_insert_with(|| loop_writes(f, stmt))
+            .clone();
+        for (name, element) in writes {
+            if self.shared_scalars.contains_key(name) {
+                continue;
+            }
+            let Some(vals) = act.vars.get_mut(name) else {
+                continue;
+            };
+            for l in lanes_of(m) {
+                match vals[l] {
+                    Val::Ptr(Ptr {
+                        space: Space::Local(id),
+                        ..
+                    }) if element => {
+                        let a = &mut self.locals[id as usize];
+                        let start = l * a.elements as usize;
+                        let end = (start + a.elements as usize).min(a.data.len());
+                        a.data[start..end].fill(Val::UNKNOWN_VARYING);
+                    }
+                    _ if element => {}
+                    _ => vals[l] = Val::UNKNOWN_VARYING,
+                }
+            }
+        }
     }
 
     /// The array a thread-local declaration `T name[N]…;` makes, the
