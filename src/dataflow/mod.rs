@@ -934,29 +934,17 @@ fn assignments(
     }
 }
 
-/// `a[i][j]` or `a[i].x` (a chain of indexing and fields) whose root is
-/// one of `locals`: the root's name and the index expressions on the way.
+/// `a[i][j]` or `a[i].x` whose root is one of `locals`: the root's name
+/// and the index expressions on the way.
 fn local_element<'f>(
     f: &'f Function,
-    mut e: ExprId,
+    e: ExprId,
     locals: &HashSet<String>,
 ) -> Option<(&'f str, Vec<ExprId>)> {
-    let mut indices = Vec::new();
-    // Bounded by the expression count: each step goes one node down.
-    for _ in 0..f.exprs.len() {
-        match &f.expr(e).kind {
-            ExprKind::Index(base, i) => {
-                indices.push(*i);
-                e = *base;
-            }
-            ExprKind::Member(base, _) => e = *base,
-            ExprKind::Var(name) => {
-                return locals.contains(name).then_some((name.as_str(), indices));
-            }
-            _ => return None,
-        }
-    }
-    None
+    let root = f.store_root(e)?;
+    locals
+        .contains(root.name)
+        .then_some((root.name, root.indices))
 }
 
 fn indices_level(eval: &mut Eval, facts: &FnFacts, indices: &[ExprId]) -> Level {

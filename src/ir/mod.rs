@@ -191,6 +191,38 @@ impl Function {
         })
     }
 
+    /// The variable a store to `e` writes (`x`, `a[i][j]`, `a[i].f`): its
+    /// name, the index expressions on the way, and whether the store is to
+    /// a part of it (an element or a field) rather than the whole. `None`
+    /// for a store through a pointer or a call.
+    pub fn store_root(&self, mut e: ExprId) -> Option<StoreRoot<'_>> {
+        let mut indices = Vec::new();
+        let mut part = false;
+        // Bounded by the expression count: each step goes one node down.
+        for _ in 0..self.exprs.len() {
+            match &self.expr(e).kind {
+                ExprKind::Index(base, i) => {
+                    indices.push(*i);
+                    part = true;
+                    e = *base;
+                }
+                ExprKind::Member(base, _) => {
+                    part = true;
+                    e = *base;
+                }
+                ExprKind::Var(name) => {
+                    return Some(StoreRoot {
+                        name,
+                        indices,
+                        part,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The classes of the objects the body declares by value, each once.
     pub fn object_classes(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
@@ -509,6 +541,14 @@ impl ExprKind {
             _ => Vec::new(),
         }
     }
+}
+
+/// What a store writes ([`Function::store_root`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreRoot<'f> {
+    pub name: &'f str,
+    pub indices: Vec<ExprId>,
+    pub part: bool,
 }
 
 #[derive(Debug, Clone)]

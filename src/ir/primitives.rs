@@ -12,22 +12,22 @@ pub const ASM_BROADCAST: &str = "__warplint_asm_shfl_idx";
 /// uniform as its inputs.
 pub const ASM_VALUE: &str = "__warplint_asm_value";
 
+/// The name inline PTX of warp votes and reductions (`redux.sync`,
+/// `vote.sync`, with pure arithmetic around them) lowers to, per output:
+/// `ASM_WARP_VALUE(inputs…)`, one value for the lanes of a warp at least.
+pub const ASM_WARP_VALUE: &str = "__warplint_asm_warp_value";
+
+/// The name any other inline PTX with outputs lowers to, per output:
+/// `ASM_OPAQUE(inputs…)`, a value that may differ in every lane whatever
+/// the inputs (a shared-memory load, `mbarrier.try_wait`, `%%clock`).
+pub const ASM_OPAQUE: &str = "__warplint_asm_opaque";
+
 /// Whether a call is one of the values inline PTX lowers to
 /// (`ASM_VALUE`, `ASM_WARP_VALUE`, `ASM_OPAQUE`): an expression, not a
 /// call anything reports or follows.
 pub fn is_asm_value(name: &str) -> bool {
     matches!(name, ASM_VALUE | ASM_WARP_VALUE | ASM_OPAQUE)
 }
-
-/// The name inline PTX of warp votes and reductions (`redux.sync`,
-/// `vote.sync`, with pure arithmetic around them) lowers to, per output:
-/// `ASM_WARP_VALUE()`, one value for the lanes of a warp.
-pub const ASM_WARP_VALUE: &str = "__warplint_asm_warp_value";
-
-/// The name any other inline PTX with outputs lowers to, per output:
-/// `ASM_OPAQUE(inputs…)`, a value that may differ in every lane whatever
-/// the inputs (a shared-memory load, `mbarrier.try_wait`, `%%smid`).
-pub const ASM_OPAQUE: &str = "__warplint_asm_opaque";
 
 /// The name a thread block cluster's `sync()` (`cluster.sync()`,
 /// `cg::sync(cluster)`) lowers to: a barrier every non-exited thread of

@@ -229,44 +229,30 @@ fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     (0..32usize).filter(move |l| mask >> l & 1 == 1)
 }
 
-/// Whether `v` may differ between the lanes of `m`: two lanes hold
-/// different values, or one holds a lane-varying unknown.
 /// The variables the loop `stmt` assigns (the expressions within its
 /// span), each with whether it is an element or field (`a[i] = …`) rather
 /// than the variable itself.
 fn loop_writes(f: &Function, stmt: StmtId) -> Vec<(&str, bool)> {
     let (lo, hi) = f.stmt(stmt).span;
-    let mut out: Vec<(&str, bool)> = Vec::new();
-    for e in &f.exprs {
-        let target = match &e.kind {
-            ExprKind::Assign { lhs, .. } => *lhs,
-            ExprKind::Update { target, .. } => *target,
-            _ => continue,
-        };
-        if e.span.0 < lo || e.span.1 > hi {
-            continue;
-        }
-        // The variable at the root of `x`, `a[i]`, `a[i].f`.
-        let mut root = target;
-        let mut element = false;
-        for _ in 0..f.exprs.len() {
-            match &f.expr(root).kind {
-                ExprKind::Index(base, _) | ExprKind::Member(base, _) => {
-                    element = true;
-                    root = *base;
-                }
-                _ => break,
+    let mut out: Vec<(&str, bool)> = f
+        .exprs
+        .iter()
+        .filter(|e| e.span.0 >= lo && e.span.1 <= hi)
+        .filter_map(|e| match &e.kind {
+            ExprKind::Assign { lhs: t, .. } | ExprKind::Update { target: t, .. } => {
+                f.store_root(*t)
             }
-        }
-        if let ExprKind::Var(name) = &f.expr(root).kind {
-            out.push((name.as_str(), element));
-        }
-    }
+            _ => None,
+        })
+        .map(|r| (r.name, r.part))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
 }
 
+/// Whether `v` may differ between the lanes of `m`: two lanes hold
+/// different values, or one holds a lane-varying unknown.
 fn differs_between_lanes(v: &Lanes, m: u32) -> bool {
     let first = v[lanes_of(m).next().unwrap_or(0)];
     lanes_of(m).any(|l| v[l] != first || matches!(v[l], Val::Unknown { varying: true }))
@@ -1141,8 +1127,7 @@ impl<'m> Machine<'m> {
                 // An address that is not a pointer the run made (a shared
                 // window offset, an integer cast): lanes at one address
                 // load one value, lanes at different ones may not.
-                let first = lanes_of(m).next().map(|l| av[l]);
-                let one_address = lanes_of(m).all(|l| Some(av[l]) == first);
+                let one_address = *op == UnOp::Deref && !differs_between_lanes(&av, m);
                 for l in lanes_of(m) {
                     out[l] = match op {
                         UnOp::Deref => match av[l] {
@@ -1356,12 +1341,12 @@ impl<'m> Machine<'m> {
     /// the run never reached.
     fn forget_loop_writes(&mut self, act: &mut Activation<'m>, stmt: StmtId, m: u32) {
         let f = act.f;
+        let key = (act.fidx, stmt);
         let writes = self
             .loop_writes
-            .entry((act.fidx, stmt))
-            .or_insert_with(|| loop_writes(f, stmt))
-            .clone();
-        for (name, element) in writes {
+            .remove(&key)
+            .unwrap_or_else(|| loop_writes(f, stmt));
+        for &(name, element) in &writes {
             if self.shared_scalars.contains_key(name) {
                 continue;
             }
@@ -1384,6 +1369,7 @@ impl<'m> Machine<'m> {
                 }
             }
         }
+        self.loop_writes.insert(key, writes);
     }
 
     /// The array a thread-local declaration `T name[N]…;` makes, the
@@ -1442,23 +1428,25 @@ impl<'m> Machine<'m> {
         (p.offset >= 0 && p.offset / a.elements == lane as i64).then_some(p.offset as usize)
     }
 
+    /// The extents of an array in `space`; none for global memory, which
+    /// the run indexes element by element.
+    fn dims(&self, space: Space) -> &[i64] {
+        match space {
+            Space::Shared(id) => &self.shared[id as usize].dims,
+            Space::Local(id) => &self.locals[id as usize].dims,
+            Space::Global(_) => &[],
+        }
+    }
+
     fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {
-        let stride = match p.space {
-            Space::Shared(id) | Space::Local(id) => {
-                let dims = match p.space {
-                    Space::Local(_) => &self.locals[id as usize].dims,
-                    _ => &self.shared[id as usize].dims,
-                };
-                let lvl = p.level as usize;
-                if lvl + 1 < dims.len() {
-                    dims[lvl + 1..]
-                        .iter()
-                        .fold(1i64, |a, d| a.saturating_mul(*d))
-                } else {
-                    1
-                }
-            }
-            Space::Global(_) => 1,
+        let dims = self.dims(p.space);
+        let lvl = p.level as usize;
+        let stride = if lvl + 1 < dims.len() {
+            dims[lvl + 1..]
+                .iter()
+                .fold(1i64, |a, d| a.saturating_mul(*d))
+        } else {
+            1
         };
         Ptr {
             space: p.space,
@@ -1469,9 +1457,8 @@ impl<'m> Machine<'m> {
 
     fn is_element(&self, p: Ptr) -> bool {
         match p.space {
-            Space::Shared(id) => p.level as usize >= self.shared[id as usize].dims.len().max(1),
-            Space::Local(id) => p.level as usize >= self.locals[id as usize].dims.len().max(1),
             Space::Global(_) => true,
+            _ => p.level as usize >= self.dims(p.space).len().max(1),
         }
     }
 
