@@ -28,6 +28,15 @@ pub struct Budgets {
     /// 40,000 steps of its function, but planted narrowed masks
     /// (`tests/seeded_recall.rs`) needed up to 615,000 on FlashInfer.
     pub max_speculative_steps: u64,
+    /// The most of that share one function (a root of runs) whose every
+    /// finding is speculative may spend. Most such functions confirm
+    /// nothing: on FlashInfer 1,700 of them spent 53 s (summed) of the
+    /// executor's 55 s, long generated kernels taking the whole share of
+    /// their file, and every confirmation there came within 40,000 steps
+    /// of its function. Direct evidence (a narrowed mask in a kernel with
+    /// no lane-dependent guard) is shown without a run, so planted masks
+    /// no longer need the long runs they once did.
+    pub max_speculative_function_steps: u64,
     /// tree-sitter parser operations per file; a file that needs more is
     /// reported as not analysed (counted, so it does not depend on load).
     pub max_parse_operations: u64,
@@ -66,6 +75,7 @@ impl Default for Budgets {
             max_call_depth: 8,
             max_file_steps: 1_500_000,
             max_speculative_steps: 750_000,
+            max_speculative_function_steps: 50_000,
             max_parse_operations: frontend::DEFAULT_MAX_PARSE_OPERATIONS,
             max_file_bytes: 1 << 30,
             max_fix_relints: 16,

@@ -136,6 +136,7 @@ pub struct BudgetSettings {
     pub max_call_depth: Option<u32>,
     pub max_file_steps: Option<u64>,
     pub max_speculative_steps: Option<u64>,
+    pub max_speculative_function_steps: Option<u64>,
 }
 
 impl BudgetSettings {
@@ -157,6 +158,9 @@ impl BudgetSettings {
         }
         if let Some(v) = self.max_speculative_steps {
             b.max_speculative_steps = v;
+        }
+        if let Some(v) = self.max_speculative_function_steps {
+            b.max_speculative_function_steps = v;
         }
     }
 }
@@ -510,13 +514,18 @@ impl Config {
                             self.budgets.max_speculative_steps =
                                 Some(bounded(0, 100_000_000_000)? as u64)
                         }
+                        "max-speculative-function-steps" => {
+                            self.budgets.max_speculative_function_steps =
+                                Some(bounded(0, 100_000_000_000)? as u64)
+                        }
                         other => {
                             return Err((
                                 k.span(),
                                 format!(
                                     "unknown key `executor.{other}` (expected max-steps, \
                                      max-loop-iterations, max-forks, max-call-depth, \
-                                     max-file-steps or max-speculative-steps)"
+                                     max-file-steps, max-speculative-steps or \
+                                     max-speculative-function-steps)"
                                 ),
                             ));
                         }
@@ -976,6 +985,7 @@ max-loop-iterations = 0x10
 max-forks = 4
 max-call-depth = 0
 max-speculative-steps = 0
+max-speculative-function-steps = 20_000
 "#,
         )
         .unwrap();
@@ -997,6 +1007,7 @@ max-speculative-steps = 0
                 max_call_depth: Some(0),
                 max_file_steps: None,
                 max_speculative_steps: Some(0),
+                max_speculative_function_steps: Some(20_000),
             }
         );
         assert!(c.excludes("third_party"));

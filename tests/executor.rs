@@ -237,14 +237,17 @@ __global__ void half(float *out) {
     out[threadIdx.x] = 0.0f;
 }
 ";
-    let file = |speculative: u64| Options {
+    let budgets = |speculative: u64, function: u64| Options {
         budgets: Budgets {
             max_file_steps: 600_000,
             max_speculative_steps: speculative,
+            max_speculative_function_steps: function,
             ..Budgets::default()
         },
         ..all_findings()
     };
+    // The file's share alone (no cap for one function).
+    let file = |speculative: u64| budgets(speculative, u64::MAX);
     let barrier = |d: &[warplint::diagnostic::Diagnostic]| {
         let b = d.iter().find(|d| d.code == "WL007").expect("WL007");
         (b.confirmation.status, format!("{b:#?}"))
@@ -268,6 +271,20 @@ __global__ void half(float *out) {
     // all and the barrier is never run: what the share is for.
     let (status, shown) = barrier(&check(src, &file(600_000)));
     assert_eq!(status, Status::Undecided, "{shown}");
+    // A share as large as the file budget, but one function may spend no
+    // more than 50,000 steps of it: the barrier is run again, and the
+    // candidates name the budget that stopped them.
+    let d = check(src, &budgets(600_000, 50_000));
+    assert_eq!(barrier(&d).0, Status::Confirmed);
+    for c in d.iter().filter(|d| d.code == "WL004") {
+        assert_eq!(c.confirmation.status, Status::Undecided);
+        assert!(
+            c.confirmation.reason.as_deref().is_some_and(|r| r.contains(
+                "the executor's budget for one function's speculative candidates (50000 steps)"
+            )),
+            "{c:#?}"
+        );
+    }
     // With no share, the candidates are never run, and say so.
     let d = check(src, &file(0));
     assert_eq!(barrier(&d).0, Status::Confirmed);

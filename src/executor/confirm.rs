@@ -107,6 +107,11 @@ pub fn confirm_findings(
         opts.budgets.max_speculative_steps
     )
     .into();
+    let function_budget: std::sync::Arc<str> = format!(
+        "the executor's budget for one function's speculative candidates ({} steps)",
+        opts.budgets.max_speculative_function_steps
+    )
+    .into();
     let mut explored: Vec<RootOutcome> = Vec::new();
     let (mut spent, mut speculative_spent) = (0u64, 0u64);
     // Claim → why one of its roots was not run (a budget left it no steps).
@@ -118,10 +123,23 @@ pub fn confirm_findings(
             .budgets
             .max_speculative_steps
             .saturating_sub(speculative_spent);
-        let (steps, budget) = if speculative && speculative_left < file_left {
-            (speculative_left, &speculative_budget)
+        // A root of speculative candidates stops at the first of the three
+        // budgets to run out, and its undecided findings name that one.
+        let budgets = [
+            (file_left, &file_budget),
+            (speculative_left, &speculative_budget),
+            (
+                opts.budgets.max_speculative_function_steps,
+                &function_budget,
+            ),
+        ];
+        let (steps, budget) = if speculative {
+            budgets
+                .into_iter()
+                .min_by_key(|b| b.0)
+                .unwrap_or(budgets[0])
         } else {
-            (file_left, &file_budget)
+            budgets[0]
         };
         let allowance = Allowance {
             steps,
@@ -132,6 +150,8 @@ pub fn confirm_findings(
             let why: std::sync::Arc<str> = if speculative && opts.budgets.max_speculative_steps == 0
             {
                 "speculative candidates are not run (`max-speculative-steps` is 0)".into()
+            } else if speculative && opts.budgets.max_speculative_function_steps == 0 {
+                "speculative candidates are not run (`max-speculative-function-steps` is 0)".into()
             } else {
                 format!("{} was spent on earlier functions", allowance.budget).into()
             };
