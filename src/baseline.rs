@@ -16,7 +16,8 @@
 //! `partialFingerprints` reuse the same value.
 
 use crate::frontend::Field as _;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -37,7 +38,7 @@ pub const FINGERPRINT_VERSION: &str = "warplint/v1";
 /// in report order: occurrence indices follow it.
 pub fn assign_fingerprints(file: &ParsedFile, diagnostics: &mut [Diagnostic]) {
     let text = file.source.text.as_str();
-    let mut seen: HashMap<(&'static str, String, String), usize> = HashMap::new();
+    let mut seen: HashMap<(&'static str, String, String), usize> = HashMap::default();
     for d in diagnostics.iter_mut() {
         let context = context_at(file.tree.root_node(), text, d.span.start, d.span.end);
         let snippet = normalize_code(text.get(d.span.start..d.span.end).unwrap_or(""));

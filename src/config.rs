@@ -14,7 +14,7 @@
 //! The language server reuses [`Resolver::options_for`], so a file gets the
 //! same options in the editor as on the command line.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -709,8 +709,8 @@ impl Resolver {
             overrides,
             base,
             cwd,
-            configs: Mutex::new(HashMap::new()),
-            options: Mutex::new(HashMap::new()),
+            configs: Mutex::new(HashMap::default()),
+            options: Mutex::new(HashMap::default()),
         };
         if let ConfigSource::File(p) = &source {
             resolver.fixed = Some(resolver.load(p)?);
@@ -726,8 +726,8 @@ impl Resolver {
             overrides: Overrides::default(),
             base: opts,
             cwd: PathBuf::from("/"),
-            configs: Mutex::new(HashMap::new()),
-            options: Mutex::new(HashMap::new()),
+            configs: Mutex::new(HashMap::default()),
+            options: Mutex::new(HashMap::default()),
         }
     }
 

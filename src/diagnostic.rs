@@ -302,8 +302,8 @@ pub fn weakness(d: &Diagnostic) -> u8 {
 /// first of equals). Order is kept otherwise.
 pub fn keep_strongest_per_span<T>(items: &mut Vec<T>, diagnostic: impl Fn(&T) -> &Diagnostic) {
     let rank = weakness;
-    let mut best: std::collections::HashMap<(&str, &str, usize, usize), (usize, u8)> =
-        std::collections::HashMap::new();
+    let mut best: rustc_hash::FxHashMap<(&str, &str, usize, usize), (usize, u8)> =
+        rustc_hash::FxHashMap::default();
     for (i, d) in items.iter().map(&diagnostic).enumerate() {
         let key = (d.path.as_str(), d.code, d.span.start, d.span.end);
         let r = rank(d);
@@ -318,7 +318,7 @@ pub fn keep_strongest_per_span<T>(items: &mut Vec<T>, diagnostic: impl Fn(&T) ->
     if best.len() == items.len() {
         return;
     }
-    let keep: std::collections::HashSet<usize> = best.values().map(|b| b.0).collect();
+    let keep: rustc_hash::FxHashSet<usize> = best.values().map(|b| b.0).collect();
     let mut i = 0;
     items.retain(|_| {
         i += 1;

@@ -24,7 +24,7 @@
 //! function: each statement is looked at once, each expression at most
 //! [`MAX_DEPTH`] levels deep.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ir::primitives::ShflMode;
 use crate::ir::*;
@@ -47,7 +47,7 @@ enum Shape {
 
 /// The expressions whose value a full xor butterfly makes warp-uniform.
 pub fn butterfly_results(f: &Function, module: &Module) -> HashSet<ExprId> {
-    let mut found = HashSet::new();
+    let mut found = HashSet::default();
     // Only functions that shuffle at all.
     let shuffles = f.exprs.iter().any(|e| {
         matches!(&e.kind, ExprKind::Call(c)
@@ -71,7 +71,7 @@ pub fn butterfly_results(f: &Function, module: &Module) -> HashSet<ExprId> {
                 _ => None,
             })
             .collect(),
-        shapes: HashMap::new(),
+        shapes: HashMap::default(),
         next_base: 0,
         found: &mut found,
     };
@@ -129,8 +129,8 @@ pub fn butterfly_results(f: &Function, module: &Module) -> HashSet<ExprId> {
 /// Locals and parameters declared with a type that is not floating point:
 /// `a < b ? a : b` is commutative for them (not for floats: NaN, ±0).
 fn integral_locals(f: &Function) -> HashSet<&str> {
-    let mut floats: HashSet<&str> = HashSet::new();
-    let mut names: HashSet<&str> = HashSet::new();
+    let mut floats: HashSet<&str> = HashSet::default();
+    let mut names: HashSet<&str> = HashSet::default();
     for s in &f.stmts {
         if let StmtKind::Decl {
             name,

@@ -21,14 +21,14 @@
 //! the few that narrow, then real), so the module costs linear time in its
 //! size.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Assume, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
 
 pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
     let members = state_writers(module);
-    let mut state = ClassState::new();
+    let mut state = ClassState::default();
     for (class, writers) in &members {
         let fields = state.entry(class).or_default();
         for (_, written) in writers {
@@ -67,7 +67,7 @@ type ClassState<'m> = HashMap<&'m str, HashMap<String, Level>>;
 /// Per class, its members that write state fields: (function, the state
 /// fields it writes).
 fn state_writers(module: &Module) -> HashMap<&str, Vec<(usize, Vec<String>)>> {
-    let mut out: HashMap<&str, Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut out: HashMap<&str, Vec<(usize, Vec<String>)>> = HashMap::default();
     for (i, f) in module.functions.iter().enumerate() {
         let Some(class) = f.class.as_deref() else {
             continue;
@@ -350,7 +350,7 @@ fn param_levels(
 /// Per class, where the module constructs its objects: (function,
 /// construction).
 fn constructions(module: &Module) -> HashMap<&str, Vec<(usize, usize)>> {
-    let mut built: HashMap<&str, Vec<(usize, usize)>> = HashMap::new();
+    let mut built: HashMap<&str, Vec<(usize, usize)>> = HashMap::default();
     for (i, f) in module.functions.iter().enumerate() {
         for (k, c) in f.constructions.iter().enumerate() {
             built.entry(c.class.as_str()).or_default().push((i, k));

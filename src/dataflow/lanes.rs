@@ -22,7 +22,7 @@
 //! Work: each expression is evaluated once (memoized) for 32 lanes, nested
 //! evaluation stops at `MAX_DEPTH`, and the whole proof at `MAX_EVALS`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 use super::{Context, Facts, FnFacts, GuardKind, Level};
@@ -89,7 +89,7 @@ struct Eval<'a> {
 
 impl<'a> Eval<'a> {
     fn new(module: &'a Module, f: &'a Function, ff: &'a FnFacts) -> Eval<'a> {
-        let mut decls: HashMap<&str, (usize, Option<ExprId>)> = HashMap::new();
+        let mut decls: HashMap<&str, (usize, Option<ExprId>)> = HashMap::default();
         for s in &f.stmts {
             if let StmtKind::Decl {
                 name,
@@ -108,7 +108,7 @@ impl<'a> Eval<'a> {
                 };
             }
         }
-        let mut written: HashMap<&str, usize> = HashMap::new();
+        let mut written: HashMap<&str, usize> = HashMap::default();
         let scan = |g: &'a Function, written: &mut HashMap<&'a str, usize>| {
             for e in &g.exprs {
                 let target = match &e.kind {
@@ -156,10 +156,10 @@ impl<'a> Eval<'a> {
             immutable,
             written,
             loop_vars,
-            intern: HashMap::new(),
-            booleans: HashSet::new(),
-            ballots: HashMap::new(),
-            memo: HashMap::new(),
+            intern: HashMap::default(),
+            booleans: HashSet::default(),
+            ballots: HashMap::default(),
+            memo: HashMap::default(),
             evals: 0,
         }
     }
@@ -460,7 +460,7 @@ fn counted_loops<'a>(
     decls: &HashMap<&str, (usize, Option<ExprId>)>,
     written: &HashMap<&str, usize>,
 ) -> HashMap<&'a str, (StmtId, ExprId, Option<ExprId>, i64)> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (id, s) in f.stmts.iter().enumerate() {
         let StmtKind::Loop {
             init,
@@ -705,7 +705,7 @@ fn const_mask_groups(
         _ => None,
     };
     let all = || guards.iter().flat_map(|g| g.iter());
-    let mut groups = HashSet::new();
+    let mut groups = HashSet::default();
     for l in 0..32usize {
         if !all().all(|(_, t, v)| passes(*t, &v[l])) {
             continue; // this lane never gets here
@@ -753,7 +753,7 @@ fn helper_proof(
     }
     let gf = facts.functions.get(gi)?;
     let mut ev = Eval::new(module, g, gf);
-    let mut groups = HashSet::new();
+    let mut groups = HashSet::default();
     let mut any = false;
     for (i, e) in g.exprs.iter().enumerate() {
         let ExprKind::Call(c) = &e.kind else { continue };

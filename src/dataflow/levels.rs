@@ -463,7 +463,7 @@ impl linear::Leaves for Forms<'_, '_, '_> {
     fn f(&self) -> &Function {
         self.s.f
     }
-    fn locals(&self) -> &std::collections::HashMap<String, linear::IntLocal> {
+    fn locals(&self) -> &rustc_hash::FxHashMap<String, linear::IntLocal> {
         &self.s.facts.int_locals
     }
     fn level(&mut self, e: ExprId) -> Level {

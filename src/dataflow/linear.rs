@@ -20,7 +20,8 @@
 //!
 //! Bounded: [`MAX_DEPTH`] nested forms; the caller gives a step budget.
 
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 use super::Level;
 use crate::ir::*;
@@ -38,8 +39,8 @@ pub struct IntLocal {
 /// The integer locals of `f` (declared once, of a known integer type).
 pub fn int_locals(f: &Function) -> HashMap<String, IntLocal> {
     let unwritten = f.unwritten_locals();
-    let mut count: HashMap<&str, usize> = HashMap::new();
-    let mut out = HashMap::new();
+    let mut count: HashMap<&str, usize> = HashMap::default();
+    let mut out = HashMap::default();
     for s in &f.stmts {
         if let StmtKind::Decl {
             name,

@@ -12,7 +12,7 @@
 //! - **Mask provenance**: which variables hold `__activemask()` or a
 //!   `__match_*_sync` group.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
 use crate::ir::*;
@@ -209,7 +209,7 @@ impl Facts {
             interprocedural::analyze_all(module, Assume::Uniform)
                 .into_iter()
                 .map(|shown| {
-                    let mut levels: HashMap<ByteSpan, Level> = HashMap::new();
+                    let mut levels: HashMap<ByteSpan, Level> = HashMap::default();
                     for ctx in shown
                         .stmt_context
                         .values()
@@ -490,7 +490,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         loop_exits,
         table: Levels::new(f),
         assume: seed.assume,
-        decl_depth: HashMap::new(),
+        decl_depth: HashMap::default(),
     };
     let aligned_params: Vec<String> = f
         .params
@@ -564,7 +564,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     facts.expr_levels = (0..f.exprs.len() as ExprId)
         .map(|e| eval.level(&facts, e))
         .collect();
-    let mut aligned_args = HashSet::new();
+    let mut aligned_args = HashSet::default();
     for e in &f.exprs {
         if let ExprKind::Call(c) = &e.kind {
             for &a in &c.args {
@@ -587,7 +587,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
 fn local_constants(f: &Function, module: &Module) -> HashMap<String, i64> {
     let once = f.unwritten_locals();
     let params: HashSet<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
-    let mut out: HashMap<String, i64> = HashMap::new();
+    let mut out: HashMap<String, i64> = HashMap::default();
     for s in &f.stmts {
         let StmtKind::Decl {
             name,

@@ -15,7 +15,8 @@
 //!
 //! Bounded: [`MAX_DEPTH`] nested forms and [`MAX_STEPS`] per function.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 use crate::ir::asserts::{Stated, own_facts};
 use crate::ir::*;
@@ -85,7 +86,7 @@ impl<'f> Env<'f> {
             f,
             inits,
             stated: own_facts(f, &module.constants),
-            bound: HashMap::new(),
+            bound: HashMap::default(),
         }
     }
 }
@@ -98,7 +99,7 @@ struct Ctx<'m> {
 /// The locals of `f` (declared once, never written) and its template
 /// values whose value is a multiple of 32 for every instantiation.
 pub fn multiples_of_32(f: &Function, module: &Module) -> HashSet<String> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     if f.stmts.is_empty() || f.template_values.is_empty() {
         return out;
     }

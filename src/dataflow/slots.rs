@@ -52,8 +52,8 @@ pub trait SlotLeaves: Leaves {
 
 /// How many expressions write each variable (an assignment, an update or
 /// `&x`), counted once per function.
-pub fn write_counts(f: &Function) -> std::collections::HashMap<String, u32> {
-    let mut out = std::collections::HashMap::new();
+pub fn write_counts(f: &Function) -> rustc_hash::FxHashMap<String, u32> {
+    let mut out = rustc_hash::FxHashMap::default();
     for n in f.writes() {
         *out.entry(n.to_owned()).or_insert(0) += 1;
     }

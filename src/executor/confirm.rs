@@ -4,7 +4,8 @@
 //! run the launch admits was executed exactly), or undecided (with the
 //! reason).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 use super::check::{Class, Observation, observe};
 use super::interp::{Allowance, Machine, RunConfig, Schedule};
@@ -115,7 +116,7 @@ pub fn confirm_findings(
     let mut explored: Vec<RootOutcome> = Vec::new();
     let (mut spent, mut speculative_spent) = (0u64, 0u64);
     // Claim → why one of its roots was not run (a budget left it no steps).
-    let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::new();
+    let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::default();
     for (root, idxs) in by_root {
         let file_left = opts.budgets.max_file_steps.saturating_sub(spent);
         let speculative = all_speculative(claims, &idxs);
@@ -413,8 +414,8 @@ fn explore_root(
     let wants_schedules = idxs
         .iter()
         .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
-    let mut deterministic_done: HashSet<String> = HashSet::new();
-    let mut blocks_seen: HashSet<(usize, u32)> = HashSet::new();
+    let mut deterministic_done: HashSet<String> = HashSet::default();
+    let mut blocks_seen: HashSet<(usize, u32)> = HashSet::default();
     // Set when the file's step budget ran out during this root's runs.
     let mut out_of_budget = false;
     // Shapes (by index) with a setup whose runs all ran: a finding is
@@ -726,7 +727,7 @@ fn direct_callers(callees: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// The functions without callers from which `f` is reached through
 /// others (not `f` itself; empty when nothing calls `f`, or only a cycle).
 fn outermost_callers(callers: &[Vec<usize>], f: usize) -> Vec<usize> {
-    let mut seen = HashSet::from([f]);
+    let mut seen = HashSet::from_iter([f]);
     let mut stack = vec![f];
     let mut out = Vec::new();
     while let Some(g) = stack.pop() {
@@ -749,7 +750,7 @@ fn kernels_reaching(module: &Module, direct: &[Vec<usize>]) -> Vec<Vec<usize>> {
         if f.kind != FnKind::Kernel {
             continue;
         }
-        let mut seen = HashSet::from([k]);
+        let mut seen = HashSet::from_iter([k]);
         let mut stack = vec![k];
         while let Some(g) = stack.pop() {
             reached_by[g].push(k);
@@ -906,7 +907,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         None
     };
     let (shapes, source, stated) = admitted_shapes(module, root, site, opts);
-    let mut fixed: HashMap<String, i64> = HashMap::new();
+    let mut fixed: HashMap<String, i64> = HashMap::default();
     if let Some(s) = site {
         for (name, v) in f.template_values.iter().zip(&s.template_args) {
             if let Some(v) = v {
@@ -999,7 +1000,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         vec![0, gx - 1, 1, gx - 2]
     };
     let count = count.max(blocks.len()) + if stated { blocks.len() } else { 0 };
-    let chosen_inputs: std::collections::HashSet<String> =
+    let chosen_inputs: rustc_hash::FxHashSet<String> =
         free.iter().map(|n| (*n).to_owned()).collect();
     let mut out = Vec::new();
     for (shape, &block_dim) in shapes.iter().enumerate() {
@@ -1192,7 +1193,7 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Re
 /// Whether the root or a function it calls reads `threadIdx.y` or `.z`.
 fn reads_thread_y(module: &Module, root: usize) -> bool {
     use crate::ir::{Builtin, Dim};
-    let mut seen = HashSet::from([root]);
+    let mut seen = HashSet::from_iter([root]);
     let mut stack = vec![root];
     while let Some(g) = stack.pop() {
         for e in &module.functions[g].exprs {

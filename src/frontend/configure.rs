@@ -39,7 +39,7 @@
 //! evaluation and macro expansion are bounded ([`MAX_EXPR_DEPTH`],
 //! [`MAX_EXPANDED_TOKENS`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use super::PreprocEnv;
@@ -1379,7 +1379,7 @@ fn rewrite_macros(
     let text_of = |t: &CodeTok, out: &[u8]| -> String {
         String::from_utf8_lossy(&out[t.start..t.end]).into_owned()
     };
-    let mut kinds: HashMap<String, MacroKind> = HashMap::new();
+    let mut kinds: HashMap<String, MacroKind> = HashMap::default();
     // Tokens rewritten as specifiers: they count as declaration context for
     // the name after them.
     let mut specifier = vec![false; toks.len()];

@@ -6,7 +6,7 @@
 //! object-like macros.
 
 use crate::frontend::Field as _;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};

@@ -10,7 +10,7 @@
 //! that contradict them are runs no launch makes (DeepGEMM-style role
 //! splits at a whole number of warpgroups).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{BinOp, ExprId, ExprKind, Function, Module};
 
@@ -38,7 +38,7 @@ const MAX_CONJUNCTS: usize = 16;
 
 /// The facts `f`'s own assertions state, by name.
 pub fn own_facts(f: &Function, constants: &HashMap<String, i64>) -> HashMap<String, Stated> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for &a in &f.asserts {
         let mut stack = vec![a];
         let mut seen = 0;

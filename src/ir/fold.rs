@@ -1,7 +1,7 @@
 //! Constant folding over IR expressions. Unknown stays unknown: any operand
 //! that is not a known integer makes the result `None`, never a guess.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{BinOp, Builtin, ExprId, ExprKind, Function, UnOp};
 

@@ -153,7 +153,7 @@ pub struct Function {
     /// Names the body reads through a scope (`Traits::kWarps`,
     /// `detail::warp_threads`): a static member, a namespace-scope variable
     /// or an enumerator, one location or one constant for every thread.
-    pub scoped_names: std::collections::HashSet<String>,
+    pub scoped_names: rustc_hash::FxHashSet<String>,
     /// Conditions of the body's `static_assert`s (also through macros):
     /// every instantiation satisfies them (see [`asserts`]).
     pub asserts: Vec<ExprId>,
@@ -161,7 +161,7 @@ pub struct Function {
     /// `static_cast`s to integer types, which lower to
     /// the operand itself, and `long` literals (`5L`): where a value may
     /// change width.
-    pub casts: std::collections::HashSet<ExprId>,
+    pub casts: rustc_hash::FxHashSet<ExprId>,
     /// Fields of a member's class that no constructor sets (in a class
     /// that has one): state its members write and read
     /// (`dataflow::interprocedural` gives them one level per class).
@@ -282,9 +282,9 @@ impl Function {
     /// initializer, and never written after it (no assignment, update or
     /// `&x`): name → initializer. What the dataflow may read as the value
     /// of such a name wherever it appears.
-    pub fn unwritten_locals(&self) -> std::collections::HashMap<&str, ExprId> {
-        let mut decls: std::collections::HashMap<&str, (usize, Option<ExprId>)> =
-            std::collections::HashMap::new();
+    pub fn unwritten_locals(&self) -> rustc_hash::FxHashMap<&str, ExprId> {
+        let mut decls: rustc_hash::FxHashMap<&str, (usize, Option<ExprId>)> =
+            rustc_hash::FxHashMap::default();
         for s in &self.stmts {
             if let StmtKind::Decl {
                 name, init, dims, ..
@@ -295,7 +295,7 @@ impl Function {
                 d.0 += if dims.is_empty() { 1 } else { 2 };
             }
         }
-        let written: std::collections::HashSet<&str> = self.writes().collect();
+        let written: rustc_hash::FxHashSet<&str> = self.writes().collect();
         decls
             .into_iter()
             .filter(|(n, (count, _))| *count == 1 && !written.contains(n))
@@ -596,21 +596,21 @@ pub struct Module {
     /// `static dim3 get_block_shape()` returning constants (the CUTLASS
     /// convention for the class whose `operator()` is the kernel body):
     /// class name → (shape, line of the function).
-    pub class_block_shapes: std::collections::HashMap<String, ([u32; 3], usize)>,
+    pub class_block_shapes: rustc_hash::FxHashMap<String, ([u32; 3], usize)>,
     /// Block extents that every launch in the run states for a kernel
     /// class or a kernel (`crate::tu::contracts`): class or kernel name
     /// (`Function::launch_name`) → `[x, y, z]`, `None`
     /// where the launches do not all state the same extent. Set by the
     /// engine; empty when a file is checked alone.
-    pub launch_extents: std::collections::HashMap<String, [Option<u32>; 3]>,
+    pub launch_extents: rustc_hash::FxHashMap<String, [Option<u32>; 3]>,
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
-    pub constants: std::collections::HashMap<String, i64>,
+    pub constants: rustc_hash::FxHashMap<String, i64>,
     /// Names of file-scope variables (`__constant__`, `__device__`,
     /// `__shared__` or plain globals): one location for every thread.
-    pub globals: std::collections::HashSet<String>,
+    pub globals: rustc_hash::FxHashSet<String>,
     /// Function indices by name (overloads share a name), lambdas excluded.
-    pub by_name: std::collections::HashMap<String, Vec<usize>>,
+    pub by_name: rustc_hash::FxHashMap<String, Vec<usize>>,
     /// The headers whose functions were added to this module (translation
     /// units, `crate::tu`): `Function::file` `n` points into `headers[n - 1]`.
     pub headers: Vec<std::sync::Arc<crate::source::SourceFile>>,
@@ -637,9 +637,9 @@ impl Module {
     /// communicator object and calls its `run()`). Call after the run's
     /// contracts are in `launch_extents`.
     pub fn inherit_launch_extents(&mut self) {
-        let mut inherited: std::collections::HashMap<&str, [Option<u32>; 3]> =
-            std::collections::HashMap::new();
-        let mut refused: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut inherited: rustc_hash::FxHashMap<&str, [Option<u32>; 3]> =
+            rustc_hash::FxHashMap::default();
+        let mut refused: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
         for f in &self.functions {
             for class in f.object_classes() {
                 if self.launch_extents.contains_key(class) || refused.contains(class) {
@@ -710,7 +710,7 @@ impl Module {
     /// `C::f` where `C` has a member `f` (C++ looks in the class before
     /// the namespace): mark it as a call on the same object.
     fn bind_own_member_calls(&mut self) {
-        let mut members: std::collections::HashSet<(&str, &str)> = std::collections::HashSet::new();
+        let mut members: rustc_hash::FxHashSet<(&str, &str)> = rustc_hash::FxHashSet::default();
         for f in &self.functions {
             if let Some(c) = f.class.as_deref() {
                 members.insert((c, f.name.as_str()));

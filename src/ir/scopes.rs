@@ -18,7 +18,7 @@
 //! Linear: each statement and expression is visited once, with explicit
 //! stacks (no recursion over syntax).
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{ExprId, ExprKind, Function, IntType, StmtId, StmtKind, UnOp};
 
@@ -65,15 +65,15 @@ struct Scalar {
 /// assignments into declarations of new versions. `pinned`: names a lambda
 /// of `f` mentions (it may read or write them at any time).
 pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
-    let mut declared: HashMap<String, u32> = HashMap::new();
+    let mut declared: HashMap<String, u32> = HashMap::default();
     for p in &f.params {
         *declared.entry(p.name.clone()).or_default() += 1;
     }
     let mut pinned = pinned.clone();
     pinned.extend(address_taken(f));
-    let mut scalars: HashMap<String, Scalar> = HashMap::new();
+    let mut scalars: HashMap<String, Scalar> = HashMap::default();
     // Source name → IR name, with the bindings each open scope replaced.
-    let mut current: HashMap<String, String> = HashMap::new();
+    let mut current: HashMap<String, String> = HashMap::default();
     let mut undo: Vec<Frame> = Vec::new();
     let mut work: Vec<Item> = Vec::new();
     push_list(&mut work, &f.body);
@@ -81,7 +81,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
         match item {
             Item::Enter { kills } => undo.push(Frame {
                 restore: Vec::new(),
-                bound: HashSet::new(),
+                bound: HashSet::default(),
                 kills: kills && !f.has_labels,
             }),
             Item::Exit => {

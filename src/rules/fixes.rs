@@ -11,7 +11,8 @@
 //! statement, where every lane still runs. Anything else gets no mask fix.
 
 use crate::frontend::Field as _;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 mod hoist;
 
@@ -46,7 +47,7 @@ pub fn attach(cx: &RuleContext, findings: &mut [Finding], confirmed: &[bool]) {
     }
     // Ballots are named once per function: `mask` when a function needs
     // one and has no `mask` of its own, `mask_LINE` otherwise.
-    let mut points: HashMap<usize, BTreeMap<usize, usize>> = HashMap::new();
+    let mut points: HashMap<usize, BTreeMap<usize, usize>> = HashMap::default();
     for p in planned.iter().flatten() {
         if let Some(b) = &p.ballot {
             points.entry(p.function).or_default().insert(b.at, b.line);

@@ -243,7 +243,7 @@ pub fn mask_is_modelled(site: &CallSite, module: &Module) -> bool {
         return true;
     };
     let f = site.f;
-    let locals: std::collections::HashSet<&str> = f
+    let locals: rustc_hash::FxHashSet<&str> = f
         .stmts
         .iter()
         .filter_map(|s| match &s.kind {

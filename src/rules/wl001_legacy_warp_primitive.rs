@@ -5,7 +5,7 @@
 //! makes strings and comments fall out for free and keeps the rule cheap.
 
 use crate::frontend::Field as _;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use memchr::memmem;
 use tree_sitter::Node;
@@ -61,7 +61,7 @@ impl Rule for LegacyWarpPrimitive {
         let root = cx.file.tree.root_node();
         let shims = shim_names(cx);
         let calls = legacy_calls_by_span(cx);
-        let mut macro_bodies_seen = HashSet::new();
+        let mut macro_bodies_seen = HashSet::default();
         for (pos, name) in hits {
             if shims.contains(name) {
                 continue;
@@ -155,7 +155,7 @@ fn legacy_call(ident: Node) -> Option<Node> {
 /// to the shim, not to the removed intrinsic.
 fn shim_names(cx: &RuleContext) -> HashSet<&'static str> {
     let text = cx.file.source.text.as_str();
-    let mut names = HashSet::new();
+    let mut names = HashSet::default();
     for m in &cx.file.macros.defs {
         if let Some(entry) = legacy_entry(&m.name) {
             names.insert(entry.0);
@@ -248,7 +248,7 @@ fn ir_claim(
 
 /// Legacy calls in the IR, by span, so each finding finds its call at once.
 fn legacy_calls_by_span(cx: &RuleContext) -> HashMap<(usize, usize), (usize, u32)> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (fi, f) in cx.module.functions.iter().enumerate() {
         for (ei, e) in f.exprs.iter().enumerate() {
             if let ExprKind::Call(c) = &e.kind

@@ -277,7 +277,7 @@ fn param_index(f: &Function, e: ExprId) -> Option<usize> {
 /// that the warp is full) is not such a use.
 fn lane_set_read(
     f: &Function,
-    activemask_vars: &std::collections::HashSet<String>,
+    activemask_vars: &rustc_hash::FxHashSet<String>,
 ) -> Option<(usize, usize)> {
     f.exprs.iter().find_map(|e| {
         let ExprKind::Call(c) = &e.kind else {

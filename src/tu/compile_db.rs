@@ -2,7 +2,7 @@
 //! `-std` of each compiled file. Both entry forms are read (`command`, a
 //! shell string, and `arguments`, a list).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 
 use super::resolve::normalize;
@@ -49,7 +49,7 @@ impl CompileDb {
     pub fn parse(text: &str, base: &Path) -> Option<CompileDb> {
         let entries: Vec<serde_json::Value> = serde_json::from_str(text).ok()?;
         let mut db = CompileDb::default();
-        let mut dir_counts: HashMap<PathBuf, HashMap<Flags, usize>> = HashMap::new();
+        let mut dir_counts: HashMap<PathBuf, HashMap<Flags, usize>> = HashMap::default();
         for e in entries.iter().take(MAX_ENTRIES) {
             let Some(file) = e.get("file").and_then(|f| f.as_str()) else {
                 continue;

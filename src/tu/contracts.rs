@@ -20,7 +20,7 @@
 //! `<<<…>>>` launch of a kernel template ([`Instances`]): a kernel
 //! template in a header is analysed as the instances the run launches.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::frontend::configure::configure_keeping_host_bodies;
 use crate::frontend::{MacroEnv, PpConfig};
@@ -60,8 +60,8 @@ pub fn of_file(
 pub fn merge_instances(
     launches: impl IntoIterator<Item = (String, Vec<Option<i64>>)>,
 ) -> Instances {
-    let mut out: Instances = HashMap::new();
-    let mut refused: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut out: Instances = HashMap::default();
+    let mut refused: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
     for (name, args) in launches {
         if refused.contains(&name) {
             continue;
@@ -86,7 +86,7 @@ pub fn merge_instances(
 /// Join launches: an extent stays stated only where every launch of the
 /// name states the same one.
 pub fn merge(launches: impl IntoIterator<Item = (String, Extents)>) -> Contracts {
-    let mut out: Contracts = HashMap::new();
+    let mut out: Contracts = HashMap::default();
     for (name, e) in launches {
         match out.get_mut(&name) {
             None => {

@@ -27,8 +27,9 @@ pub mod contracts;
 pub mod resolve;
 pub mod words;
 
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -357,7 +358,7 @@ impl Session {
         visit: &mut dyn FnMut(&Scan) -> bool,
     ) -> (Vec<String>, usize, usize) {
         let mut missing: Vec<String> = Vec::new();
-        let mut missing_seen: HashSet<String> = HashSet::new();
+        let mut missing_seen: HashSet<String> = HashSet::default();
         let (mut resolved, mut cut) = (0usize, 0usize);
         let main = normalize(path);
         // A header that includes the file back is skipped by the file's
@@ -694,7 +695,7 @@ impl Unit<'_> {
     /// only headers that may `#define` one of those are parsed, and every
     /// lookup answers as with all of them.
     pub fn macros(&self) -> Arc<HashMap<String, Arc<Macro>>> {
-        let mut map: HashMap<String, Arc<Macro>> = HashMap::new();
+        let mut map: HashMap<String, Arc<Macro>> = HashMap::default();
         let mut names = self.main_words.clone();
         for (name, value) in &self.defines {
             names.extend(code_words(value));
@@ -712,7 +713,7 @@ impl Unit<'_> {
         let n = self.headers.len();
         let mut taken = vec![false; n];
         // Macros whose bodies' words are in `names`.
-        let mut expanded: HashSet<(usize, usize)> = HashSet::new();
+        let mut expanded: HashSet<(usize, usize)> = HashSet::default();
         // Names added since the untaken headers were last tested.
         let mut fresh = names.clone();
         while !fresh.is_empty() {
@@ -765,13 +766,13 @@ impl Unit<'_> {
         }
         let own: HashSet<String> = module.by_name.keys().cloned().collect();
         let mut wanted: Vec<Wanted> = Vec::new();
-        let mut asked: HashSet<Wanted> = HashSet::new();
+        let mut asked: HashSet<Wanted> = HashSet::default();
         for f in &module.functions {
             push_callees(f, &own, &mut asked, &mut wanted);
         }
         // (header, function in header) → index in `module.functions`.
-        let mut placed: HashMap<(usize, usize), usize> = HashMap::new();
-        let mut file_of_header: HashMap<usize, u32> = HashMap::new();
+        let mut placed: HashMap<(usize, usize), usize> = HashMap::default();
+        let mut file_of_header: HashMap<usize, u32> = HashMap::default();
         let mut linked = 0usize;
         while let Some((name, class)) = wanted.pop() {
             // Keywords and a lambda called where it is written name no
@@ -855,7 +856,7 @@ impl Unit<'_> {
         // scoped names…): not by every word of the file or of a linked
         // function's header, which had half a unit's headers parsed for
         // constants nothing reads.
-        let mut names: HashSet<u64> = HashSet::new();
+        let mut names: HashSet<u64> = HashSet::default();
         for f in &module.functions {
             f.for_each_name(|name| names.extend(words::name_words(name)));
         }

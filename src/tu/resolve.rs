@@ -3,7 +3,7 @@
 //! database and no configured directories — by path suffix among the
 //! files of the checked tree and its enclosing git repository.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Component, Path, PathBuf};
 
 /// One `#include` directive, in source order.
@@ -102,7 +102,7 @@ impl SuffixIndex {
     /// Index the files under `roots` (each walked with `.gitignore` rules).
     pub fn build(roots: &[PathBuf]) -> SuffixIndex {
         let mut index = SuffixIndex::default();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         for root in roots {
             if index.files >= MAX_INDEXED_FILES {
                 break;

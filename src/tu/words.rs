@@ -31,7 +31,7 @@
 //! 64-bit hashes: a collision only makes a header a candidate that is then
 //! parsed for nothing.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
 
@@ -610,7 +610,7 @@ mod tests {
                     struct S { operator int() const { return in_body(1); } };\n\
                     __device__ int f(int x) { return x; }\n";
         let w = Words::of(text);
-        let one = |s: &str| HashSet::from([h(s)]);
+        let one = |s: &str| [h(s)].into_iter().collect::<HashSet<_>>();
         for m in ["FULL_MASK", "SHFL"] {
             assert!(w.may_define_any_macro(&one(m)), "{m}");
         }
@@ -676,7 +676,7 @@ mod tests {
     #[test]
     fn digit_separators_and_exponents_are_numbers() {
         let w = Words::of("const int N = 1'000'000; enum { E = 0x1p+3 };\nint k;");
-        let one = |s: &str| HashSet::from([h(s)]);
+        let one = |s: &str| [h(s)].into_iter().collect::<HashSet<_>>();
         assert!(w.may_define_any_constant(&one("N")));
         assert!(w.may_define_any_constant(&one("E")));
         assert!(!w.may_define_any_constant(&one("k")));

@@ -47,14 +47,14 @@ const MAX_NO_SPLIT: usize = 64;
 /// an initializer and no later write (not the object's state fields,
 /// which member calls change); and the field paths it writes.
 pub(super) struct FixedNames {
-    vars: std::collections::HashSet<String>,
+    vars: rustc_hash::FxHashSet<String>,
     written: Vec<String>,
 }
 
 impl FixedNames {
     fn of(f: &Function) -> FixedNames {
         let written = written_paths(f);
-        let mut vars: std::collections::HashSet<String> =
+        let mut vars: rustc_hash::FxHashSet<String> =
             f.params.iter().map(|p| p.name.clone()).collect();
         if !f.has_labels {
             let once = f.unwritten_locals();

@@ -43,14 +43,14 @@ pub struct RunConfig {
     pub grid_dim: [u32; 3],
     pub warp: u32,
     /// Values for integer parameters and template values, by name.
-    pub inputs: std::collections::HashMap<String, i64>,
+    pub inputs: rustc_hash::FxHashMap<String, i64>,
     pub schedule: Schedule,
     /// Picks outcomes of branches the executor cannot decide.
     pub seed: u32,
     pub budgets: Budgets,
     /// Inputs the plan picked (not fixed by a launch site or a default):
     /// a run that reads one is not exact.
-    pub chosen_inputs: std::collections::HashSet<String>,
+    pub chosen_inputs: rustc_hash::FxHashSet<String>,
     /// Memory nobody wrote reads as an unknown per-lane value instead of
     /// seeded contents, and `blockIdx` reads are recorded instead of
     /// counted as chosen: the setup that can prove a finding absent.
@@ -207,7 +207,7 @@ pub struct Machine<'m> {
     root_inputs: Vec<String>,
     /// Each function's locals with one definition (`unwritten_locals`),
     /// computed when a split first asks.
-    one_definition: HashMap<usize, std::collections::HashMap<&'m str, ExprId>>,
+    one_definition: HashMap<usize, rustc_hash::FxHashMap<&'m str, ExprId>>,
     /// Each function's names with one value per call
     /// (`choice::FixedNames`), computed when a split first asks.
     fixed_names: HashMap<usize, choice::FixedNames>,
@@ -1815,7 +1815,7 @@ fn field_ptrs(base: &Lanes, field: &str, m: u32) -> Option<[Ptr; 32]> {
 /// by depth; past it, no.
 fn takes_any_value(
     f: &Function,
-    defs: &std::collections::HashMap<&str, ExprId>,
+    defs: &rustc_hash::FxHashMap<&str, ExprId>,
     e: ExprId,
     depth: usize,
 ) -> bool {

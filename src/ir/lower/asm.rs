@@ -222,7 +222,7 @@ fn ptx_statements(body: &str) -> impl Iterator<Item = &str> {
 /// first in the operand numbering; those in `read_outputs` (`+r`) start
 /// with their own value.
 fn ptx_flow(body: &str, n_outputs: usize, read_outputs: &[usize]) -> Option<Vec<Option<PtxValue>>> {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     // A block-uniform special register reads as a register never written
     // (no input, uniform); a warp's own one is one value per warp.
     let mut regs: HashMap<String, PtxValue> = special_registers(body)

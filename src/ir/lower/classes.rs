@@ -19,7 +19,7 @@
 //! Class template parameters are template values of every member.
 
 use crate::frontend::Field as _;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tree_sitter::Node;
 

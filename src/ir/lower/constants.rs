@@ -8,7 +8,7 @@ use super::*;
 /// macro may refer to one defined later).
 pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<String, i64> {
     let text = file.source.text.as_str();
-    let no_constants = HashMap::new();
+    let no_constants = HashMap::default();
     let mut b = FnBuilder {
         file,
         env: &PreprocEnv::default(),
@@ -17,8 +17,8 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         macro_depth: MAX_MACRO_DEPTH,
         lambdas: Vec::new(),
         constants: &no_constants,
-        groups: HashMap::new(),
-        objects: HashMap::new(),
+        groups: HashMap::default(),
+        objects: HashMap::default(),
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
     };
@@ -105,7 +105,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
             items.push((node_text(name, text).to_owned(), id));
         }
     }
-    let mut consts = HashMap::new();
+    let mut consts = HashMap::default();
     for _ in 0..2 {
         for (name, id) in &items {
             if let Some(v) = super::fold::eval_const(&b.f, *id, &consts) {

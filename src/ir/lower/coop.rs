@@ -62,7 +62,7 @@ pub(super) enum Group {
 /// The group a declared type names, if any.
 pub(super) fn group_of_type(
     ty: &str,
-    constants: &std::collections::HashMap<String, i64>,
+    constants: &rustc_hash::FxHashMap<String, i64>,
 ) -> Option<Group> {
     let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
     if let Some(pos) = t.find("thread_block_tile<") {
@@ -83,7 +83,7 @@ pub(super) fn group_of_type(
     }
 }
 
-fn int_text(s: &str, constants: &std::collections::HashMap<String, i64>) -> Option<i64> {
+fn int_text(s: &str, constants: &rustc_hash::FxHashMap<String, i64>) -> Option<i64> {
     let s = s.trim();
     parse_int_literal(s).or_else(|| constants.get(s).copied())
 }

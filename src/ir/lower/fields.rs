@@ -5,7 +5,7 @@
 //! lanes' accesses to each field and the race check compares them like any
 //! other element.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::ir::*;
 
@@ -17,7 +17,7 @@ const MAX_FIELDS: usize = 64;
 /// Rewrite `s[i].f` (and `s.f` for a shared struct scalar) into element
 /// accesses with a slot per field, and grow the declarations to match.
 pub(super) fn model_shared_struct_fields(f: &mut Function) {
-    let mut decls: HashMap<String, (StmtId, usize)> = HashMap::new();
+    let mut decls: HashMap<String, (StmtId, usize)> = HashMap::default();
     for (i, s) in f.stmts.iter().enumerate() {
         if let StmtKind::Decl {
             name,
@@ -48,7 +48,7 @@ pub(super) fn model_shared_struct_fields(f: &mut Function) {
         any_array: bool,
         members: Vec<(ExprId, ExprId, usize)>, // (member, base, field slot)
     }
-    let mut uses: HashMap<String, Uses> = HashMap::new();
+    let mut uses: HashMap<String, Uses> = HashMap::default();
     for (id, e) in f.exprs.iter().enumerate() {
         let ExprKind::Member(base, field) = &e.kind else {
             continue;

@@ -21,7 +21,7 @@ pub(super) fn launch_sites<'t>(
         host_template_bindings(def, text, consts, calls)
     });
     if bindings.is_empty() {
-        return launch_site(call, text, consts, &HashMap::new())
+        return launch_site(call, text, consts, &HashMap::default())
             .into_iter()
             .collect();
     }
@@ -84,7 +84,7 @@ fn host_template_bindings<'t>(
                     .collect()
             })
             .unwrap_or_default();
-        let mut b = HashMap::new();
+        let mut b = HashMap::default();
         for (i, (param, default)) in params.iter().enumerate() {
             let Some(param) = param else { continue };
             // A call without template arguments deduces them: unknown.
@@ -157,7 +157,7 @@ impl<'t> CallIndex<'t> {
             while let Some(p) = root.parent() {
                 root = p;
             }
-            let mut index: CallsByName<'t> = HashMap::new();
+            let mut index: CallsByName<'t> = HashMap::default();
             preorder(root, |n| {
                 if n.kind() != "call_expression" {
                     return Walk::Descend;
@@ -442,7 +442,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     let mut calls = Vec::new();
     let mut ex_calls = Vec::new();
     let mut block_calls = Vec::new();
-    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut aliases: HashMap<String, Vec<String>> = HashMap::default();
     preorder(root, |n| {
         match n.kind() {
             "kernel_call_syntax" => {
@@ -486,7 +486,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
             None => [None; 3],
         };
         push_launched(&mut out, f, extents, &aliases, text);
-        for site in launch_sites(call, text, &HashMap::new(), &call_index) {
+        for site in launch_sites(call, text, &HashMap::default(), &call_index) {
             if !site.template_args.is_empty() {
                 instances.push((site.kernel, site.template_args));
             }
@@ -613,7 +613,7 @@ impl<'t> Host<'t> {
     fn constant(&self, name: &str) -> Option<Node<'t>> {
         let table = self.constants.get_or_init(|| {
             let text = self.text;
-            let mut table: HashMap<&'t str, Option<Node<'t>>> = HashMap::new();
+            let mut table: HashMap<&'t str, Option<Node<'t>>> = HashMap::default();
             let mut add = |name: Node<'t>, value: Node<'t>| {
                 table
                     .entry(node_text(name, text))
@@ -662,7 +662,7 @@ impl<'t> Host<'t> {
         let name = last_segment(node_text(call.field("function")?, self.text));
         let table = self.getters.get_or_init(|| {
             let text = self.text;
-            let mut table: HashMap<&'t str, Option<(Node<'t>, Node<'t>)>> = HashMap::new();
+            let mut table: HashMap<&'t str, Option<(Node<'t>, Node<'t>)>> = HashMap::default();
             preorder(self.root, |n| {
                 if n.kind() != "function_definition" {
                     return Walk::Descend;
@@ -1100,7 +1100,7 @@ struct ConfigUses<'t> {
 
 impl<'t> ConfigUses<'t> {
     fn gather(root: Node<'t>, calls: &[Node<'t>], text: &'t str) -> Self {
-        let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::new();
+        let mut by_name: HashMap<&'t str, Vec<Node<'t>>> = HashMap::default();
         for call in calls {
             if let Some(cfg) = config_name(*call, text) {
                 by_name.entry(node_text(cfg, text)).or_default();

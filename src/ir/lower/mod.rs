@@ -9,7 +9,7 @@
 //! hidden in macros are seen. Expanded code carries the use site's span.
 
 use crate::frontend::Field as _;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tree_sitter::Node;
 
@@ -45,7 +45,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut launches: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
-    let mut classes: classes::Classes = HashMap::new();
+    let mut classes: classes::Classes = HashMap::default();
     preorder(root, |n| match n.kind() {
         "function_definition" => {
             if !env.is_dead(n, text) {
@@ -274,7 +274,7 @@ fn is_const_decl(n: Node, text: &str) -> bool {
 }
 
 /// The variables a file-scope declaration declares (not functions).
-fn global_names(n: Node, text: &str, out: &mut std::collections::HashSet<String>) {
+fn global_names(n: Node, text: &str, out: &mut rustc_hash::FxHashSet<String>) {
     let mut c = n.walk();
     for mut d in n.children_by_field_name("declarator", &mut c) {
         // Through `*p`, `a[4]`, `x = 1` to the name; a bounded chain.
@@ -398,8 +398,8 @@ impl<'a> Lowerer<'a> {
             macro_depth: 0,
             lambdas: Vec::new(),
             constants: self.constants,
-            groups: HashMap::new(),
-            objects: HashMap::new(),
+            groups: HashMap::default(),
+            objects: HashMap::default(),
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
         };
@@ -419,7 +419,7 @@ impl<'a> Lowerer<'a> {
         b.lower_stmts(body, text, Dest::Body, None);
         b.keep_scoped_names_apart();
         // A lambda may read or write what it names whenever it is called.
-        let named_by_lambdas: std::collections::HashSet<String> = b
+        let named_by_lambdas: rustc_hash::FxHashSet<String> = b
             .lambdas
             .iter()
             .flat_map(|l| l.exprs.iter())
@@ -693,7 +693,7 @@ impl FnBuilder<'_> {
         if self.qualified.is_empty() {
             return;
         }
-        let declared: std::collections::HashSet<String> = self
+        let declared: rustc_hash::FxHashSet<String> = self
             .f
             .stmts
             .iter()
@@ -1203,7 +1203,7 @@ impl FnBuilder<'_> {
         if args.len() != params.len() && !variadic {
             return None;
         }
-        let mut map: HashMap<&str, String> = HashMap::new();
+        let mut map: HashMap<&str, String> = HashMap::default();
         for (i, p) in params.iter().enumerate() {
             if p == "..." {
                 map.insert("__VA_ARGS__", args[i.min(args.len())..].join(", "));
@@ -1654,7 +1654,7 @@ impl FnBuilder<'_> {
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
             // Constructions index the enclosing function's list.
-            objects: HashMap::new(),
+            objects: HashMap::default(),
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
         };

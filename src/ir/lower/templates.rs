@@ -11,7 +11,7 @@
 //! template's own findings. Bounded: [`MAX_PER_TEMPLATE`] instances of one
 //! template, [`MAX_PER_MODULE`] in all, so recursive steps stop.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::*;
 
@@ -23,7 +23,7 @@ type Stated = Vec<Option<i64>>;
 pub const MAX_PER_MODULE: usize = 64;
 
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
-    let mut templates: HashMap<String, usize> = HashMap::new();
+    let mut templates: HashMap<String, usize> = HashMap::default();
     for (i, f) in fns.iter().enumerate() {
         if f.kind != FnKind::Lambda && !f.template_values.is_empty() && values_reach_calls(f) {
             templates.entry(f.name.clone()).or_insert(i);
@@ -32,9 +32,9 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
     if templates.is_empty() {
         return;
     }
-    let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::new(); fns.len()];
-    let mut instances: HashMap<(usize, Vec<i64>), String> = HashMap::new();
-    let mut per_template: HashMap<usize, usize> = HashMap::new();
+    let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::default(); fns.len()];
+    let mut instances: HashMap<(usize, Vec<i64>), String> = HashMap::default();
+    let mut per_template: HashMap<usize, usize> = HashMap::default();
     let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
     while let Some(fi) = queue.pop() {
         let calls: Vec<(ExprId, usize, Vec<i64>, ByteSpan)> = fns[fi]
