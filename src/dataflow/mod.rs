@@ -241,6 +241,8 @@ impl Facts {
     }
 }
 
+pub static SUMX: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub static MAINX: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub fn analyze(module: &Module) -> Facts {
     let functions = interprocedural::analyze_all(module, Assume::Varying);
     let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
@@ -506,6 +508,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     let seeded = facts.var_level.clone();
     let mut restarts = 0;
     let mut passes_since_restart = 0;
+    let mut previous_other_defs: HashSet<String> = HashSet::default();
     loop {
         facts.stats.passes += 1;
         passes_since_restart += 1;
@@ -518,7 +521,11 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         // variable in and out of `thread_x_vars` and the passes would
         // never settle.
         eval.decl_depth.clear();
-        let mut walk_state = WalkState::default();
+        let mut walk_state = WalkState {
+            early: true,
+            previous_other_defs: std::mem::take(&mut previous_other_defs),
+            ..WalkState::default()
+        };
         walk(f, &mut eval, &mut facts, &mut walk_state, Record::Levels);
         facts.thread_x_vars = walk_state.thread_x_vars();
         facts.thread_x_vars.extend(
@@ -527,11 +534,13 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .filter(|p| !walk_state.other_defs.contains(*p))
                 .cloned(),
         );
-        if before == facts.var_level && before_x == facts.thread_x_vars {
+        previous_other_defs = std::mem::take(&mut walk_state.other_defs);
+        if before == facts.var_level && before_x == facts.thread_x_vars && !walk_state.learned_early
+        {
             // Settled: one more pass under the same levels records the
-            // contexts.
+            // contexts. The table the settled pass filled holds those
+            // levels (nothing rose during it), so it is kept.
             facts.stats.passes += 1;
-            eval.table.clear();
             eval.decl_depth.clear();
             record_contexts(f, &mut eval, &mut facts);
             break;
@@ -560,7 +569,10 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
             facts.var_level = seeded.clone();
         }
     }
-    eval.table.clear();
+    // Giving up raised every variable after the last pass: read anew.
+    if facts.stats.gave_up {
+        eval.table.clear();
+    }
     facts.expr_levels = (0..f.exprs.len() as ExprId)
         .map(|e| eval.level(&facts, e))
         .collect();
@@ -620,6 +632,18 @@ struct WalkState {
     aligned_defs: HashSet<String>,
     /// …and those assigned anything else somewhere.
     other_defs: HashSet<String>,
+    /// Those the previous pass saw assigned something not aligned. A
+    /// variable aligned where it is defined, and in none of these, is
+    /// taken as a thread index from there on in this pass
+    /// ([`WalkState::learn_early`]), not only from the next one.
+    previous_other_defs: HashSet<String>,
+    /// Whether this pass learns early (level passes do; the pass that
+    /// records contexts runs under settled levels and learns nothing).
+    early: bool,
+    /// Set when this pass took a variable for a thread index before the
+    /// pass ended: its levels rest on a set the pass changed, so it does
+    /// not settle the fixpoint.
+    learned_early: bool,
 }
 
 impl WalkState {
@@ -634,6 +658,25 @@ impl WalkState {
             self.aligned_defs.insert(name.to_owned());
         } else {
             self.other_defs.insert(name.to_owned());
+        }
+    }
+
+    /// A chain `lane = tid & 31; slot = warp * 32 + lane; …` is learned in
+    /// one pass, a link per definition, where learning only at the end of
+    /// a pass took one restart of the fixpoint per link (generated kernels
+    /// have chains of four to six: most of the dataflow's time on
+    /// FlashInfer). Later reads in the pass see the variable as a thread
+    /// index; earlier ones are read again in the next pass.
+    fn learn_early(&mut self, facts: &mut FnFacts, name: &str, aligned: bool) {
+        self.define(name, aligned);
+        if self.early
+            && aligned
+            && !self.other_defs.contains(name)
+            && !self.previous_other_defs.contains(name)
+            && !facts.thread_x_vars.contains(name)
+        {
+            facts.thread_x_vars.insert(name.to_owned());
+            self.learned_early = true;
         }
     }
 }
@@ -727,7 +770,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             let lvl = eval.level(facts, *e).max(ctl);
                             raise(&mut facts.var_level, name, lvl);
                             let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                            ws.define(name, aligned);
+                            ws.learn_early(facts, name, aligned);
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
@@ -791,7 +834,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 let lvl = eval.level(facts, *e).max(ctl);
                                 raise(&mut facts.var_level, name, lvl);
                                 let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                                ws.define(name, aligned);
+                                ws.learn_early(facts, name, aligned);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
                                 assignments(f, *e, &control, eval, facts, ws);
                             }
@@ -899,7 +942,7 @@ fn assignments(
                             Some(BinOp::Add | BinOp::Sub) => eval.offset(facts, *rhs),
                             Some(_) => false,
                         };
-                    ws.define(name, aligned);
+                    ws.learn_early(facts, name, aligned);
                     provenance(f, name, *rhs, false, facts);
                 } else if let Some((name, indices)) = local_element(f, *lhs, &eval.local_arrays) {
                     // `acc[i] = v`: the thread's own copy holds what it
@@ -916,7 +959,7 @@ fn assignments(
                 if let ExprKind::Var(name) = &f.expr(*target).kind {
                     let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
-                    ws.define(name, false);
+                    ws.learn_early(facts, name, false);
                 } else if let Some((name, indices)) = local_element(f, *target, &eval.local_arrays)
                 {
                     let lvl =
@@ -1479,6 +1522,50 @@ mod tests {
             .map(|(span, _)| &src[span.0..span.1])
             .collect();
         assert_eq!(varying, ["lane >= i"]);
+    }
+
+    #[test]
+    fn a_chain_of_thread_index_variables_is_learned_in_one_pass() {
+        // Each link is a thread index only once the one before it is; the
+        // warp of the last is per warp. Learned a link per pass, this took
+        // a restart per link (seven passes); learned where each is defined,
+        // one restart (for levels read before it) and two passes to settle.
+        let src = "__global__ void k(int *o) {
+            int t0 = threadIdx.x;
+            int t1 = t0 + 32;
+            int t2 = t1 + 64;
+            int t3 = t2 - 32;
+            int t4 = t3 + 128;
+            int w = t4 / 32;
+            o[w] = 0;
+        }";
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        let module = crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default());
+        let f = &analyze(&module).functions[0];
+        assert_eq!(f.var_level["w"], Level::Warp);
+        for t in ["t0", "t1", "t2", "t3", "t4"] {
+            assert!(f.thread_x_vars.contains(t), "{t}");
+        }
+        assert!(!f.stats.gave_up);
+        assert!(f.stats.passes <= 4, "{:?}", f.stats);
+    }
+
+    #[test]
+    fn a_thread_index_redefined_later_is_not_learned_early() {
+        // `t` is aligned where it is declared, and the loop reassigns it
+        // with a load, which its next iteration's `t / 32` reads: not a
+        // thread index, so `w` varies. (The early learning takes `t` for
+        // one in the first pass; the definition after the read undoes it.)
+        let src = "__global__ void k(int *o, int *p) {
+            int t = threadIdx.x;
+            for (int i = 0; i < 4; i++) {
+                int w = t / 32;
+                o[w] = 0;
+                t = p[t];
+            }
+        }";
+        assert_eq!(level_of(src, "w"), Level::Varying);
     }
 
     #[test]
