@@ -241,8 +241,6 @@ impl Facts {
     }
 }
 
-pub static SUMX: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static MAINX: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 pub fn analyze(module: &Module) -> Facts {
     let functions = interprocedural::analyze_all(module, Assume::Varying);
     let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
@@ -1528,8 +1526,9 @@ mod tests {
     fn a_chain_of_thread_index_variables_is_learned_in_one_pass() {
         // Each link is a thread index only once the one before it is; the
         // warp of the last is per warp. Learned a link per pass, this took
-        // a restart per link (seven passes); learned where each is defined,
-        // one restart (for levels read before it) and two passes to settle.
+        // a restart per link (eight passes); learned where each is defined,
+        // one pass learns them all, and after one restart (levels read
+        // before a link was known start again) two settle and record.
         let src = "__global__ void k(int *o) {
             int t0 = threadIdx.x;
             int t1 = t0 + 32;
