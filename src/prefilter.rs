@@ -396,8 +396,8 @@ pub(crate) fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
 /// Does the text launch a kernel, with `<<<…>>>` or a runtime launch
 /// (`cudaLaunch…`)? Substring tests: only ever say yes too often.
 pub fn mentions_launch(bytes: &[u8]) -> bool {
-    const RUNTIME: &[u8] = b"cudaLaunch";
-    bytes.windows(3).any(|w| w == b"<<<") || bytes.windows(RUNTIME.len()).any(|w| w == RUNTIME)
+    memchr::memmem::find(bytes, b"<<<").is_some()
+        || memchr::memmem::find(bytes, b"cudaLaunch").is_some()
 }
 
 /// True when a file of a non-CUDA extension contains CUDA constructs.

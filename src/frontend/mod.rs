@@ -355,6 +355,23 @@ impl<'t> Field<'t> for Node<'t> {
     }
 }
 
+/// `n.kind()` from a table built once: the same name, without the C
+/// string's length scan and UTF-8 check `Node::kind` does on every call
+/// (a walk over every node of a file asks it for each).
+pub fn kind_of(n: Node) -> &'static str {
+    static LANGUAGE: std::sync::LazyLock<tree_sitter::Language> =
+        std::sync::LazyLock::new(|| tree_sitter_cuda::LANGUAGE.into());
+    static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        let language: &'static tree_sitter::Language = &LANGUAGE;
+        let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
+        (0..count)
+            .map(|id| language.node_kind_for_id(id).unwrap_or(""))
+            .collect()
+    });
+    // Every id a tree of this grammar holds is in the table.
+    NAMES.get(usize::from(n.kind_id())).copied().unwrap_or("")
+}
+
 fn field_id(name: &str) -> Option<u16> {
     static IDS: std::sync::LazyLock<rustc_hash::FxHashMap<String, u16>> =
         std::sync::LazyLock::new(|| {
@@ -514,6 +531,21 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 4);
+    }
+
+    #[test]
+    fn kind_of_names_every_node_as_kind_does() {
+        // Aliased nodes (a `field_identifier`, a `type_identifier`) too.
+        let text = "template <int N> struct S { int f(int a) { return a + N; } };
+            __global__ void k(int *o) { S<4> s; o[threadIdx.x] = s.f(1); k<<<1, 32>>>(o); }";
+        let parsed = parse(SourceFile::new("k.cu", text.as_bytes())).unwrap();
+        let mut seen = 0;
+        preorder(parsed.tree.root_node(), |n| {
+            assert_eq!(kind_of(n), n.kind());
+            seen += 1;
+            Walk::Descend
+        });
+        assert!(seen > 50, "{seen}");
     }
 
     #[test]

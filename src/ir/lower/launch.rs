@@ -444,7 +444,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     let mut block_calls = Vec::new();
     let mut aliases: HashMap<String, Vec<String>> = HashMap::default();
     preorder(root, |n| {
-        match n.kind() {
+        match crate::frontend::kind_of(n) {
             "kernel_call_syntax" => {
                 if let Some(call) = n.parent() {
                     calls.push(call);
