@@ -978,11 +978,13 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // One setup per candidate value (inputs cycle through their pools);
     // with no free input, two setups cover both memory fills, and a helper
     // without a caller gets four seeds for the branches it cannot compute.
-    let pool_len = free
+    // Each pool reads the whole function (the constants each input is
+    // compared with): built once, not once per setup.
+    let pools: Vec<Vec<i64>> = free
         .iter()
-        .map(|name| candidates_for(f, name, &module.constants, &asserted).len())
-        .max()
-        .unwrap_or(0);
+        .map(|name| candidates_for(f, name, &module.constants, &asserted))
+        .collect();
+    let pool_len = pools.iter().map(Vec::len).max().unwrap_or(0);
     let wanted = if standalone {
         pool_len.max(4)
     } else {
@@ -1011,8 +1013,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
             for (name, d) in &block_params {
                 inputs.insert(name.clone(), i64::from(block_dim[*d]));
             }
-            for (k, name) in free.iter().enumerate() {
-                let pool = candidates_for(f, name, &module.constants, &asserted);
+            for (k, (name, pool)) in free.iter().zip(&pools).enumerate() {
                 inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
             }
             let shown: BTreeMap<String, i64> =
