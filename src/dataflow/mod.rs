@@ -633,7 +633,7 @@ struct WalkState {
     /// Those the previous pass saw assigned something not aligned. A
     /// variable aligned where it is defined, and in none of these, is
     /// taken as a thread index from there on in this pass
-    /// ([`WalkState::learn_early`]), not only from the next one.
+    /// ([`WalkState::define`]), not only from the next one.
     previous_other_defs: HashSet<String>,
     /// Whether this pass learns early (level passes do; the pass that
     /// records contexts runs under settled levels and learns nothing).
@@ -651,22 +651,21 @@ impl WalkState {
             .cloned()
             .collect()
     }
-    fn define(&mut self, name: &str, aligned: bool) {
+    /// Record a definition of `name`, aligned to the thread index or not.
+    ///
+    /// An aligned one is learned at once: a chain `lane = tid & 31; slot =
+    /// warp * 32 + lane; …` is learned in one pass, a link per definition,
+    /// where learning only at the end of a pass took one restart of the
+    /// fixpoint per link (generated kernels have chains of four to six:
+    /// most of the dataflow's time on FlashInfer). Later reads in the pass
+    /// see the variable as a thread index; earlier ones are read again in
+    /// the next pass.
+    fn define(&mut self, facts: &mut FnFacts, name: &str, aligned: bool) {
         if aligned {
             self.aligned_defs.insert(name.to_owned());
         } else {
             self.other_defs.insert(name.to_owned());
         }
-    }
-
-    /// A chain `lane = tid & 31; slot = warp * 32 + lane; …` is learned in
-    /// one pass, a link per definition, where learning only at the end of
-    /// a pass took one restart of the fixpoint per link (generated kernels
-    /// have chains of four to six: most of the dataflow's time on
-    /// FlashInfer). Later reads in the pass see the variable as a thread
-    /// index; earlier ones are read again in the next pass.
-    fn learn_early(&mut self, facts: &mut FnFacts, name: &str, aligned: bool) {
-        self.define(name, aligned);
         if self.early
             && aligned
             && !self.other_defs.contains(name)
@@ -768,7 +767,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             let lvl = eval.level(facts, *e).max(ctl);
                             raise(&mut facts.var_level, name, lvl);
                             let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                            ws.learn_early(facts, name, aligned);
+                            ws.define(facts, name, aligned);
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
@@ -832,7 +831,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 let lvl = eval.level(facts, *e).max(ctl);
                                 raise(&mut facts.var_level, name, lvl);
                                 let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                                ws.learn_early(facts, name, aligned);
+                                ws.define(facts, name, aligned);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
                                 assignments(f, *e, &control, eval, facts, ws);
                             }
@@ -940,7 +939,7 @@ fn assignments(
                             Some(BinOp::Add | BinOp::Sub) => eval.offset(facts, *rhs),
                             Some(_) => false,
                         };
-                    ws.learn_early(facts, name, aligned);
+                    ws.define(facts, name, aligned);
                     provenance(f, name, *rhs, false, facts);
                 } else if let Some((name, indices)) = local_element(f, *lhs, &eval.local_arrays) {
                     // `acc[i] = v`: the thread's own copy holds what it
@@ -957,7 +956,7 @@ fn assignments(
                 if let ExprKind::Var(name) = &f.expr(*target).kind {
                     let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
-                    ws.learn_early(facts, name, false);
+                    ws.define(facts, name, false);
                 } else if let Some((name, indices)) = local_element(f, *target, &eval.local_arrays)
                 {
                     let lvl =

@@ -133,7 +133,7 @@ mod tests {
         let tree = crate::frontend::parse_text_within(&text, 1_000_000).expect("parses");
         let whole = {
             let mut p = tree_sitter::Parser::new();
-            p.set_language(&tree_sitter_cuda::LANGUAGE.into()).unwrap();
+            p.set_language(crate::frontend::language()).unwrap();
             p.parse(&text, None).unwrap()
         };
         assert_eq!(

@@ -131,7 +131,7 @@ pub fn parse_text_within(text: &str, max_operations: u64) -> Result<Tree, NotPar
         let mut slot = cell.borrow_mut();
         let parser = slot.get_or_insert_with(|| {
             let mut p = Parser::new();
-            p.set_language(&tree_sitter_cuda::LANGUAGE.into())
+            p.set_language(language())
                 .expect("tree-sitter-cuda is ABI-compatible with the linked tree-sitter");
             p
         });
@@ -355,14 +355,19 @@ impl<'t> Field<'t> for Node<'t> {
     }
 }
 
+/// The grammar, built once for the parsers and the name tables.
+pub fn language() -> &'static tree_sitter::Language {
+    static LANGUAGE: std::sync::LazyLock<tree_sitter::Language> =
+        std::sync::LazyLock::new(|| tree_sitter_cuda::LANGUAGE.into());
+    &LANGUAGE
+}
+
 /// `n.kind()` from a table built once: the same name, without the C
 /// string's length scan and UTF-8 check `Node::kind` does on every call
 /// (a walk over every node of a file asks it for each).
 pub fn kind_of(n: Node) -> &'static str {
-    static LANGUAGE: std::sync::LazyLock<tree_sitter::Language> =
-        std::sync::LazyLock::new(|| tree_sitter_cuda::LANGUAGE.into());
     static NAMES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-        let language: &'static tree_sitter::Language = &LANGUAGE;
+        let language = language();
         let count = u16::try_from(language.node_kind_count()).unwrap_or(u16::MAX);
         (0..count)
             .map(|id| language.node_kind_for_id(id).unwrap_or(""))
@@ -375,7 +380,7 @@ pub fn kind_of(n: Node) -> &'static str {
 fn field_id(name: &str) -> Option<u16> {
     static IDS: std::sync::LazyLock<rustc_hash::FxHashMap<String, u16>> =
         std::sync::LazyLock::new(|| {
-            let language: tree_sitter::Language = tree_sitter_cuda::LANGUAGE.into();
+            let language = language();
             let count = u16::try_from(language.field_count()).unwrap_or(u16::MAX);
             (1..=count)
                 .filter_map(|id| Some((language.field_name_for_id(id)?.to_owned(), id)))
