@@ -449,7 +449,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     for (p, level) in f.params.iter().zip(&seed.params) {
         facts.var_level.insert(p.name.clone(), *level);
     }
-    for t in f.template_values.iter().chain(&f.type_sizes) {
+    for t in f.compile_time_values() {
         facts.var_level.insert(t.clone(), Level::Uniform);
     }
     let declared = f
@@ -776,8 +776,14 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         cond,
                         then_branch,
                         else_branch,
+                        constant,
                     } => {
-                        let level = eval.level(facts, *cond);
+                        // `if constexpr`: every thread takes the same arm.
+                        let level = if *constant {
+                            Level::Uniform
+                        } else {
+                            eval.level(facts, *cond)
+                        };
                         let span = f.expr(*cond).span;
                         let exits_here =
                             contains_exit(eval, then_branch) || contains_exit(eval, else_branch);
@@ -1273,8 +1279,11 @@ fn exit_level(f: &Function, body: &[StmtId], eval: &mut Eval, facts: &FnFacts) -
                 cond,
                 then_branch,
                 else_branch,
+                constant,
             } => {
-                if contains_exit(eval, then_branch) || contains_exit(eval, else_branch) {
+                if !constant
+                    && (contains_exit(eval, then_branch) || contains_exit(eval, else_branch))
+                {
                     level = level.max(eval.level(facts, *cond));
                 }
                 stack.extend(then_branch);

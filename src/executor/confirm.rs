@@ -967,9 +967,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .filter(|p| p.is_integral && p.default.is_none() && !fixed.contains_key(&p.name))
         .map(|p| p.name.as_str())
         .chain(
-            f.template_values
-                .iter()
-                .chain(&f.type_sizes)
+            f.compile_time_values()
                 .filter(|t| !fixed.contains_key(*t))
                 .map(|t| t.as_str()),
         )

@@ -129,9 +129,15 @@ pub struct Function {
     /// `sizeof(T)` of the template type parameters the body measures, named
     /// `sizeof(T)`: uniform compile-time sizes the executor picks.
     pub type_sizes: Vec<String>,
-    /// The `bool` ones among `template_values` (`template <bool kResidual>`):
-    /// a run tries both arms of `if constexpr (kResidual)`.
+    /// The `bool` ones among `template_values` (`template <bool kResidual>`)
+    /// and `constant_names`: a run tries both arms of
+    /// `if constexpr (kResidual)`.
     pub flag_values: Vec<String>,
+    /// Names an `if constexpr` condition reads that the function neither
+    /// declares nor knows as a constant (an enclosing class template's
+    /// parameter, a trait's `value`): values of the instantiation, one for
+    /// the whole grid, picked by a run like `template_values`.
+    pub constant_names: Vec<String>,
     /// `__launch_bounds__(N)`: the most threads per block (1 to 1024;
     /// `None` for a bound outside that range).
     pub launch_bounds: Option<u32>,
@@ -246,6 +252,15 @@ impl Function {
         }
     }
 
+    /// The compile-time values a run of the function picks: its template
+    /// values, the `sizeof(T)`s it measures and the names its `if
+    /// constexpr` conditions read. One value for every thread.
+    pub fn compile_time_values(&self) -> impl Iterator<Item = &String> {
+        (self.template_values.iter())
+            .chain(&self.type_sizes)
+            .chain(&self.constant_names)
+    }
+
     /// Every name the function's IR holds: variables, members, callees
     /// with their scopes and template arguments, declarations, parameters,
     /// template values, scoped names and its class. Whatever the analysis
@@ -254,7 +269,12 @@ impl Function {
         let own = [Some(self.name.as_str()), self.class.as_deref()];
         own.into_iter().flatten().for_each(&mut visit);
         self.params.iter().for_each(|p| visit(&p.name));
-        let lists = [&self.template_values, &self.type_sizes, &self.flag_values];
+        let lists = [
+            &self.template_values,
+            &self.type_sizes,
+            &self.flag_values,
+            &self.constant_names,
+        ];
         lists.into_iter().flatten().for_each(|n| visit(n));
         self.scoped_names.iter().for_each(|n| visit(n));
         for e in &self.exprs {
@@ -356,6 +376,9 @@ pub enum StmtKind {
         cond: ExprId,
         then_branch: Vec<StmtId>,
         else_branch: Vec<StmtId>,
+        /// `if constexpr`: the condition is a constant expression, so it
+        /// has one value in every thread, whatever names it reads.
+        constant: bool,
     },
     Loop {
         kind: LoopKind,

@@ -159,6 +159,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                         cond,
                         then_branch,
                         else_branch,
+                        ..
                     } => {
                         rename_uses(f, &[cond], &current);
                         push_list(&mut work, &else_branch);

@@ -258,6 +258,18 @@ fn differs_between_lanes(v: &Lanes, m: u32) -> bool {
     lanes_of(m).any(|l| v[l] != first || matches!(v[l], Val::Unknown { varying: true }))
 }
 
+/// The condition of an `if constexpr` has one value in every thread: where
+/// the run does not know it as one value (a trait, an enclosing template's
+/// parameter read as an unknown), it is one unknown the run guesses for the
+/// whole warp, never a split.
+fn one_value_for_all(v: &mut Lanes, m: u32) {
+    if differs_between_lanes(v, m) {
+        for l in lanes_of(m) {
+            v[l] = Val::UNKNOWN_UNIFORM;
+        }
+    }
+}
+
 impl<'m> Machine<'m> {
     pub fn new(
         module: &'m Module,
@@ -382,7 +394,7 @@ impl<'m> Machine<'m> {
             let v = self.param_value(f, i, p);
             act.vars.insert(p.name.clone(), v);
         }
-        for t in f.template_values.iter().chain(&f.type_sizes) {
+        for t in f.compile_time_values() {
             if let Some(&v) = self.cfg.inputs.get(t) {
                 act.vars.insert(t.clone(), [Val::Int(v); 32]);
             }
@@ -393,8 +405,7 @@ impl<'m> Machine<'m> {
             .params
             .iter()
             .map(|p| p.name.clone())
-            .chain(f.template_values.iter().cloned())
-            .chain(f.type_sizes.iter().cloned())
+            .chain(f.compile_time_values().cloned())
             .filter(|n| self.cfg.chosen_inputs.contains(n))
             .collect();
         let returned = self.run_body(&mut act, mask);
@@ -718,8 +729,12 @@ impl<'m> Machine<'m> {
                 cond,
                 then_branch,
                 else_branch,
+                constant,
             } => {
-                let v = self.eval(act, *cond, m);
+                let mut v = self.eval(act, *cond, m);
+                if *constant {
+                    one_value_for_all(&mut v, m);
+                }
                 let t = self.decide(&v, m, f.expr(*cond).span);
                 let e = m & !t;
                 let line = self.line(stmt.span);
@@ -1713,7 +1728,7 @@ impl<'m> Machine<'m> {
                 };
                 inner.vars.insert(p.name.clone(), v);
             }
-            for t in &g.template_values {
+            for t in g.template_values.iter().chain(&g.constant_names) {
                 if let Some(&v) = self.cfg.inputs.get(t) {
                     inner.vars.insert(t.clone(), [Val::Int(v); 32]);
                 }

@@ -97,13 +97,17 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
     let body = spec.field("body")?;
     let mut info = ClassInfo::default();
     // `template <…> struct A {…};`: the declaration is the parent or the
-    // grandparent.
+    // grandparent. A class nested in class templates (`struct Inner` in
+    // `template <int TopK> struct Outer`) has theirs too: one instance of
+    // the inner class per instance of the outer.
     let mut p = spec.parent();
-    for _ in 0..2 {
-        let Some(n) = p else { break };
+    while let Some(n) = p {
         if n.kind() == "template_declaration" {
-            info.template_values = super::template_params(n, text);
-            break;
+            for t in super::template_params(n, text) {
+                if !info.template_values.contains(&t) {
+                    info.template_values.push(t);
+                }
+            }
         }
         p = n.parent();
     }

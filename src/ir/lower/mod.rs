@@ -417,6 +417,7 @@ impl<'a> Lowerer<'a> {
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
+        templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
         b.keep_scoped_names_apart();
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b
@@ -893,11 +894,14 @@ impl FnBuilder<'_> {
                     Some(c) => self.lower_condition(c, text, site),
                     None => self.expr(ExprKind::Unknown, span),
                 };
+                let mut c = n.walk();
+                let constant = n.children(&mut c).any(|k| k.kind() == "constexpr");
                 let id = self.stmt(
                     StmtKind::If {
                         cond,
                         then_branch: Vec::new(),
                         else_branch: Vec::new(),
+                        constant,
                     },
                     span,
                 );
@@ -1825,6 +1829,7 @@ fn empty_function() -> Function {
         template_defaults: Vec::new(),
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
+        constant_names: Vec::new(),
         launch_bounds: None,
         class: None,
         body: Vec::new(),

@@ -22,6 +22,79 @@ pub const MAX_PER_TEMPLATE: usize = 8;
 type Stated = Vec<Option<i64>>;
 pub const MAX_PER_MODULE: usize = 64;
 
+/// Give `f` the names its `if constexpr` conditions read that it neither
+/// declares nor knows as constants ([`Function::constant_names`]): a
+/// constant expression reads only values of the instantiation. A name the
+/// condition tests as a truth value (bare, negated, joined by `&&`/`||`)
+/// is a flag, tried both ways. A qualified name (`qualified`: expression
+/// and text as written) is named as written, `std::is_same_v<T,float>`,
+/// so that two traits stay two values and a witness names the one it
+/// chose. Each condition's tree is read once.
+pub(super) fn name_constant_conditions(
+    f: &mut Function,
+    constants: &HashMap<String, i64>,
+    qualified: &[(ExprId, String)],
+) {
+    let mut known: rustc_hash::FxHashSet<&str> =
+        f.compile_time_values().map(String::as_str).collect();
+    known.extend(f.params.iter().map(|p| p.name.as_str()));
+    for s in &f.stmts {
+        if let StmtKind::Decl { name, .. } = &s.kind {
+            known.insert(name);
+        }
+    }
+    let written: HashMap<ExprId, &str> = qualified.iter().map(|(e, w)| (*e, w.as_str())).collect();
+    let mut names: Vec<String> = Vec::new();
+    let mut flags: Vec<String> = Vec::new();
+    let mut renamed: Vec<(ExprId, String)> = Vec::new();
+    for s in &f.stmts {
+        let StmtKind::If {
+            cond,
+            constant: true,
+            ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        // (expression, read as a truth value)
+        let mut stack = vec![(*cond, true)];
+        while let Some((e, truth)) = stack.pop() {
+            match &f.expr(e).kind {
+                ExprKind::Var(n) => {
+                    if known.contains(n.as_str()) || constants.contains_key(n) {
+                        continue;
+                    }
+                    let n = match written.get(&e) {
+                        Some(w) => {
+                            renamed.push((e, (*w).to_owned()));
+                            *w
+                        }
+                        None => n.as_str(),
+                    };
+                    let n = &n.to_owned();
+                    if !names.contains(n) {
+                        names.push(n.clone());
+                    }
+                    if truth && !flags.contains(n) {
+                        flags.push(n.clone());
+                    }
+                }
+                ExprKind::Unary(UnOp::Not, a) => stack.push((*a, truth)),
+                ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+                    stack.push((*a, truth));
+                    stack.push((*b, truth));
+                }
+                other => stack.extend(other.children().into_iter().map(|c| (c, false))),
+            }
+        }
+    }
+    for (e, name) in renamed {
+        f.exprs[e as usize].kind = ExprKind::Var(name);
+    }
+    f.flag_values.extend(flags);
+    f.constant_names = names;
+}
+
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
     let mut templates: HashMap<String, usize> = HashMap::default();
     for (i, f) in fns.iter().enumerate() {
