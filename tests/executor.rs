@@ -495,3 +495,80 @@ void run(float *o) { k<<<1, 32>>>(o); }
         d[0]
     );
 }
+
+/// A grid-stride loop with a block barrier on a by-value parameter's
+/// field, after `guard` (a statement at the top of the kernel).
+fn strided_barrier_after(guard: &str) -> String {
+    format!(
+        "struct P {{ int n; float *out; }};
+__global__ void __launch_bounds__(128) k(P p) {{
+    {guard}
+    for (int i = threadIdx.x + blockDim.x * blockIdx.x; i < p.n;
+         i += blockDim.x * gridDim.x) {{
+        p.out[i] = 1.0f;
+        __syncthreads();
+    }}
+}}
+void launch(P p) {{ k<<<(p.n + 127) / 128, 128>>>(p); }}
+"
+    )
+}
+
+#[test]
+fn a_chosen_input_an_earlier_guard_rules_out_confirms_nothing() {
+    // The run chooses `p.n` where the loop test splits the block, after it
+    // passed the guard without knowing `p.n`: replayed with the choice as
+    // an input from the start, the guard returns, so no run of the code
+    // shows the barrier divided.
+    let status = |guard: &str| {
+        let d = check(&strided_barrier_after(guard), &Options::default());
+        assert_eq!(d.len(), 1, "{d:#?}");
+        d[0].confirmation.status
+    };
+    assert_ne!(status("if (p.n % 128 != 0) return;"), Status::Confirmed);
+    // Look-alike: a guard the chosen value passes; the replay confirms,
+    // and the witness still says how the value was chosen.
+    let d = check(
+        &strided_barrier_after("if (p.n < 0) return;"),
+        &Options::default(),
+    );
+    assert_eq!(d[0].confirmation.status, Status::Confirmed, "{:#?}", d[0]);
+    let summary = &d[0].confirmation.witness.as_ref().unwrap().summary;
+    assert_eq!(chosen_splits(summary).len(), 1, "{summary}");
+    assert_eq!(chosen_splits(summary)[0].0, "p.n", "{summary}");
+}
+
+#[test]
+fn assertions_are_what_the_code_states() {
+    // `assert` and `__builtin_assume` rule out the runs that break them:
+    // `p.n` a multiple of the block's 128 threads splits no block.
+    for guard in [
+        "assert(p.n % 128 == 0);",
+        "__builtin_assume(p.n % 128 == 0);",
+    ] {
+        let d = check(&strided_barrier_after(guard), &Options::default());
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_ne!(
+            d[0].confirmation.status,
+            Status::Confirmed,
+            "{guard}: {:#?}",
+            d[0]
+        );
+    }
+    // An assertion the chosen value keeps leaves the finding confirmed,
+    // one whose condition the run cannot compute rules nothing out, and
+    // `assert(false)` (an unsupported build's `#else`) states no fact.
+    for guard in [
+        "assert(p.n > 0);",
+        "assert(p.out != nullptr);",
+        "assert(false);",
+    ] {
+        let d = check(&strided_barrier_after(guard), &Options::default());
+        assert_eq!(
+            d[0].confirmation.status,
+            Status::Confirmed,
+            "{guard}: {:#?}",
+            d[0]
+        );
+    }
+}

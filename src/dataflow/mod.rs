@@ -1137,7 +1137,7 @@ pub fn stmt_exprs(s: &Stmt) -> Vec<ExprId> {
         StmtKind::If { cond, .. } => vec![*cond],
         StmtKind::Loop { cond, step, .. } => cond.iter().chain(step.iter()).copied().collect(),
         StmtKind::Switch { scrutinee, .. } => vec![*scrutinee],
-        StmtKind::Return(Some(e)) => vec![*e],
+        StmtKind::Return(Some(e)) | StmtKind::Assume(e) => vec![*e],
         _ => Vec::new(),
     }
 }

@@ -474,17 +474,15 @@ fn explore_root(
                 cfg.warp = w;
                 cfg.schedule = sched;
                 cfg.allowance = allowance.after(root_steps);
-                let mut m = Machine::new(module, &cfg, source);
-                m.run_root(root);
-                runs += 1;
-                root_steps += m.trace.steps;
-                let observations = observations_of(&mut m, sched);
+                let run = run_consistent(module, source, root, cfg);
+                runs += run.runs;
+                root_steps += run.steps;
                 per_warp.push(RunResult {
                     setup_index: si,
                     warp: w,
                     schedule: sched,
-                    observations,
-                    trace: m.trace,
+                    observations: run.observations,
+                    trace: run.trace,
                 });
             }
         }
@@ -845,6 +843,73 @@ fn is_logical_warp_width(
                 && crate::ir::fold::eval_const(f, y, constants) == Some(32)
         })
     })
+}
+
+/// Replays of one run whose choices of root inputs keep changing.
+const MAX_REPLAYS: usize = 3;
+
+/// A run and what it shows, with what it cost.
+struct ConsistentRun {
+    trace: Trace,
+    observations: Vec<Observation>,
+    steps: u64,
+    runs: usize,
+}
+
+/// Run `cfg` so that what it shows is a run of the code. A run that chose
+/// a root input so that the lanes split (`params.n = 16`) had decided
+/// everything before the choice without it, and an earlier guard on the
+/// same input (`if (params.n % 128 != 0) return;`, an `assert`) may rule
+/// the value out. Such a run stands only as replayed from the start with
+/// its choices as inputs; a replay that chooses more is replayed again, up
+/// to [`MAX_REPLAYS`] times, and one still choosing then shows nothing.
+fn run_consistent(
+    module: &Module,
+    source: &SourceFile,
+    root: usize,
+    mut cfg: RunConfig,
+) -> ConsistentRun {
+    let mut steps = 0;
+    let mut notes: Vec<String> = Vec::new();
+    for replay in 0..=MAX_REPLAYS {
+        let mut m = Machine::new(module, &cfg, source);
+        m.run_root(root);
+        steps += m.trace.steps;
+        let mut observations = observations_of(&mut m, cfg.schedule);
+        let mut trace = m.trace;
+        let bound: Vec<(String, i64)> = std::mem::take(&mut trace.bound_inputs)
+            .into_iter()
+            .filter(|(name, _)| !cfg.inputs.contains_key(name))
+            .collect();
+        // What earlier runs chose is what this one was given.
+        for n in notes.drain(..).rev() {
+            if !trace.chosen.contains(&n) {
+                trace.chosen.insert(0, n);
+            }
+        }
+        let done = bound.is_empty() || observations.is_empty();
+        if done || replay == MAX_REPLAYS {
+            if !done {
+                observations.clear();
+                trace.incomplete.get_or_insert_with(|| {
+                    "each replay of a run chose another input so that the lanes split".to_owned()
+                });
+            }
+            return ConsistentRun {
+                trace,
+                observations,
+                steps,
+                runs: replay + 1,
+            };
+        }
+        notes = trace.chosen;
+        for (name, v) in bound {
+            cfg.inputs.insert(name.clone(), v);
+            cfg.chosen_inputs.insert(name);
+        }
+        cfg.allowance = cfg.allowance.after(steps);
+    }
+    unreachable!("the last replay returns")
 }
 
 /// Reruns of a seeded run, per speculative claim and root, with the memory

@@ -124,6 +124,11 @@ pub struct Trace {
     /// chosen to split the warp. A run with none of them (and no
     /// assumption) is exact: it is the only run of its launch.
     pub chosen: Vec<String>,
+    /// Inputs of the root (an integral parameter, a compile-time value, a
+    /// field path of a parameter) the run chose so that the lanes split,
+    /// after it had decided what came before without them: the run stands
+    /// only once replayed with them as inputs (`confirm::run_consistent`).
+    pub bound_inputs: Vec<(String, i64)>,
     /// The run read data the plan picked rather than the code: memory it
     /// had not written (seeded contents) or an input chosen from the
     /// candidates.

@@ -400,6 +400,11 @@ pub enum StmtKind {
     /// `__trap()` / `asm("trap;")`: the thread aborts the whole grid, so
     /// no code after it matters (not an early exit the others wait for).
     Abort,
+    /// `assert(c)`, `__builtin_assume(c)`: what the code states holds here.
+    /// A run in which `c` is false in some thread is not a run of the code
+    /// to show (a device assert traps the grid; a false assumption is
+    /// undefined); where `c` is unknown, it holds.
+    Assume(ExprId),
     /// Something the lowering does not model (inline asm other than
     /// `%laneid`, `goto`, a parse error…).
     Opaque,

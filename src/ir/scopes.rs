@@ -154,7 +154,9 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                             rename_uses(f, &[e], &current);
                         }
                     }
-                    StmtKind::Return(Some(e)) => rename_uses(f, &[e], &current),
+                    StmtKind::Return(Some(e)) | StmtKind::Assume(e) => {
+                        rename_uses(f, &[e], &current)
+                    }
                     StmtKind::If {
                         cond,
                         then_branch,

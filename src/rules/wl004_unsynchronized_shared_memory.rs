@@ -53,7 +53,9 @@ impl Rule for UnsynchronizedSharedMemory {
             }
             for (si, stmt) in f.stmts.iter().enumerate() {
                 let roots: Vec<ExprId> = match &stmt.kind {
-                    StmtKind::Expr(_) | StmtKind::Return(Some(_)) => stmt_exprs(stmt),
+                    StmtKind::Expr(_) | StmtKind::Return(Some(_)) | StmtKind::Assume(_) => {
+                        stmt_exprs(stmt)
+                    }
                     StmtKind::Decl {
                         init: Some(e),
                         shared: false,

@@ -166,6 +166,7 @@ impl<'m> Machine<'m> {
         }
         let (name, shown) = match (traced, leaf_value) {
             (Some((leaf, _)), Some(v)) => {
+                self.note_bound_input(act, &leaf, v);
                 let name = match leaf {
                     Leaf::Var(name) => {
                         self.bind_var(act, ue, &name, v, m);
@@ -191,6 +192,33 @@ impl<'m> Machine<'m> {
             _ => "?".to_owned(),
         };
         self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
+    }
+
+    /// A value chosen for an input of the root (see
+    /// [`crate::executor::trace::Trace::bound_inputs`]); locals and the
+    /// names of a callee are not inputs a run can start from.
+    fn note_bound_input(&mut self, act: &Activation<'m>, leaf: &Leaf, v: Val) {
+        let Val::Int(v) = v else { return };
+        if self.depth != 0 {
+            return;
+        }
+        let f = act.f;
+        let is_param = |name: &str| f.params.iter().any(|p| p.name == name);
+        let input = match leaf {
+            Leaf::Var(name) => (f.params.iter().any(|p| p.name == *name && p.is_integral)
+                || f.compile_time_values().any(|t| t == name))
+            .then_some(name),
+            Leaf::Field(path) => path
+                .split_once('.')
+                .is_some_and(|(root, _)| is_param(root))
+                .then_some(path),
+        };
+        if let Some(name) = input
+            && self.trace.bound_inputs.len() < crate::executor::trace::MAX_GUESSES
+            && !self.trace.bound_inputs.iter().any(|(n, _)| n == name)
+        {
+            self.trace.bound_inputs.push((name.clone(), v));
+        }
     }
 
     /// The local `name` takes `v` in the lanes compared (the others may
@@ -285,6 +313,7 @@ impl<'m> Machine<'m> {
             if decided && t != 0 && t != m {
                 *av = a2;
                 *bv = b2;
+                self.note_bound_input(act, &leaf, c);
                 let name = match leaf {
                     Leaf::Var(name) => {
                         self.note_guess(act, ae, &name);

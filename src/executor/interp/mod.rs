@@ -399,6 +399,15 @@ impl<'m> Machine<'m> {
                 act.vars.insert(t.clone(), [Val::Int(v); 32]);
             }
         }
+        // Field paths of parameters given as inputs: a replay's chosen
+        // values (`confirm::run_consistent`).
+        for (path, &v) in &self.cfg.inputs {
+            if let Some((root, _)) = path.split_once('.')
+                && f.params.iter().any(|p| p.name == root)
+            {
+                act.fields.insert(path.clone(), Val::Int(v));
+            }
+        }
         // Chosen inputs are tracked through their names: a run that reads
         // one (see `eval`'s `Var`) is not the only run of its launch.
         self.root_inputs = f
@@ -911,6 +920,15 @@ impl<'m> Machine<'m> {
                 mask: m,
             }),
             StmtKind::Opaque => {}
+            // A run the code rules out shows nothing, like one that traps.
+            StmtKind::Assume(c) => {
+                let v = self.eval(act, *c, m);
+                if lanes_of(m).any(|l| v[l].truth() == Some(false)) {
+                    let line = self.line(stmt.span);
+                    self.trace.trapped = true;
+                    self.give_up(format!("its values fail the assertion at line {line}"));
+                }
+            }
             // The grid aborts: nothing after this is observed on the GPU,
             // so the run stops here and shows nothing past it.
             StmtKind::Abort => {

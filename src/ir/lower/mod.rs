@@ -862,6 +862,19 @@ impl FnBuilder<'_> {
             "declaration" => self.lower_declaration(n, text, dest, site),
             "expression_statement" => {
                 let Some(e) = n.named_child(0) else { return };
+                // Before macro expansion: a header's `assert` expands to a
+                // call of the runtime's failure handler.
+                // `assert(false)` states no fact: it marks a path the build
+                // does not support (an `#else` for older architectures)
+                // and is nothing under `NDEBUG`; it stays a plain call.
+                if let Some(c) = assumed_condition(e, text) {
+                    let c = self.lower_expr(c, text, 0, site);
+                    if crate::ir::fold::eval_const(&self.f, c, self.constants) != Some(0) {
+                        let id = self.stmt(StmtKind::Assume(c), span);
+                        self.push_to(dest, id);
+                        return;
+                    }
+                }
                 if e.kind() == "call_expression" && self.expand_statement_macro(e, text, dest) {
                     return;
                 }
@@ -1802,6 +1815,28 @@ fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) 
 }
 
 /// `__trap()` or `asm("trap;")`: the thread aborts the whole grid.
+/// The condition of `assert(c)`, `__builtin_assume(c)` or `__assume(c)`
+/// called as a statement.
+fn assumed_condition<'t>(e: Node<'t>, text: &str) -> Option<Node<'t>> {
+    if e.kind() != "call_expression" {
+        return None;
+    }
+    let f = e.field("function")?;
+    if !matches!(
+        node_text(f, text),
+        "assert" | "__builtin_assume" | "__assume"
+    ) {
+        return None;
+    }
+    let args = e.field("arguments")?;
+    let mut c = args.walk();
+    let mut conds = args
+        .named_children(&mut c)
+        .filter(|a| a.kind() != "comment");
+    let cond = conds.next()?;
+    conds.next().is_none().then_some(cond)
+}
+
 fn is_trap(e: Node, text: &str) -> bool {
     match e.kind() {
         "call_expression" => e
