@@ -497,6 +497,12 @@ impl slots::SlotLeaves for Forms<'_, '_, '_> {
     fn writes(&self, name: &str) -> u32 {
         self.s.facts.writes.get(name).copied().unwrap_or(0)
     }
+    fn block_width(&self) -> Option<u32> {
+        self.s.module.block_width(self.s.f)
+    }
+    fn asserted_multiple(&self, path: &str) -> Option<crate::ir::asserts::Divisor> {
+        self.s.facts.asserted_multiples.get(path).copied()
+    }
     fn block_width_at_most(&self) -> Option<u32> {
         let bounds = self.s.f.launch_bounds;
         let stated = self.s.module.stated_extent(self.s.f, 0);

@@ -131,6 +131,9 @@ pub struct FnFacts {
     /// `static_assert`s admit (`residue.rs`): `threadIdx.x < kMath` splits
     /// on warp boundaries, and `(threadIdx.x - kBase) / 32` is per warp.
     pub multiples_of_32: HashSet<String>,
+    /// Names and field paths the body's opening assertions state a
+    /// multiple of (`assert(p.n % blockDim.x == 0)`).
+    pub asserted_multiples: HashMap<String, crate::ir::asserts::Divisor>,
     /// Locals declared once with an integer type (`linear.rs`): what
     /// differences whose lane terms cancel are read through.
     pub(crate) int_locals: HashMap<String, linear::IntLocal>,
@@ -463,6 +466,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         .collect();
     facts.local_constants = local_constants(f, module);
     facts.multiples_of_32 = residue::multiples_of_32(f, module);
+    facts.asserted_multiples = crate::ir::asserts::prologue_multiples(f, &module.constants);
     facts.int_locals = linear::int_locals(f);
     facts.writes = slots::write_counts(f);
     let (exits, loop_exits) = exit_flags(f);
@@ -1453,7 +1457,11 @@ mod tests {
         assert_eq!(level("m", "i += blockDim.x"), Level::Uniform);
         assert_eq!(level("4 * blockDim.x", "i += blockDim.x"), Level::Uniform);
         assert_eq!(level("n", "i += blockDim.x"), Level::Varying);
-        assert_eq!(level("m", "i += 2 * blockDim.x"), Level::Varying);
+        // Any stride of whole blocks: `t + 2kB < mB` holds for every
+        // thread `t < B` of the block or for none.
+        assert_eq!(level("m", "i += 2 * blockDim.x"), Level::Uniform);
+        assert_eq!(level("m", "i += blockDim.x * gridDim.x"), Level::Uniform);
+        assert_eq!(level("m", "i += blockDim.x / 2"), Level::Varying);
         assert_eq!(level("m", "i += blockDim.x, i += 1"), Level::Varying);
     }
 

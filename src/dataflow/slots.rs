@@ -25,6 +25,7 @@
 
 use super::Level;
 use super::linear::Leaves;
+use crate::ir::asserts::Divisor;
 use crate::ir::*;
 
 const MAX_DEPTH: usize = 16;
@@ -48,6 +49,11 @@ pub trait SlotLeaves: Leaves {
     fn block_width_at_most(&self) -> Option<u32>;
     /// How many expressions of the function write `name` ([`write_counts`]).
     fn writes(&self, name: &str) -> u32;
+    /// The x extent every launch of the function states.
+    fn block_width(&self) -> Option<u32>;
+    /// What the body's opening assertions state divides the name or field
+    /// path `path` (`FnFacts::asserted_multiples`).
+    fn asserted_multiple(&self, path: &str) -> Option<Divisor>;
 }
 
 /// How many expressions write each variable (an assignment, an update or
@@ -121,13 +127,14 @@ pub fn stride_loop_is_block_uniform(
         } if is_var(f, *lhs, var) => *rhs,
         _ => return false,
     };
-    let unit = match f.expr(stride).kind {
-        ExprKind::Builtin(Builtin::BlockDim(Dim::X)) => Unit::BlockWidth,
-        ExprKind::Int(k)
-            if k > 0 && cx.block_width_at_most().is_some_and(|w| i64::from(w) <= k) =>
-        {
+    // A stride of whole blocks (`blockDim.x * gridDim.x` too: each test
+    // cuts between the same blocks for every thread).
+    let literal_stride = literal(f, stride);
+    let unit = match literal_stride {
+        Some(k) if k > 0 && cx.block_width_at_most().is_some_and(|w| i64::from(w) <= k) => {
             Unit::Threads(k)
         }
+        _ if multiple_of(cx, stride, Unit::BlockWidth, 0) => Unit::BlockWidth,
         _ => return false,
     };
     if cx.writes(var) != 1 || cx.level(bound) != Level::Uniform {
@@ -246,9 +253,31 @@ fn multiple_of(cx: &mut dyn SlotLeaves, e: ExprId, k: Unit, depth: usize) -> boo
             }
             match cx.locals().get(&name).and_then(|l| l.init) {
                 Some(init) => multiple_of(cx, init, k, depth + 1),
-                None => false,
+                None => asserted_multiple_of(cx, e, k),
             }
         }
+        ExprKind::Member(..) => asserted_multiple_of(cx, e, k),
+        _ => false,
+    }
+}
+
+/// `e` (a name or a field path the function never writes) is a multiple
+/// of `k` by what the body's opening assertions state.
+fn asserted_multiple_of(cx: &mut dyn SlotLeaves, e: ExprId, k: Unit) -> bool {
+    let Some(path) = cx.f().access_path(e) else {
+        return false;
+    };
+    let root = path.split('.').next().unwrap_or(&path);
+    if cx.writes(root) != 0 {
+        return false;
+    }
+    match (cx.asserted_multiple(&path), k) {
+        (Some(Divisor::BlockWidth), Unit::BlockWidth) => true,
+        (Some(Divisor::Const(m)), Unit::Threads(k)) => m % k == 0,
+        // `p.n % 128 == 0` with every launch's block 128 (or 64) wide.
+        (Some(Divisor::Const(m)), Unit::BlockWidth) => cx
+            .block_width()
+            .is_some_and(|w| w > 0 && m % i64::from(w) == 0),
         _ => false,
     }
 }

@@ -132,3 +132,69 @@ pub fn template_facts(module: &Module, f: &Function) -> HashMap<String, Stated> 
     }
     out
 }
+
+/// What a run-time assertion states divides a value: `X % m == 0`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Divisor {
+    /// A constant `m > 0`.
+    Const(i64),
+    /// `blockDim.x`.
+    BlockWidth,
+}
+
+/// `assert(X % m == 0)` and `__builtin_assume(…)` (`StmtKind::Assume`,
+/// conjuncts too) among the statements that open `f`'s body, before its
+/// first branch, loop or exit: they hold wherever the body goes on, since
+/// a run that breaks them shows nothing. `X` is a name or a field path
+/// (`params.hidden`) as written; `m` a constant or `blockDim.x`. Whether
+/// `X` keeps its value is the reader's to check.
+pub fn prologue_multiples(
+    f: &Function,
+    constants: &HashMap<String, i64>,
+) -> HashMap<String, Divisor> {
+    let mut out = HashMap::default();
+    for &s in &f.body {
+        let cond = match &f.stmt(s).kind {
+            super::StmtKind::Assume(c) => *c,
+            super::StmtKind::Decl { .. } | super::StmtKind::Expr(_) => continue,
+            _ => break,
+        };
+        let mut stack = vec![cond];
+        let mut seen = 0;
+        while let Some(e) = stack.pop() {
+            seen += 1;
+            if seen > MAX_CONJUNCTS {
+                break;
+            }
+            match &f.expr(e).kind {
+                ExprKind::Binary(BinOp::And, x, y) => {
+                    stack.push(*x);
+                    stack.push(*y);
+                }
+                ExprKind::Binary(BinOp::Eq, x, y) => {
+                    for (a, b) in [(*x, *y), (*y, *x)] {
+                        if super::fold::eval_const(f, b, constants) != Some(0) {
+                            continue;
+                        }
+                        let ExprKind::Binary(BinOp::Rem, v, m) = &f.expr(a).kind else {
+                            continue;
+                        };
+                        let divisor =
+                            match (&f.expr(*m).kind, super::fold::eval_const(f, *m, constants)) {
+                                (ExprKind::Builtin(super::Builtin::BlockDim(super::Dim::X)), _) => {
+                                    Divisor::BlockWidth
+                                }
+                                (_, Some(m)) if m > 0 => Divisor::Const(m),
+                                _ => continue,
+                            };
+                        if let Some(path) = f.access_path(*v) {
+                            out.entry(path).or_insert(divisor);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}

@@ -252,6 +252,29 @@ impl Function {
         }
     }
 
+    /// A name (`n`) or a field path of one (`params.hidden`) as `e` reads
+    /// it; `None` for anything else or a path longer than eight fields.
+    pub fn access_path(&self, mut e: ExprId) -> Option<String> {
+        let mut fields: Vec<&str> = Vec::new();
+        loop {
+            match &self.expr(e).kind {
+                ExprKind::Member(base, field) if fields.len() < 8 => {
+                    fields.push(field);
+                    e = *base;
+                }
+                ExprKind::Var(root) => {
+                    let mut path = root.clone();
+                    for field in fields.iter().rev() {
+                        path.push('.');
+                        path.push_str(field);
+                    }
+                    return Some(path);
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// The compile-time values a run of the function picks: its template
     /// values, the `sizeof(T)`s it measures and the names its `if
     /// constexpr` conditions read. One value for every thread.
@@ -656,6 +679,20 @@ impl Module {
     /// (or of `f`, a kernel) states, if they all state one.
     pub fn stated_extent(&self, f: &Function, d: usize) -> Option<u32> {
         self.launch_extents.get(f.launch_name()?)?[d]
+    }
+
+    /// The x extent of `f`'s block: what the run's launches state
+    /// ([`Module::stated_extent`]), else what every launch of it in this
+    /// file states (a lone buffer has no run).
+    pub fn block_width(&self, f: &Function) -> Option<u32> {
+        if let Some(w) = self.stated_extent(f, 0) {
+            return Some(w);
+        }
+        let mut widths = (self.launches.iter())
+            .filter(|l| l.kernel == f.name)
+            .map(|l| l.block_dim.map(|b| b[0]));
+        let first = widths.next()??;
+        widths.all(|w| w == Some(first)).then_some(first)
     }
 
     /// Give a class without launches of its own the extents of the
