@@ -264,10 +264,9 @@ fn multiple_of(cx: &mut dyn SlotLeaves, e: ExprId, k: Unit, depth: usize) -> boo
 /// `e` (a name or a field path the function never writes) is a multiple
 /// of `k` by what the body's opening assertions state.
 fn asserted_multiple_of(cx: &mut dyn SlotLeaves, e: ExprId, k: Unit) -> bool {
-    let Some(path) = cx.f().access_path(e) else {
+    let Some((root, path)) = cx.f().access_path(e) else {
         return false;
     };
-    let root = path.split('.').next().unwrap_or(&path);
     if cx.writes(root) != 0 {
         return false;
     }

@@ -870,11 +870,14 @@ fn run_consistent(
     mut cfg: RunConfig,
 ) -> ConsistentRun {
     let mut steps = 0;
+    let mut runs = 0;
     let mut notes: Vec<String> = Vec::new();
-    for replay in 0..=MAX_REPLAYS {
+    loop {
         let mut m = Machine::new(module, &cfg, source);
         m.run_root(root);
+        runs += 1;
         steps += m.trace.steps;
+        let run_steps = m.trace.steps;
         let mut observations = observations_of(&mut m, cfg.schedule);
         let mut trace = m.trace;
         let bound: Vec<(String, i64)> = std::mem::take(&mut trace.bound_inputs)
@@ -888,7 +891,7 @@ fn run_consistent(
             }
         }
         let done = bound.is_empty() || observations.is_empty();
-        if done || replay == MAX_REPLAYS {
+        if done || runs > MAX_REPLAYS {
             if !done {
                 observations.clear();
                 trace.incomplete.get_or_insert_with(|| {
@@ -899,7 +902,7 @@ fn run_consistent(
                 trace,
                 observations,
                 steps,
-                runs: replay + 1,
+                runs,
             };
         }
         notes = trace.chosen;
@@ -907,9 +910,8 @@ fn run_consistent(
             cfg.inputs.insert(name.clone(), v);
             cfg.chosen_inputs.insert(name);
         }
-        cfg.allowance = cfg.allowance.after(steps);
+        cfg.allowance = cfg.allowance.after(run_steps);
     }
-    unreachable!("the last replay returns")
 }
 
 /// Reruns of a seeded run, per speculative claim and root, with the memory

@@ -9,6 +9,10 @@
 //! `X % m == 0`, with `X` a name and `k`, `m` constants. Runs and levels
 //! that contradict them are runs no launch makes (DeepGEMM-style role
 //! splits at a whole number of warpgroups).
+//!
+//! Run-time assertions (`assert`, `__builtin_assume`) that open a body
+//! state multiples the same way, of names and field paths
+//! ([`prologue_multiples`]): what host code checks before a launch.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -40,26 +44,34 @@ const MAX_CONJUNCTS: usize = 16;
 pub fn own_facts(f: &Function, constants: &HashMap<String, i64>) -> HashMap<String, Stated> {
     let mut out = HashMap::default();
     for &a in &f.asserts {
-        let mut stack = vec![a];
-        let mut seen = 0;
-        while let Some(e) = stack.pop() {
-            seen += 1;
-            if seen > MAX_CONJUNCTS {
-                break;
+        for (x, y) in equalities(f, a) {
+            if let Some((name, s)) = fact(f, x, y, constants) {
+                // Two facts on one name: keep the first (both hold).
+                out.entry(name).or_insert(s);
             }
-            match &f.expr(e).kind {
-                ExprKind::Binary(BinOp::And, x, y) => {
-                    stack.push(*x);
-                    stack.push(*y);
-                }
-                ExprKind::Binary(BinOp::Eq, x, y) => {
-                    if let Some((name, s)) = fact(f, *x, *y, constants) {
-                        // Two facts on one name: keep the first (both hold).
-                        out.entry(name).or_insert(s);
-                    }
-                }
-                _ => {}
+        }
+    }
+    out
+}
+
+/// The `x == y` conjuncts of the assertion `cond`, in the order read
+/// (at most [`MAX_CONJUNCTS`] conjuncts).
+fn equalities(f: &Function, cond: ExprId) -> Vec<(ExprId, ExprId)> {
+    let mut out = Vec::new();
+    let mut stack = vec![cond];
+    let mut seen = 0;
+    while let Some(e) = stack.pop() {
+        seen += 1;
+        if seen > MAX_CONJUNCTS {
+            break;
+        }
+        match &f.expr(e).kind {
+            ExprKind::Binary(BinOp::And, x, y) => {
+                stack.push(*x);
+                stack.push(*y);
             }
+            ExprKind::Binary(BinOp::Eq, x, y) => out.push((*x, *y)),
+            _ => {}
         }
     }
     out
@@ -159,40 +171,24 @@ pub fn prologue_multiples(
             super::StmtKind::Decl { .. } | super::StmtKind::Expr(_) => continue,
             _ => break,
         };
-        let mut stack = vec![cond];
-        let mut seen = 0;
-        while let Some(e) = stack.pop() {
-            seen += 1;
-            if seen > MAX_CONJUNCTS {
-                break;
-            }
-            match &f.expr(e).kind {
-                ExprKind::Binary(BinOp::And, x, y) => {
-                    stack.push(*x);
-                    stack.push(*y);
+        for (x, y) in equalities(f, cond) {
+            for (a, b) in [(x, y), (y, x)] {
+                if super::fold::eval_const(f, b, constants) != Some(0) {
+                    continue;
                 }
-                ExprKind::Binary(BinOp::Eq, x, y) => {
-                    for (a, b) in [(*x, *y), (*y, *x)] {
-                        if super::fold::eval_const(f, b, constants) != Some(0) {
-                            continue;
-                        }
-                        let ExprKind::Binary(BinOp::Rem, v, m) = &f.expr(a).kind else {
-                            continue;
-                        };
-                        let divisor =
-                            match (&f.expr(*m).kind, super::fold::eval_const(f, *m, constants)) {
-                                (ExprKind::Builtin(super::Builtin::BlockDim(super::Dim::X)), _) => {
-                                    Divisor::BlockWidth
-                                }
-                                (_, Some(m)) if m > 0 => Divisor::Const(m),
-                                _ => continue,
-                            };
-                        if let Some(path) = f.access_path(*v) {
-                            out.entry(path).or_insert(divisor);
-                        }
+                let ExprKind::Binary(BinOp::Rem, v, m) = &f.expr(a).kind else {
+                    continue;
+                };
+                let divisor = match (&f.expr(*m).kind, super::fold::eval_const(f, *m, constants)) {
+                    (ExprKind::Builtin(super::Builtin::BlockDim(super::Dim::X)), _) => {
+                        Divisor::BlockWidth
                     }
+                    (_, Some(m)) if m > 0 => Divisor::Const(m),
+                    _ => continue,
+                };
+                if let Some((_, path)) = f.access_path(*v) {
+                    out.entry(path).or_insert(divisor);
                 }
-                _ => {}
             }
         }
     }

@@ -253,8 +253,9 @@ impl Function {
     }
 
     /// A name (`n`) or a field path of one (`params.hidden`) as `e` reads
-    /// it; `None` for anything else or a path longer than eight fields.
-    pub fn access_path(&self, mut e: ExprId) -> Option<String> {
+    /// it, with the name it starts from; `None` for anything else or a
+    /// path longer than eight fields.
+    pub fn access_path(&self, mut e: ExprId) -> Option<(&str, String)> {
         let mut fields: Vec<&str> = Vec::new();
         loop {
             match &self.expr(e).kind {
@@ -268,7 +269,7 @@ impl Function {
                         path.push('.');
                         path.push_str(field);
                     }
-                    return Some(path);
+                    return Some((root, path));
                 }
                 _ => return None,
             }

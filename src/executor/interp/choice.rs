@@ -560,25 +560,9 @@ pub(super) fn plain_value(machine: &Machine, act: &Activation, e: ExprId) -> boo
 }
 
 /// `p.a.b` → (`p`, "p.a.b"), for a chain of members on a variable.
-pub(super) fn field_path(f: &Function, mut e: ExprId) -> Option<(&str, String)> {
-    let mut fields: Vec<&str> = Vec::new();
-    loop {
-        match &f.expr(e).kind {
-            ExprKind::Member(base, field) if fields.len() < MAX_STEPS => {
-                fields.push(field);
-                e = *base;
-            }
-            ExprKind::Var(root) if !fields.is_empty() => {
-                let mut path = root.clone();
-                for field in fields.iter().rev() {
-                    path.push('.');
-                    path.push_str(field);
-                }
-                return Some((root, path));
-            }
-            _ => return None,
-        }
-    }
+pub(super) fn field_path(f: &Function, e: ExprId) -> Option<(&str, String)> {
+    f.access_path(e)
+        .filter(|(root, path)| path.len() > root.len())
 }
 
 /// The field paths the function may change (`p` for the whole variable):

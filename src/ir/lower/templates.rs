@@ -35,6 +35,10 @@ pub(super) fn name_constant_conditions(
     constants: &HashMap<String, i64>,
     qualified: &[(ExprId, String)],
 ) {
+    let constant_if = |s: &Stmt| matches!(s.kind, StmtKind::If { constant: true, .. });
+    if !f.stmts.iter().any(constant_if) {
+        return;
+    }
     let mut known: rustc_hash::FxHashSet<&str> =
         f.compile_time_values().map(String::as_str).collect();
     known.extend(f.params.iter().map(|p| p.name.as_str()));
