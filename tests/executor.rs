@@ -526,6 +526,13 @@ fn a_chosen_input_an_earlier_guard_rules_out_confirms_nothing() {
         d[0].confirmation.status
     };
     assert_ne!(status("if (p.n % 128 != 0) return;"), Status::Confirmed);
+    // The same through a local copy of the input that the loop reads: the
+    // value chosen for the copy is the input's.
+    let copied = strided_barrier_after("const int n = p.n; if (n % 128 != 0) return;")
+        .replace("i < p.n;", "i < n;");
+    let d = check(&copied, &Options::default());
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_ne!(d[0].confirmation.status, Status::Confirmed, "{:#?}", d[0]);
     // Look-alike: a guard the chosen value passes; the replay confirms,
     // and the witness still says how the value was chosen.
     let d = check(

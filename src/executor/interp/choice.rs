@@ -195,29 +195,40 @@ impl<'m> Machine<'m> {
     }
 
     /// A value chosen for an input of the root (see
-    /// [`crate::executor::trace::Trace::bound_inputs`]); locals and the
-    /// names of a callee are not inputs a run can start from.
+    /// [`crate::executor::trace::Trace::bound_inputs`]), or for a local
+    /// that is a copy of one (`int n = p.n;`, never written): the input
+    /// takes the value. Other locals and the names of a callee are not
+    /// inputs a run can start from.
     fn note_bound_input(&mut self, act: &Activation<'m>, leaf: &Leaf, v: Val) {
         let Val::Int(v) = v else { return };
         if self.depth != 0 {
             return;
         }
         let f = act.f;
-        let is_param = |name: &str| f.params.iter().any(|p| p.name == name);
+        let is_input = |path: &str| match path.split_once('.') {
+            Some((root, _)) => f.params.iter().any(|p| p.name == root),
+            None => {
+                f.params.iter().any(|p| p.name == path && p.is_integral)
+                    || f.compile_time_values().any(|t| t == path)
+            }
+        };
         let input = match leaf {
-            Leaf::Var(name) => (f.params.iter().any(|p| p.name == *name && p.is_integral)
-                || f.compile_time_values().any(|t| t == name))
-            .then_some(name),
-            Leaf::Field(path) => path
-                .split_once('.')
-                .is_some_and(|(root, _)| is_param(root))
-                .then_some(path),
+            Leaf::Var(name) | Leaf::Field(name) if is_input(name) => Some(name.clone()),
+            Leaf::Var(name) => self
+                .one_definition
+                .entry(self.current_fn)
+                .or_insert_with(|| f.unwritten_locals())
+                .get(name.as_str())
+                .and_then(|&init| f.access_path(init))
+                .map(|(_, path)| path)
+                .filter(|path| is_input(path)),
+            Leaf::Field(_) => None,
         };
         if let Some(name) = input
             && self.trace.bound_inputs.len() < crate::executor::trace::MAX_GUESSES
-            && !self.trace.bound_inputs.iter().any(|(n, _)| n == name)
+            && !self.trace.bound_inputs.iter().any(|(n, _)| *n == name)
         {
-            self.trace.bound_inputs.push((name.clone(), v));
+            self.trace.bound_inputs.push((name, v));
         }
     }
 
