@@ -85,24 +85,36 @@ fn fact(
     constants: &HashMap<String, i64>,
 ) -> Option<(String, Stated)> {
     let konst = |e: ExprId| super::fold::eval_const(f, e, constants);
+    if let Some((v, m)) = remainder_zero(f, x, y, constants)
+        && let (ExprKind::Var(name), Some(m)) = (&f.expr(v).kind, konst(m))
+        && m > 0
+        && !constants.contains_key(name)
+    {
+        return Some((name.clone(), Stated::MultipleOf(m)));
+    }
     for (a, b) in [(x, y), (y, x)] {
-        let Some(k) = konst(b) else { continue };
-        match &f.expr(a).kind {
-            ExprKind::Var(name) if !constants.contains_key(name) => {
-                return Some((name.clone(), Stated::Value(k)));
-            }
-            ExprKind::Binary(BinOp::Rem, v, m) if k == 0 => {
-                if let (ExprKind::Var(name), Some(m)) = (&f.expr(*v).kind, konst(*m))
-                    && m > 0
-                    && !constants.contains_key(name)
-                {
-                    return Some((name.clone(), Stated::MultipleOf(m)));
-                }
-            }
-            _ => {}
+        if let (ExprKind::Var(name), Some(k)) = (&f.expr(a).kind, konst(b))
+            && !constants.contains_key(name)
+        {
+            return Some((name.clone(), Stated::Value(k)));
         }
     }
     None
+}
+
+/// `v % m == 0` or `0 == v % m`: `(v, m)`.
+fn remainder_zero(
+    f: &Function,
+    x: ExprId,
+    y: ExprId,
+    constants: &HashMap<String, i64>,
+) -> Option<(ExprId, ExprId)> {
+    [(x, y), (y, x)].into_iter().find_map(|(a, b)| {
+        match (&f.expr(a).kind, super::fold::eval_const(f, b, constants)) {
+            (ExprKind::Binary(BinOp::Rem, v, m), Some(0)) => Some((*v, *m)),
+            _ => None,
+        }
+    })
 }
 
 /// The facts stated about `f`'s template values: its own assertions, and
@@ -172,23 +184,18 @@ pub fn prologue_multiples(
             _ => break,
         };
         for (x, y) in equalities(f, cond) {
-            for (a, b) in [(x, y), (y, x)] {
-                if super::fold::eval_const(f, b, constants) != Some(0) {
-                    continue;
+            let Some((v, m)) = remainder_zero(f, x, y, constants) else {
+                continue;
+            };
+            let divisor = match (&f.expr(m).kind, super::fold::eval_const(f, m, constants)) {
+                (ExprKind::Builtin(super::Builtin::BlockDim(super::Dim::X)), _) => {
+                    Divisor::BlockWidth
                 }
-                let ExprKind::Binary(BinOp::Rem, v, m) = &f.expr(a).kind else {
-                    continue;
-                };
-                let divisor = match (&f.expr(*m).kind, super::fold::eval_const(f, *m, constants)) {
-                    (ExprKind::Builtin(super::Builtin::BlockDim(super::Dim::X)), _) => {
-                        Divisor::BlockWidth
-                    }
-                    (_, Some(m)) if m > 0 => Divisor::Const(m),
-                    _ => continue,
-                };
-                if let Some((_, path)) = f.access_path(*v) {
-                    out.entry(path).or_insert(divisor);
-                }
+                (_, Some(m)) if m > 0 => Divisor::Const(m),
+                _ => continue,
+            };
+            if let Some((_, path)) = f.access_path(v) {
+                out.entry(path).or_insert(divisor);
             }
         }
     }

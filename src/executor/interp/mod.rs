@@ -381,6 +381,13 @@ impl<'m> Machine<'m> {
         self.trace.incomplete.get_or_insert(why);
     }
 
+    /// The run ends here showing nothing: a thread trapped, or the run
+    /// broke what the code asserts.
+    fn end_unobserved(&mut self, why: String) {
+        self.trace.trapped = true;
+        self.give_up(why);
+    }
+
     /// Run function `fidx` as the root of a warp.
     pub fn run_root(&mut self, fidx: usize) {
         let f = &self.module.functions[fidx];
@@ -925,16 +932,14 @@ impl<'m> Machine<'m> {
                 let v = self.eval(act, *c, m);
                 if lanes_of(m).any(|l| v[l].truth() == Some(false)) {
                     let line = self.line(stmt.span);
-                    self.trace.trapped = true;
-                    self.give_up(format!("its values fail the assertion at line {line}"));
+                    self.end_unobserved(format!("its values fail the assertion at line {line}"));
                 }
             }
             // The grid aborts: nothing after this is observed on the GPU,
             // so the run stops here and shows nothing past it.
             StmtKind::Abort => {
                 let line = self.line(stmt.span);
-                self.trace.trapped = true;
-                self.give_up(format!("a thread traps at line {line} (the grid aborts)"));
+                self.end_unobserved(format!("a thread traps at line {line} (the grid aborts)"));
             }
         }
     }
