@@ -433,6 +433,10 @@ impl Levels {
                     Level::Varying
                 }
             }
+            // Before the callee: CuTe's own definition, where a header
+            // supplies it, reads as a function of its (lane-varying)
+            // argument, but a partition's shape is every thread's.
+            None if crate::ir::library::is_shape_query(c) => Level::Uniform,
             None => match s.module.callee(c) {
                 Some(g) => {
                     let with_args = match (s.return_level)(g) {
@@ -443,7 +447,6 @@ impl Levels {
                     // that broadcasts its argument from lane 0).
                     with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
                 }
-                None if crate::ir::library::is_shape_query(c) => Level::Uniform,
                 None if c.receiver.is_none() && (pure_function(&c.name) || c.name == ASM_VALUE) => {
                     args()
                 }

@@ -8,7 +8,9 @@ use super::Call;
 /// scope). A thread's partition of a tile (`local_partition`,
 /// `partition_S`, …) has the same shape in every thread; only its offset
 /// depends on the thread index. So the result is the same for every thread
-/// of the block, whatever the argument's uniformity.
+/// of the block, whatever the argument's uniformity, and whether or not a
+/// header of the unit defines the query (CuTe's own definition computes
+/// types the analysis cannot follow).
 pub fn is_shape_query(c: &Call) -> bool {
     const QUERIES: &[&str] = &["size", "shape", "rank", "depth", "cosize"];
     c.receiver.is_none()

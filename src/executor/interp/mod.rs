@@ -1703,6 +1703,22 @@ impl<'m> Machine<'m> {
             }
             return out;
         }
+        // A library shape: the same for every thread, and unknown, even
+        // where the library's source is at hand (its body computes types,
+        // not values the run can follow). Runs pick a small extent (loops
+        // over it then run) and say so.
+        if crate::ir::library::is_shape_query(call) {
+            let v = 2 + i64::from(self.cfg.seed % 3);
+            self.trace.guessed_data = true;
+            self.note_chosen(|| {
+                format!(
+                    "`{}<{}>(…)` = {v} (chosen)",
+                    call.name,
+                    call.template_args.join(", ")
+                )
+            });
+            return [Val::Int(v); 32];
+        }
         // A `__device__` function of this file, or a member of an object
         // the caller declared: run it.
         if let Some(callee) = self.module.callee(call)
@@ -1777,20 +1793,6 @@ impl<'m> Machine<'m> {
                 }
             }
             return ret;
-        }
-        // A library shape: the same for every thread, and unknown. Runs pick
-        // a small extent (loops over it then run) and say so.
-        if crate::ir::library::is_shape_query(call) {
-            let v = 2 + i64::from(self.cfg.seed % 3);
-            self.trace.guessed_data = true;
-            self.note_chosen(|| {
-                format!(
-                    "`{}<{}>(…)` = {v} (chosen)",
-                    call.name,
-                    call.template_args.join(", ")
-                )
-            });
-            return [Val::Int(v); 32];
         }
         // Unknown function: its result may depend on the lane if its
         // arguments do, or if its name says it is about lanes or threads.

@@ -21,6 +21,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         objects: HashMap::default(),
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
+        variables: Default::default(),
     };
     let mut items: Vec<(String, ExprId)> = Vec::new();
     for m in &file.macros.defs {

@@ -15,6 +15,7 @@ use tree_sitter::Node;
 
 mod asm;
 mod classes;
+mod comparisons;
 mod constants;
 mod coop;
 mod fields;
@@ -346,6 +347,9 @@ struct FnBuilder<'a> {
     /// Names read through a scope (`Traits::value`), lowered to their last
     /// segment: (expression, the name as written).
     qualified: Vec<(ExprId, String)>,
+    /// Names declared as variables so far (parameters, locals, and for a
+    /// lambda its enclosing function's): never a template's name.
+    variables: rustc_hash::FxHashSet<String>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
@@ -402,6 +406,7 @@ impl<'a> Lowerer<'a> {
             objects: HashMap::default(),
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
+            variables: Default::default(),
         };
         if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
@@ -747,6 +752,7 @@ impl FnBuilder<'_> {
                 continue;
             };
             self.note_group(&name, p, None, text);
+            self.variables.insert(name.clone());
             let default = p
                 .field("default_value")
                 .map(|v| self.lower_expr(v, text, 0, None));
@@ -934,6 +940,18 @@ impl FnBuilder<'_> {
                 }
             }
             "for_statement" => {
+                // The initializer is lowered after the condition (from the
+                // work list), but its variables are in scope there.
+                if let Some(init) = n.field("initializer")
+                    && init.kind() == "declaration"
+                {
+                    let mut c = init.walk();
+                    for d in init.children_by_field_name("declarator", &mut c) {
+                        if let Some((name, ..)) = declarator_name(d, text) {
+                            self.variables.insert(name);
+                        }
+                    }
+                }
                 let cond = n
                     .field("condition")
                     .map(|c| self.lower_expr(c, text, 0, site));
@@ -1149,6 +1167,7 @@ impl FnBuilder<'_> {
                 .then(|| d.field("value"))
                 .flatten();
             self.note_group(&name, n, value, text);
+            self.variables.insert(name.clone());
             let init = if d.kind() == "init_declarator" {
                 d.field("value").map(|v| {
                     if matches!(v.kind(), "initializer_list" | "argument_list") {
@@ -1456,6 +1475,9 @@ impl FnBuilder<'_> {
                 }
             }
             "binary_expression" => {
+                if let Some(id) = self.lower_misread_spine(n, text, d, site) {
+                    return id;
+                }
                 let op = n
                     .field("operator")
                     .map(|o| node_text(o, text))
@@ -1674,6 +1696,8 @@ impl FnBuilder<'_> {
             objects: HashMap::default(),
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
+            // Captures are the enclosing function's variables.
+            variables: self.variables.clone(),
         };
         if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
@@ -1701,11 +1725,31 @@ impl FnBuilder<'_> {
         {
             self.lower_lambda(f, text);
         }
+        if let Some(m) = self.misread_less(n, text) {
+            return self.lower_misread_less(m, n, text, depth, site);
+        }
+        self.lower_call_of(n, n.field("function"), Vec::new(), text, depth, site, span)
+    }
+
+    /// The call `n` of the function `f` names (`n`'s own function, or the
+    /// callee of a misread comparison, whose template arguments come as
+    /// `given_template_args`), with `n`'s arguments.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_call_of(
+        &mut self,
+        n: Node,
+        f: Option<Node>,
+        given_template_args: Vec<String>,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> ExprId {
         let mut name = String::new();
         let mut scope = None;
         let mut receiver = None;
-        let mut template_args = Vec::new();
-        if let Some(f) = n.field("function") {
+        let mut template_args = given_template_args;
+        if let Some(f) = f {
             let mut target = f;
             if f.kind() == "field_expression" {
                 let obj = f.field("argument");

@@ -1,0 +1,142 @@
+//! `i < size<0>(t)`: a comparison tree-sitter reads as a template call.
+//!
+//! With a number as the template argument, tree-sitter-cuda parses
+//! `i < size<0>(t)` as `i<size < 0>(t)`: a call of a template `i` whose
+//! argument is `size < 0`. The loop `for (int i = 0; i < size<0>(t); ++i)`,
+//! CuTe's usual shape, then bounds `i` by an unknown call, lane-varying,
+//! and every shuffle inside looks divergent. C++ reads it as the compiler
+//! does only where `i` is a variable (a variable is never a template): that
+//! is when it is re-read here, as `i < size<0>(t)`.
+//!
+//! An arithmetic operator after the call binds tighter than `<`, so
+//! `i < size<0>(t) - 1`, which parses as `(i<size < 0>(t)) - 1`, is
+//! re-read as `i < (size<0>(t) - 1)` (the left spine of such operators).
+
+use super::*;
+
+/// A misread comparison: `var < callee<template_args>(…)`.
+pub(super) struct MisreadLess<'t> {
+    var: Node<'t>,
+    callee: Node<'t>,
+    template_args: Vec<String>,
+}
+
+/// Operators that bind tighter than `<`.
+fn binds_tighter_than_less(op: &str) -> bool {
+    matches!(op, "+" | "-" | "*" | "/" | "%" | "<<" | ">>")
+}
+
+impl FnBuilder<'_> {
+    /// `call` as a misread comparison, if it is one: its function is a
+    /// template `v<a < b, …>` whose name `v` is a variable in scope and
+    /// whose first argument compares a name with something.
+    pub(super) fn misread_less<'t>(&self, call: Node<'t>, text: &str) -> Option<MisreadLess<'t>> {
+        let f = call.field("function")?;
+        if f.kind() != "template_function" {
+            return None;
+        }
+        let var = f.field("name")?;
+        if var.kind() != "identifier" || !self.variables.contains(node_text(var, text)) {
+            return None;
+        }
+        let list = f.field("arguments")?;
+        let mut c = list.walk();
+        let mut args = list.named_children(&mut c);
+        let first = args.next()?;
+        if first.kind() != "binary_expression"
+            || first.field("operator").map(|o| node_text(o, text)) != Some("<")
+        {
+            return None;
+        }
+        let callee = first.field("left")?;
+        if !matches!(callee.kind(), "identifier" | "qualified_identifier") {
+            return None;
+        }
+        let mut template_args = vec![node_text(first.field("right")?, text).to_owned()];
+        template_args.extend(args.map(|a| node_text(a, text).to_owned()));
+        Some(MisreadLess {
+            var,
+            callee,
+            template_args,
+        })
+    }
+
+    /// `var < callee<…>(args)` for the misread call `n`.
+    pub(super) fn lower_misread_less(
+        &mut self,
+        m: MisreadLess,
+        n: Node,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+    ) -> ExprId {
+        let (var, call) = self.lower_misread_parts(m, n, text, depth, site);
+        let span = self.span(n, site);
+        self.expr(ExprKind::Binary(BinOp::Lt, var, call), span)
+    }
+
+    /// The two sides of a misread comparison: `var` and the call.
+    fn lower_misread_parts(
+        &mut self,
+        m: MisreadLess,
+        n: Node,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+    ) -> (ExprId, ExprId) {
+        let var = self.lower_expr(m.var, text, depth + 1, site);
+        let call_span = match site {
+            Some(s) => s,
+            None => (m.callee.start_byte(), n.end_byte()),
+        };
+        let call = self.lower_call_of(
+            n,
+            Some(m.callee),
+            m.template_args,
+            text,
+            depth + 1,
+            site,
+            call_span,
+        );
+        (var, call)
+    }
+
+    /// `n`, a binary expression of operators tighter than `<` whose
+    /// leftmost operand is a misread comparison, re-read as
+    /// `var < (call op … op …)`. `None` for any other expression.
+    pub(super) fn lower_misread_spine(
+        &mut self,
+        n: Node,
+        text: &str,
+        depth: usize,
+        site: Option<ByteSpan>,
+    ) -> Option<ExprId> {
+        let op_of = |b: Node| b.field("operator").map(|o| node_text(o, text));
+        // The spine, outermost first; bounded like any expression.
+        let mut spine = Vec::new();
+        let mut at = n;
+        while at.kind() == "binary_expression"
+            && op_of(at).is_some_and(binds_tighter_than_less)
+            && spine.len() <= MAX_EXPR_DEPTH
+        {
+            spine.push(at);
+            at = at.field("left")?;
+        }
+        if spine.is_empty() || at.kind() != "call_expression" {
+            return None;
+        }
+        let m = self.misread_less(at, text)?;
+        let (var, mut acc) = self.lower_misread_parts(m, at, text, depth + spine.len(), site);
+        for b in spine.iter().rev() {
+            let op = binop(op_of(*b)?)?;
+            let r = self.lower_opt(b.field("right"), text, depth + 1, site, self.span(*b, site));
+            let start = match site {
+                Some(s) => s,
+                None => (self.f.expr(acc).span.0, b.end_byte()),
+            };
+            acc = self.expr(ExprKind::Binary(op, acc, r), start);
+        }
+        let span = self.span(n, site);
+        Some(self.expr(ExprKind::Binary(BinOp::Lt, var, acc), span))
+    }
+}
