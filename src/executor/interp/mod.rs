@@ -1750,10 +1750,20 @@ impl<'m> Machine<'m> {
                     // constructor stores it as it is, else what a member
                     // run alone takes.
                     _ if p.of_field => match object
-                        .zip(p.ctor_slot.filter(|s| s.exact))
-                        .and_then(|(o, s)| o.field_argument(s))
+                        .zip(p.ctor_slot)
+                        .and_then(|(o, s)| Some((o.field_argument(s)?, s.exact)))
                     {
-                        Some(e) => self.eval(act, e, m),
+                        Some((e, true)) => self.eval(act, e, m),
+                        // Computed from the argument (`isSender ? 0 : k`):
+                        // unknown, and as uniform as the argument.
+                        Some((e, false)) => {
+                            let arg = self.eval(act, e, m);
+                            if differs_between_lanes(&arg, m) {
+                                [Val::UNKNOWN_VARYING; 32]
+                            } else {
+                                [Val::UNKNOWN_UNIFORM; 32]
+                            }
+                        }
                         None => self.param_value(g, i, p),
                     },
                     Some(v) => *v,

@@ -229,10 +229,9 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
             }
             field.init = match mentioned_param(v, &params, text) {
                 Some(p) => {
-                    let slot =
-                        arity
-                            .filter(|_| is_just(v, &p.name, text))
-                            .map(|(min_args, max_args)| CtorSlot {
+                    let slot = arity
+                        .filter(|_| is_just(v, &p.name, text) || computed_from(v, &p.name, text))
+                        .map(|(min_args, max_args)| CtorSlot {
                                 index: p.position,
                                 min_args,
                                 max_args,
@@ -308,6 +307,33 @@ fn is_just(v: Node, name: &str, text: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `v` computes its value from the parameter `name` alone:
+/// literals, scoped constants (`Config::kPerStep`) and operators around
+/// it (`isSender ? 0 : kPerStep - 1`), nothing that reads the thread or
+/// memory. Such a field is as uniform as the construction's argument.
+fn computed_from(v: Node, name: &str, text: &str) -> bool {
+    const MAX_NODES: usize = 64;
+    let mut work = vec![v];
+    let mut seen = 0;
+    while let Some(n) = work.pop() {
+        seen += 1;
+        if seen > MAX_NODES {
+            return false;
+        }
+        match n.kind() {
+            "identifier" if node_text(n, text) == name => {}
+            "number_literal" | "true" | "false" | "qualified_identifier" => {}
+            "parenthesized_expression" | "binary_expression" | "unary_expression"
+            | "conditional_expression" => {
+                let mut c = n.walk();
+                work.extend(n.named_children(&mut c));
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The first constructor parameter `v` mentions.
