@@ -814,12 +814,22 @@ fn unconstrained_candidates(
     if is_logical_warp_width(f, name, constants) {
         return LOGICAL_WARP_WIDTHS.to_vec();
     }
-    CANDIDATES
-        .iter()
+    // A class's or namespace's constant (`Mma_tile::MMAS_M`): in tile code
+    // a count of fragments, stages or steps, whose loops nest. Small values
+    // run them whole within the iteration budget; sizes like 100 would not.
+    let pool: &[i64] = if name.contains("::") {
+        &SCOPED_CONSTANTS
+    } else {
+        &CANDIDATES
+    };
+    pool.iter()
         .copied()
         .chain(compared_constants(f, name, constants))
         .collect()
 }
+
+/// Values tried for a scoped compile-time name (see `unconstrained_candidates`).
+const SCOPED_CONSTANTS: [i64; 4] = [2, 1, 4, 3];
 
 /// Widths tried for a logical warp: the powers of two up to a warp, all
 /// the code admits (CUB's `static_assert`s, the mask layouts of
@@ -1035,7 +1045,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .map(|p| p.name.as_str())
         .chain(
             f.compile_time_values()
-                .filter(|t| !fixed.contains_key(*t))
+                .filter(|t| !fixed.contains_key(*t) && module.constant(t).is_none())
                 .map(|t| t.as_str()),
         )
         .collect();

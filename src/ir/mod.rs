@@ -669,6 +669,18 @@ pub struct Module {
 }
 
 impl Module {
+    /// The value of the constant `name`. A name kept as written with its
+    /// scope (`Traits::kN`, a compile-time value) falls back to its last
+    /// segment, as lowering reads every scoped name: where the unit gives
+    /// that name a value (a header's `detail::warp_threads`), it is the
+    /// value, not one for a run to choose.
+    pub fn constant(&self, name: &str) -> Option<i64> {
+        self.constants.get(name).copied().or_else(|| {
+            let (_, last) = name.rsplit_once("::")?;
+            self.constants.get(last).copied()
+        })
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.by_name
             .get(name)

@@ -232,11 +232,11 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
                     let slot = arity
                         .filter(|_| is_just(v, &p.name, text) || computed_from(v, &p.name, text))
                         .map(|(min_args, max_args)| CtorSlot {
-                                index: p.position,
-                                min_args,
-                                max_args,
-                                exact: v.kind() == "identifier",
-                            });
+                            index: p.position,
+                            min_args,
+                            max_args,
+                            exact: v.kind() == "identifier",
+                        });
                     FieldInit::Param(p.decl, slot)
                 }
                 None => FieldInit::Expr(v),
@@ -325,7 +325,9 @@ fn computed_from(v: Node, name: &str, text: &str) -> bool {
         match n.kind() {
             "identifier" if node_text(n, text) == name => {}
             "number_literal" | "true" | "false" | "qualified_identifier" => {}
-            "parenthesized_expression" | "binary_expression" | "unary_expression"
+            "parenthesized_expression"
+            | "binary_expression"
+            | "unary_expression"
             | "conditional_expression" => {
                 let mut c = n.walk();
                 work.extend(n.named_children(&mut c));

@@ -423,6 +423,8 @@ impl<'a> Lowerer<'a> {
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
         templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
+        let dependent = templates::dependent_names(def, text, &b.qualified);
+        templates::name_dependent_conditions(&mut b.f, self.constants, &dependent);
         b.keep_scoped_names_apart();
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b

@@ -36,7 +36,7 @@ pub(super) fn builtin_size(ty: &str) -> Option<i64> {
 
 /// Whether `name` is a type parameter (`typename T`, `class T`) of a
 /// template that encloses `n` in its own syntax tree.
-fn is_template_type_param(n: Node, text: &str, name: &str) -> bool {
+pub(super) fn is_template_type_param(n: Node, text: &str, name: &str) -> bool {
     ancestors(n)
         .into_iter()
         .filter(|a| a.kind() == "template_declaration")

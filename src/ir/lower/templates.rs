@@ -99,6 +99,179 @@ pub(super) fn name_constant_conditions(
     f.constant_names = names;
 }
 
+/// The names among `qualified` (expression, as written) that a template
+/// parameter's type scopes: `Tile::kRows` with `Tile` a type parameter of
+/// a template around `def`, or a type alias of the class template `def`
+/// is written in (`using Mma_tile = …;`). Each is a value of the
+/// instantiation, free as the template's own values are. A name written
+/// with template arguments (`Log2<N>::VALUE`) is a function of other values
+/// and is not among them, nor is a namespace's (`detail::warp_threads`):
+/// their values are the library's, not the instantiation's.
+pub(super) fn dependent_names(
+    def: tree_sitter::Node,
+    text: &str,
+    qualified: &[(ExprId, String)],
+) -> Vec<(ExprId, String)> {
+    let mut verdicts: HashMap<&str, bool> = HashMap::default();
+    qualified
+        .iter()
+        .filter(|(_, w)| {
+            if w.contains('<') {
+                return false;
+            }
+            let Some((scope, _)) = w.split_once("::") else {
+                return false;
+            };
+            *verdicts.entry(scope).or_insert_with(|| {
+                super::sizes::is_template_type_param(def, text, scope)
+                    || class_template_alias(def, text, scope)
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether `name` is a type alias (`using name = …;`, `typedef … name;`)
+/// declared in the body of a class template that encloses `def`.
+fn class_template_alias(def: tree_sitter::Node, text: &str, name: &str) -> bool {
+    use crate::frontend::{Field as _, node_text};
+    let mut at = def.parent();
+    while let Some(n) = at {
+        if n.kind() == "field_declaration_list"
+            && crate::frontend::ancestors(n)
+                .iter()
+                .any(|a| a.kind() == "template_declaration")
+        {
+            let mut c = n.walk();
+            let declares = n.named_children(&mut c).any(|m| match m.kind() {
+                "alias_declaration" => m.field("name").is_some_and(|k| node_text(k, text) == name),
+                "type_definition" => m
+                    .field("declarator")
+                    .is_some_and(|k| node_text(k, text) == name),
+                _ => false,
+            });
+            if declares {
+                return true;
+            }
+        }
+        at = n.parent();
+    }
+    false
+}
+
+/// Give `f`, as compile-time values ([`Function::constant_names`]), the
+/// qualified names of unknown value its branch and loop conditions read
+/// (those [`dependent_names`] keeps):
+/// `Mma_tile::MMAS_M` in `mi < Mma_tile::MMAS_M * 2`, directly or through
+/// a local or class constant initialised from one (`enum { MMAS_M =
+/// Mma_tile::MMAS_M };`). A qualified name in an expression names a static
+/// member, an enumerator or a namespace's variable: one value for every
+/// thread of the grid. A run picks it, as it picks a template's own values,
+/// rather than guessing which way the branch goes. Named as written, so
+/// `Traits::kN` and `Other::kN` stay two values; a name of `f`'s own class
+/// or one the file gives a value keeps its meaning. Each expression is
+/// read at most once.
+pub(super) fn name_dependent_conditions(
+    f: &mut Function,
+    constants: &HashMap<String, i64>,
+    qualified: &[(ExprId, String)],
+) {
+    if qualified.is_empty() {
+        return;
+    }
+    let written: HashMap<ExprId, &str> = qualified.iter().map(|(e, w)| (*e, w.as_str())).collect();
+    let own_scope = |w: &str| {
+        let scope = w.rsplit_once("::").map_or("", |(s, _)| s);
+        f.class
+            .as_deref()
+            .is_some_and(|c| scope == c || scope.ends_with(&format!("::{c}")))
+    };
+    let mut inits: HashMap<&str, Vec<ExprId>> = HashMap::default();
+    for s in &f.stmts {
+        if let StmtKind::Decl {
+            name,
+            init: Some(e),
+            ..
+        } = &s.kind
+        {
+            inits.entry(name.as_str()).or_default().push(*e);
+        }
+    }
+    // (expression, read as a truth value)
+    let mut stack: Vec<(ExprId, bool)> = Vec::new();
+    for s in &f.stmts {
+        match &s.kind {
+            StmtKind::If { cond, .. }
+            | StmtKind::Loop {
+                cond: Some(cond), ..
+            } => {
+                stack.push((*cond, true));
+            }
+            StmtKind::Switch { scrutinee, .. } => stack.push((*scrutinee, false)),
+            _ => {}
+        }
+    }
+    for e in &f.exprs {
+        if let ExprKind::Ternary(c, _, _) = e.kind {
+            stack.push((c, true));
+        }
+    }
+    let mut seen = vec![false; f.exprs.len()];
+    let mut followed: rustc_hash::FxHashSet<&str> = Default::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut flags: Vec<String> = Vec::new();
+    let mut renamed: Vec<(ExprId, String)> = Vec::new();
+    while let Some((e, truth)) = stack.pop() {
+        if std::mem::replace(&mut seen[e as usize], true) {
+            continue;
+        }
+        match &f.expr(e).kind {
+            ExprKind::Var(n) => match written.get(&e) {
+                Some(w) if !constants.contains_key(n) && !own_scope(w) => {
+                    renamed.push((e, (*w).to_owned()));
+                    if !names.iter().any(|x| x == w) {
+                        names.push((*w).to_owned());
+                    }
+                    if truth && !flags.iter().any(|x| x == w) {
+                        flags.push((*w).to_owned());
+                    }
+                }
+                Some(_) => {}
+                // A local or class constant: what initialises it.
+                None => {
+                    if followed.insert(n.as_str())
+                        && let Some(list) = inits.get(n.as_str())
+                    {
+                        stack.extend(list.iter().map(|i| (*i, false)));
+                    }
+                }
+            },
+            ExprKind::Unary(UnOp::Not, a) => stack.push((*a, truth)),
+            ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+                stack.push((*a, truth));
+                stack.push((*b, truth));
+            }
+            // A call's result is not the name's value; its arguments are
+            // another function's business.
+            ExprKind::Call(_) => {}
+            other => stack.extend(other.children().into_iter().map(|c| (c, false))),
+        }
+    }
+    for (e, name) in renamed {
+        f.exprs[e as usize].kind = ExprKind::Var(name);
+    }
+    for n in names {
+        if !f.constant_names.contains(&n) {
+            f.constant_names.push(n);
+        }
+    }
+    for n in flags {
+        if !f.flag_values.contains(&n) {
+            f.flag_values.push(n);
+        }
+    }
+}
+
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
     let mut templates: HashMap<String, usize> = HashMap::default();
     for (i, f) in fns.iter().enumerate() {
