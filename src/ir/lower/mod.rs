@@ -2067,8 +2067,13 @@ mod tests {
                 exact: true,
             })
         };
-        // `p(p + 1)` is not the argument itself.
-        assert_eq!(slots, [("n", slot(0)), ("p", None), ("k", slot(2))]);
+        // `p(p + 1)` is not the argument itself, but computed from it
+        // alone: its slot, not exact (the field has the argument's level).
+        let computed = Some(CtorSlot {
+            exact: false,
+            ..slot(1).unwrap()
+        });
+        assert_eq!(slots, [("n", slot(0)), ("p", computed), ("k", slot(2))]);
         // A field of the argument has its level, not its value.
         let of_field = lower(
             "struct I { int rank; };\nstruct B {\n  int rank;\n\
