@@ -30,7 +30,7 @@ impl FnBuilder<'_> {
     /// `call` as a misread comparison, if it is one: its function is a
     /// template `v<a < b, …>` whose name `v` is a variable in scope and
     /// whose first argument compares a name with something.
-    pub(super) fn misread_less<'t>(&self, call: Node<'t>, text: &str) -> Option<MisreadLess<'t>> {
+    fn misread_less<'t>(&self, call: Node<'t>, text: &str) -> Option<MisreadLess<'t>> {
         let f = call.field("function")?;
         if f.kind() != "template_function" {
             return None;
@@ -61,50 +61,10 @@ impl FnBuilder<'_> {
         })
     }
 
-    /// `var < callee<…>(args)` for the misread call `n`.
-    pub(super) fn lower_misread_less(
-        &mut self,
-        m: MisreadLess,
-        n: Node,
-        text: &str,
-        depth: usize,
-        site: Option<ByteSpan>,
-    ) -> ExprId {
-        let (var, call) = self.lower_misread_parts(m, n, text, depth, site);
-        let span = self.span(n, site);
-        self.expr(ExprKind::Binary(BinOp::Lt, var, call), span)
-    }
-
-    /// The two sides of a misread comparison: `var` and the call.
-    fn lower_misread_parts(
-        &mut self,
-        m: MisreadLess,
-        n: Node,
-        text: &str,
-        depth: usize,
-        site: Option<ByteSpan>,
-    ) -> (ExprId, ExprId) {
-        let var = self.lower_expr(m.var, text, depth + 1, site);
-        let call_span = match site {
-            Some(s) => s,
-            None => (m.callee.start_byte(), n.end_byte()),
-        };
-        let call = self.lower_call_of(
-            n,
-            Some(m.callee),
-            m.template_args,
-            text,
-            depth + 1,
-            site,
-            call_span,
-        );
-        (var, call)
-    }
-
-    /// `n`, a binary expression of operators tighter than `<` whose
-    /// leftmost operand is a misread comparison, re-read as
-    /// `var < (call op … op …)`. `None` for any other expression.
-    pub(super) fn lower_misread_spine(
+    /// `n` re-read as the comparison it is: a misread call, or a binary
+    /// expression of operators tighter than `<` whose leftmost operand is
+    /// one (`var < (call op … op …)`). `None` for any other expression.
+    pub(super) fn lower_misread(
         &mut self,
         n: Node,
         text: &str,
@@ -112,6 +72,16 @@ impl FnBuilder<'_> {
         site: Option<ByteSpan>,
     ) -> Option<ExprId> {
         let op_of = |b: Node| b.field("operator").map(|o| node_text(o, text));
+        // A spine is read once, from its top: the left operand of a tighter
+        // operator is part of its parent's (so a long sum stays linear).
+        if n.kind() == "binary_expression"
+            && let Some(p) = n.parent()
+            && p.kind() == "binary_expression"
+            && op_of(p).is_some_and(binds_tighter_than_less)
+            && p.field("left") == Some(n)
+        {
+            return None;
+        }
         // The spine, outermost first; bounded like any expression.
         let mut spine = Vec::new();
         let mut at = n;
@@ -122,11 +92,25 @@ impl FnBuilder<'_> {
             spine.push(at);
             at = at.field("left")?;
         }
-        if spine.is_empty() || at.kind() != "call_expression" {
+        if at.kind() != "call_expression" {
             return None;
         }
         let m = self.misread_less(at, text)?;
-        let (var, mut acc) = self.lower_misread_parts(m, at, text, depth + spine.len(), site);
+        let depth = depth + spine.len();
+        let var = self.lower_expr(m.var, text, depth + 1, site);
+        let call_span = match site {
+            Some(s) => s,
+            None => (m.callee.start_byte(), at.end_byte()),
+        };
+        let mut acc = self.lower_call_of(
+            at,
+            Some(m.callee),
+            m.template_args,
+            text,
+            depth + 1,
+            site,
+            call_span,
+        );
         for b in spine.iter().rev() {
             let op = binop(op_of(*b)?)?;
             let r = self.lower_opt(b.field("right"), text, depth + 1, site, self.span(*b, site));
