@@ -24,7 +24,8 @@ use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Node;
 
 use super::{
-    declarator_name, find_function_declarator, last_segment, type_is_float, type_is_integral,
+    declarator_name, find_child, find_function_declarator, last_segment, type_is_float,
+    type_is_integral,
 };
 use crate::frontend::{Walk, ancestors, node_text, preorder};
 use crate::ir::{CtorSlot, Param, StmtKind};
@@ -41,6 +42,11 @@ pub(super) struct ClassInfo<'t> {
     /// nothing defined until a member writes it (no aggregate
     /// initialization gives it a value).
     pub has_constructor: bool,
+    /// The classes it derives from, by name (`Base` of `: private
+    /// Base<T, 32>`), and the aliases it declares for them (`using Super
+    /// = Base<T, 32>;`).
+    pub bases: Vec<String>,
+    pub base_aliases: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -111,9 +117,29 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
         }
         p = n.parent();
     }
+    if let Some(clause) = find_child(spec, "base_class_clause") {
+        let mut c = clause.walk();
+        for b in clause.named_children(&mut c) {
+            if matches!(
+                b.kind(),
+                "type_identifier" | "template_type" | "qualified_identifier"
+            ) {
+                info.bases.push(last_segment(node_text(b, text)).to_owned());
+            }
+        }
+    }
     let mut c = body.walk();
     let members: Vec<Node<'t>> = body.named_children(&mut c).collect();
     for m in &members {
+        if m.kind() == "alias_declaration"
+            && let (Some(n), Some(t)) = (m.field("name"), m.field("type"))
+            && info
+                .bases
+                .iter()
+                .any(|b| b == last_segment(node_text(t, text)))
+        {
+            info.base_aliases.push(node_text(n, text).to_owned());
+        }
         // `enum { TILE = BLOCK * ITEMS, … };`: constants of the class, like
         // its static constexpr members (one value for every thread).
         for (name, node, value) in enumerators(*m, text) {
@@ -404,36 +430,89 @@ pub(super) fn param_flags(p: Node, text: &str) -> (bool, bool) {
 
 pub(super) type Classes<'t> = HashMap<String, ClassInfo<'t>>;
 
+/// Base classes followed up from a class (the chain and its branches).
+const MAX_BASES: usize = 8;
+
 impl super::FnBuilder<'_> {
     /// Give a member function its class's fields (see the module comment)
     /// and its class's template values.
-    pub(super) fn member_prelude(&mut self, info: &ClassInfo, text: &str) {
+    /// The static members and enumerators of `info`'s base classes (those
+    /// of this file, nearest first, at most [`MAX_BASES`]), as locals of
+    /// the member before its own class's: `using Base::kGroup;` and plain
+    /// uses name them, and a derived class's own of the same name hides
+    /// them. Their class templates' parameters are template values.
+    fn base_statics(&mut self, info: &ClassInfo, classes: &Classes, text: &str) {
+        let own: Vec<&str> = info.statics.iter().map(|(n, ..)| n.as_str()).collect();
+        let mut queue: std::collections::VecDeque<&str> =
+            info.bases.iter().map(String::as_str).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut declared: Vec<String> = Vec::new();
+        let mut inherited = Vec::new();
+        while let Some(b) = queue.pop_front() {
+            if seen.contains(&b) || seen.len() >= MAX_BASES {
+                continue;
+            }
+            seen.push(b);
+            let Some(base) = classes.get(b) else {
+                continue;
+            };
+            for t in &base.template_values {
+                if !self.f.template_values.contains(t) {
+                    self.f.template_values.push(t.clone());
+                }
+            }
+            let mut of_base = Vec::new();
+            for (name, decl, v) in &base.statics {
+                if !own.contains(&name.as_str()) && !declared.contains(name) {
+                    declared.push(name.clone());
+                    of_base.push((name.clone(), *decl, *v));
+                }
+            }
+            inherited.push(of_base);
+            queue.extend(base.bases.iter().map(String::as_str));
+        }
+        // A base's constants may read its own base's: deepest base first,
+        // each in its declaration order.
+        for (name, decl, v) in inherited.into_iter().rev().flatten() {
+            self.static_decl(&name, decl, v, text);
+        }
+    }
+
+    /// `name`, a static member or enumerator initialised with `v`, as a
+    /// local of the member's prelude (unless it is a file constant or a
+    /// parameter already).
+    fn static_decl(&mut self, name: &str, decl: Node, v: Node, text: &str) {
+        if self.constants.contains_key(name) || self.f.params.iter().any(|p| p.name == name) {
+            return;
+        }
+        let e = self.lower_expr(v, text, 0, None);
+        let id = self.stmt(
+            StmtKind::Decl {
+                name: name.to_owned(),
+                init: Some(e),
+                dims: Vec::new(),
+                shared: false,
+                is_pointer: false,
+                is_float: type_is_float(decl, text),
+                int_type: super::int_type(decl, text),
+            },
+            super::span_of(decl),
+        );
+        self.push_to(super::Dest::Body, id);
+    }
+
+    pub(super) fn member_prelude(&mut self, info: &ClassInfo, classes: &Classes, text: &str) {
         for t in &info.template_values {
             if !self.f.template_values.contains(t) {
                 self.f.template_values.push(t.clone());
             }
         }
+        self.base_statics(info, classes, text);
         // Static members first (fields' initializers may read them): one
         // value for every thread, whatever the class's template values
         // make it. Those that fold are file constants already.
         for (name, decl, v) in &info.statics {
-            if self.constants.contains_key(name) || self.f.params.iter().any(|p| &p.name == name) {
-                continue;
-            }
-            let e = self.lower_expr(*v, text, 0, None);
-            let id = self.stmt(
-                StmtKind::Decl {
-                    name: name.clone(),
-                    init: Some(e),
-                    dims: Vec::new(),
-                    shared: false,
-                    is_pointer: false,
-                    is_float: type_is_float(*decl, text),
-                    int_type: super::int_type(*decl, text),
-                },
-                super::span_of(*decl),
-            );
-            self.push_to(super::Dest::Body, id);
+            self.static_decl(name, *decl, *v, text);
         }
         for field in &info.fields {
             if self.f.params.iter().any(|p| p.name == field.name) {

@@ -417,15 +417,30 @@ impl<'a> Lowerer<'a> {
             && let Some(info) = self.classes.get(class)
         {
             let start = b.f.exprs.len() as ExprId;
-            b.member_prelude(info, text);
+            b.member_prelude(info, self.classes, text);
             b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
         b.f.class = class;
         b.lower_stmts(body, text, Dest::Body, None);
         templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
-        let dependent = templates::dependent_names(def, text, &b.qualified);
+        // The class and its bases: their constants are in the prelude (not
+        // free values), and `Base::kGroup` names the prelude's `kGroup`.
+        let own_scopes: Vec<String> =
+            b.f.class
+                .iter()
+                .cloned()
+                .chain(
+                    b.f.class
+                        .as_ref()
+                        .and_then(|c| self.classes.get(c))
+                        .into_iter()
+                        .flat_map(|i| i.bases.iter().chain(&i.base_aliases).cloned()),
+                )
+                .collect();
+        let own_scopes: Vec<&str> = own_scopes.iter().map(String::as_str).collect();
+        let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_conditions(&mut b.f, self.constants, &dependent);
-        b.keep_scoped_names_apart();
+        b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b
             .lambdas
@@ -696,8 +711,10 @@ fn span_of(n: Node) -> ByteSpan {
 impl FnBuilder<'_> {
     /// `HAS_VALUES::value` where the function also declares a local or
     /// parameter `value`: the scoped name keeps its written form, so the
-    /// local's level and value never stand for it.
-    fn keep_scoped_names_apart(&mut self) {
+    /// local's level and value never stand for it. A name scoped by the
+    /// function's own class or one of its bases (`own_scopes`) is the
+    /// member its prelude declares.
+    fn keep_scoped_names_apart(&mut self, own_scopes: &[&str]) {
         if self.qualified.is_empty() {
             return;
         }
@@ -712,6 +729,10 @@ impl FnBuilder<'_> {
             .chain(self.f.params.iter().map(|p| p.name.clone()))
             .collect();
         for (id, written) in std::mem::take(&mut self.qualified) {
+            let scope = written.rsplit_once("::").map_or("", |(s, _)| s);
+            if own_scopes.contains(&last_segment(scope)) {
+                continue;
+            }
             let e = &mut self.f.exprs[id as usize];
             if let ExprKind::Var(name) = &e.kind
                 && declared.contains(name)

@@ -80,7 +80,13 @@ impl FnBuilder<'_> {
             return ExprKind::Int(size);
         }
         let is_name = !ty.is_empty() && ty.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if is_name && is_template_type_param(n, text, ty) {
+        // A template's type parameter, or a class template's alias
+        // (`using compute_t = typename Cvec::Elt_type;`): a size of the
+        // instantiation, which runs pick.
+        if is_name
+            && (is_template_type_param(n, text, ty)
+                || super::templates::class_template_alias(n, text, ty))
+        {
             let name = format!("sizeof({ty})");
             if !self.f.type_sizes.contains(&name) {
                 self.f.type_sizes.push(name.clone());

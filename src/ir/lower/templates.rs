@@ -106,11 +106,14 @@ pub(super) fn name_constant_conditions(
 /// instantiation, free as the template's own values are. A name written
 /// with template arguments (`Log2<N>::VALUE`) is a function of other values
 /// and is not among them, nor is a namespace's (`detail::warp_threads`):
-/// their values are the library's, not the instantiation's.
+/// their values are the library's, not the instantiation's; nor is a
+/// name of one of the class's `bases` (or aliases of them), whose
+/// constants the member's prelude declares.
 pub(super) fn dependent_names(
     def: tree_sitter::Node,
     text: &str,
     qualified: &[(ExprId, String)],
+    bases: &[&str],
 ) -> Vec<(ExprId, String)> {
     let mut verdicts: HashMap<&str, bool> = HashMap::default();
     qualified
@@ -122,6 +125,9 @@ pub(super) fn dependent_names(
             let Some((scope, _)) = w.split_once("::") else {
                 return false;
             };
+            if bases.contains(&scope) {
+                return false;
+            }
             *verdicts.entry(scope).or_insert_with(|| {
                 super::sizes::is_template_type_param(def, text, scope)
                     || class_template_alias(def, text, scope)
@@ -133,7 +139,7 @@ pub(super) fn dependent_names(
 
 /// Whether `name` is a type alias (`using name = …;`, `typedef … name;`)
 /// declared in the body of a class template that encloses `def`.
-fn class_template_alias(def: tree_sitter::Node, text: &str, name: &str) -> bool {
+pub(super) fn class_template_alias(def: tree_sitter::Node, text: &str, name: &str) -> bool {
     use crate::frontend::{Field as _, node_text};
     let mut at = def.parent();
     while let Some(n) = at {
