@@ -61,10 +61,13 @@ impl FnBuilder<'_> {
         })
     }
 
-    /// `n` re-read as the comparison it is: a misread call, or a binary
-    /// expression of operators tighter than `<` whose leftmost operand is
-    /// one (`var < (call op … op …)`). `None` for any other expression.
-    pub(super) fn lower_misread(
+    /// `n`, a misread call (`var < call`), or a binary expression of
+    /// operators tighter than `<` lowered along its left spine in one pass:
+    /// where the spine's leftmost operand is a misread call, the whole is
+    /// `var < (call op … op …)`. The spine's inner nodes are never lowered
+    /// on their own, so it is walked once (a long sum stays linear).
+    /// `None` for any other expression.
+    pub(super) fn lower_left_spine(
         &mut self,
         n: Node,
         text: &str,
@@ -72,16 +75,6 @@ impl FnBuilder<'_> {
         site: Option<ByteSpan>,
     ) -> Option<ExprId> {
         let op_of = |b: Node| b.field("operator").map(|o| node_text(o, text));
-        // A spine is read once, from its top: the left operand of a tighter
-        // operator is part of its parent's (so a long sum stays linear).
-        if n.kind() == "binary_expression"
-            && let Some(p) = n.parent()
-            && p.kind() == "binary_expression"
-            && op_of(p).is_some_and(binds_tighter_than_less)
-            && p.field("left") == Some(n)
-        {
-            return None;
-        }
         // The spine, outermost first; bounded like any expression.
         let mut spine = Vec::new();
         let mut at = n;
@@ -92,35 +85,51 @@ impl FnBuilder<'_> {
             spine.push(at);
             at = at.field("left")?;
         }
-        if at.kind() != "call_expression" {
+        let misread = (at.kind() == "call_expression")
+            .then(|| self.misread_less(at, text))
+            .flatten();
+        if misread.is_none() && spine.is_empty() {
             return None;
         }
-        let m = self.misread_less(at, text)?;
-        let depth = depth + spine.len();
-        let var = self.lower_expr(m.var, text, depth + 1, site);
-        let call_span = match site {
-            Some(s) => s,
-            None => (m.callee.start_byte(), at.end_byte()),
+        // The depths the spine's nodes would have lowered one by one.
+        let leaf_depth = depth + spine.len();
+        let (var, mut acc) = match misread {
+            Some(m) => {
+                let var = self.lower_expr(m.var, text, leaf_depth + 1, site);
+                let call_span = match site {
+                    Some(s) => s,
+                    None => (m.callee.start_byte(), at.end_byte()),
+                };
+                let call = self.lower_call_of(
+                    at,
+                    Some(m.callee),
+                    m.template_args,
+                    text,
+                    leaf_depth + 1,
+                    site,
+                    call_span,
+                );
+                (Some(var), call)
+            }
+            None => (None, self.lower_expr(at, text, leaf_depth, site)),
         };
-        let mut acc = self.lower_call_of(
-            at,
-            Some(m.callee),
-            m.template_args,
-            text,
-            depth + 1,
-            site,
-            call_span,
-        );
-        for b in spine.iter().rev() {
+        for (k, b) in spine.iter().enumerate().rev() {
             let op = binop(op_of(*b)?)?;
-            let r = self.lower_opt(b.field("right"), text, depth + 1, site, self.span(*b, site));
-            let start = match site {
-                Some(s) => s,
-                None => (self.f.expr(acc).span.0, b.end_byte()),
+            let span = self.span(*b, site);
+            let r = self.lower_opt(b.field("right"), text, depth + k + 1, site, span);
+            // Re-read, the operation starts at the call, not at `var`.
+            let span = match (var, site) {
+                (Some(_), None) => (self.f.expr(acc).span.0, b.end_byte()),
+                _ => span,
             };
-            acc = self.expr(ExprKind::Binary(op, acc, r), start);
+            acc = self.expr(ExprKind::Binary(op, acc, r), span);
         }
-        let span = self.span(n, site);
-        Some(self.expr(ExprKind::Binary(BinOp::Lt, var, acc), span))
+        Some(match var {
+            Some(v) => {
+                let span = self.span(n, site);
+                self.expr(ExprKind::Binary(BinOp::Lt, v, acc), span)
+            }
+            None => acc,
+        })
     }
 }

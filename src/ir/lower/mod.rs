@@ -1498,7 +1498,7 @@ impl FnBuilder<'_> {
                 }
             }
             "binary_expression" => {
-                if let Some(id) = self.lower_misread(n, text, d, site) {
+                if let Some(id) = self.lower_left_spine(n, text, d, site) {
                     return id;
                 }
                 let op = n
@@ -1748,7 +1748,7 @@ impl FnBuilder<'_> {
         {
             self.lower_lambda(f, text);
         }
-        if let Some(id) = self.lower_misread(n, text, depth, site) {
+        if let Some(id) = self.lower_left_spine(n, text, depth, site) {
             return id;
         }
         self.lower_call_of(n, n.field("function"), Vec::new(), text, depth, site, span)

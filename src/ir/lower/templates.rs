@@ -22,21 +22,103 @@ pub const MAX_PER_TEMPLATE: usize = 8;
 type Stated = Vec<Option<i64>>;
 pub const MAX_PER_MODULE: usize = 64;
 
+/// Names a pass makes compile-time values ([`Function::constant_names`]):
+/// each as written, the flags among them (read as a truth value: bare,
+/// negated, joined by `&&`/`||`), and the expressions renamed to them.
+#[derive(Default)]
+struct Picked {
+    names: Vec<String>,
+    flags: Vec<String>,
+    renamed: Vec<(ExprId, String)>,
+}
+
+impl Picked {
+    fn pick(&mut self, e: ExprId, name: &str, written: bool, truth: bool) {
+        if written {
+            self.renamed.push((e, name.to_owned()));
+        }
+        if !self.names.iter().any(|n| n == name) {
+            self.names.push(name.to_owned());
+        }
+        if truth && !self.flags.iter().any(|n| n == name) {
+            self.flags.push(name.to_owned());
+        }
+    }
+
+    fn apply(self, f: &mut Function) {
+        for (e, name) in self.renamed {
+            f.exprs[e as usize].kind = ExprKind::Var(name);
+        }
+        for n in self.names {
+            if !f.constant_names.contains(&n) {
+                f.constant_names.push(n);
+            }
+        }
+        for n in self.flags {
+            if !f.flag_values.contains(&n) {
+                f.flag_values.push(n);
+            }
+        }
+    }
+}
+
+/// Visit each name the conditions `roots` read, with whether it is read as
+/// a truth value; `visit` returns further expressions to read (what
+/// initialises a local). Through calls' arguments only if `through_calls`.
+/// Each expression is read at most once.
+fn read_conditions<'f>(
+    f: &'f Function,
+    roots: Vec<(ExprId, bool)>,
+    through_calls: bool,
+    mut visit: impl FnMut(ExprId, &'f str, bool) -> Vec<ExprId>,
+) {
+    let mut seen = vec![false; f.exprs.len()];
+    // In the roots' order, each read through before the next: the names'
+    // order is the order runs pick their values in.
+    let mut stack = roots;
+    stack.reverse();
+    while let Some((e, truth)) = stack.pop() {
+        if std::mem::replace(&mut seen[e as usize], true) {
+            continue;
+        }
+        match &f.expr(e).kind {
+            ExprKind::Var(n) => stack.extend(visit(e, n, truth).into_iter().map(|i| (i, false))),
+            ExprKind::Unary(UnOp::Not, a) => stack.push((*a, truth)),
+            ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
+                stack.push((*a, truth));
+                stack.push((*b, truth));
+            }
+            ExprKind::Call(_) if !through_calls => {}
+            other => stack.extend(other.children().into_iter().map(|c| (c, false))),
+        }
+    }
+}
+
 /// Give `f` the names its `if constexpr` conditions read that it neither
 /// declares nor knows as constants ([`Function::constant_names`]): a
 /// constant expression reads only values of the instantiation. A name the
-/// condition tests as a truth value (bare, negated, joined by `&&`/`||`)
-/// is a flag, tried both ways. A qualified name (`qualified`: expression
-/// and text as written) is named as written, `std::is_same_v<T,float>`,
-/// so that two traits stay two values and a witness names the one it
-/// chose. Each condition's tree is read once.
+/// condition tests as a truth value is a flag, tried both ways. A
+/// qualified name (`qualified`: expression and text as written) is named
+/// as written, `std::is_same_v<T,float>`, so that two traits stay two
+/// values and a witness names the one it chose.
 pub(super) fn name_constant_conditions(
     f: &mut Function,
     constants: &HashMap<String, i64>,
     qualified: &[(ExprId, String)],
 ) {
-    let constant_if = |s: &Stmt| matches!(s.kind, StmtKind::If { constant: true, .. });
-    if !f.stmts.iter().any(constant_if) {
+    let roots: Vec<(ExprId, bool)> = f
+        .stmts
+        .iter()
+        .filter_map(|s| match s.kind {
+            StmtKind::If {
+                cond,
+                constant: true,
+                ..
+            } => Some((cond, true)),
+            _ => None,
+        })
+        .collect();
+    if roots.is_empty() {
         return;
     }
     let mut known: rustc_hash::FxHashSet<&str> =
@@ -48,55 +130,17 @@ pub(super) fn name_constant_conditions(
         }
     }
     let written: HashMap<ExprId, &str> = qualified.iter().map(|(e, w)| (*e, w.as_str())).collect();
-    let mut names: Vec<String> = Vec::new();
-    let mut flags: Vec<String> = Vec::new();
-    let mut renamed: Vec<(ExprId, String)> = Vec::new();
-    for s in &f.stmts {
-        let StmtKind::If {
-            cond,
-            constant: true,
-            ..
-        } = &s.kind
-        else {
-            continue;
-        };
-        // (expression, read as a truth value)
-        let mut stack = vec![(*cond, true)];
-        while let Some((e, truth)) = stack.pop() {
-            match &f.expr(e).kind {
-                ExprKind::Var(n) => {
-                    if known.contains(n.as_str()) || constants.contains_key(n) {
-                        continue;
-                    }
-                    let n = match written.get(&e) {
-                        Some(w) => {
-                            renamed.push((e, (*w).to_owned()));
-                            *w
-                        }
-                        None => n.as_str(),
-                    };
-                    let n = &n.to_owned();
-                    if !names.contains(n) {
-                        names.push(n.clone());
-                    }
-                    if truth && !flags.contains(n) {
-                        flags.push(n.clone());
-                    }
-                }
-                ExprKind::Unary(UnOp::Not, a) => stack.push((*a, truth)),
-                ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
-                    stack.push((*a, truth));
-                    stack.push((*b, truth));
-                }
-                other => stack.extend(other.children().into_iter().map(|c| (c, false))),
+    let mut picked = Picked::default();
+    read_conditions(f, roots, true, |e, n, truth| {
+        if !known.contains(n) && !constants.contains_key(n) {
+            match written.get(&e) {
+                Some(w) => picked.pick(e, w, true, truth),
+                None => picked.pick(e, n, false, truth),
             }
         }
-    }
-    for (e, name) in renamed {
-        f.exprs[e as usize].kind = ExprKind::Var(name);
-    }
-    f.flag_values.extend(flags);
-    f.constant_names = names;
+        Vec::new()
+    });
+    picked.apply(f);
 }
 
 /// The names among `qualified` (expression, as written) that a template
@@ -107,13 +151,13 @@ pub(super) fn name_constant_conditions(
 /// with template arguments (`Log2<N>::VALUE`) is a function of other values
 /// and is not among them, nor is a namespace's (`detail::warp_threads`):
 /// their values are the library's, not the instantiation's; nor is a
-/// name of one of the class's `bases` (or aliases of them), whose
-/// constants the member's prelude declares.
+/// name of the class itself, one of its bases or an alias of one
+/// (`own_scopes`), whose constants the member's prelude declares.
 pub(super) fn dependent_names(
     def: tree_sitter::Node,
     text: &str,
     qualified: &[(ExprId, String)],
-    bases: &[&str],
+    own_scopes: &[&str],
 ) -> Vec<(ExprId, String)> {
     let mut verdicts: HashMap<&str, bool> = HashMap::default();
     qualified
@@ -125,7 +169,7 @@ pub(super) fn dependent_names(
             let Some((scope, _)) = w.split_once("::") else {
                 return false;
             };
-            if bases.contains(&scope) {
+            if own_scopes.contains(&scope) {
                 return false;
             }
             *verdicts.entry(scope).or_insert_with(|| {
@@ -174,9 +218,8 @@ pub(super) fn class_template_alias(def: tree_sitter::Node, text: &str, name: &st
 /// member, an enumerator or a namespace's variable: one value for every
 /// thread of the grid. A run picks it, as it picks a template's own values,
 /// rather than guessing which way the branch goes. Named as written, so
-/// `Traits::kN` and `Other::kN` stay two values; a name of `f`'s own class
-/// or one the file gives a value keeps its meaning. Each expression is
-/// read at most once.
+/// `Traits::kN` and `Other::kN` stay two values; one the file gives a
+/// value keeps it.
 pub(super) fn name_dependent_conditions(
     f: &mut Function,
     constants: &HashMap<String, i64>,
@@ -186,12 +229,6 @@ pub(super) fn name_dependent_conditions(
         return;
     }
     let written: HashMap<ExprId, &str> = qualified.iter().map(|(e, w)| (*e, w.as_str())).collect();
-    let own_scope = |w: &str| {
-        let scope = w.rsplit_once("::").map_or("", |(s, _)| s);
-        f.class
-            .as_deref()
-            .is_some_and(|c| scope == c || scope.ends_with(&format!("::{c}")))
-    };
     let mut inits: HashMap<&str, Vec<ExprId>> = HashMap::default();
     for s in &f.stmts {
         if let StmtKind::Decl {
@@ -203,79 +240,38 @@ pub(super) fn name_dependent_conditions(
             inits.entry(name.as_str()).or_default().push(*e);
         }
     }
-    // (expression, read as a truth value)
-    let mut stack: Vec<(ExprId, bool)> = Vec::new();
+    let mut roots: Vec<(ExprId, bool)> = Vec::new();
     for s in &f.stmts {
         match &s.kind {
             StmtKind::If { cond, .. }
             | StmtKind::Loop {
                 cond: Some(cond), ..
-            } => {
-                stack.push((*cond, true));
-            }
-            StmtKind::Switch { scrutinee, .. } => stack.push((*scrutinee, false)),
+            } => roots.push((*cond, true)),
+            StmtKind::Switch { scrutinee, .. } => roots.push((*scrutinee, false)),
             _ => {}
         }
     }
     for e in &f.exprs {
         if let ExprKind::Ternary(c, _, _) = e.kind {
-            stack.push((c, true));
+            roots.push((c, true));
         }
     }
-    let mut seen = vec![false; f.exprs.len()];
     let mut followed: rustc_hash::FxHashSet<&str> = Default::default();
-    let mut names: Vec<String> = Vec::new();
-    let mut flags: Vec<String> = Vec::new();
-    let mut renamed: Vec<(ExprId, String)> = Vec::new();
-    while let Some((e, truth)) = stack.pop() {
-        if std::mem::replace(&mut seen[e as usize], true) {
-            continue;
-        }
-        match &f.expr(e).kind {
-            ExprKind::Var(n) => match written.get(&e) {
-                Some(w) if !constants.contains_key(n) && !own_scope(w) => {
-                    renamed.push((e, (*w).to_owned()));
-                    if !names.iter().any(|x| x == w) {
-                        names.push((*w).to_owned());
-                    }
-                    if truth && !flags.iter().any(|x| x == w) {
-                        flags.push((*w).to_owned());
-                    }
-                }
-                Some(_) => {}
-                // A local or class constant: what initialises it.
-                None => {
-                    if followed.insert(n.as_str())
-                        && let Some(list) = inits.get(n.as_str())
-                    {
-                        stack.extend(list.iter().map(|i| (*i, false)));
-                    }
-                }
-            },
-            ExprKind::Unary(UnOp::Not, a) => stack.push((*a, truth)),
-            ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => {
-                stack.push((*a, truth));
-                stack.push((*b, truth));
+    let mut picked = Picked::default();
+    // A call's result is not the name's value; its arguments are another
+    // function's business.
+    read_conditions(f, roots, false, |e, n, truth| match written.get(&e) {
+        Some(w) => {
+            if !constants.contains_key(n) {
+                picked.pick(e, w, true, truth);
             }
-            // A call's result is not the name's value; its arguments are
-            // another function's business.
-            ExprKind::Call(_) => {}
-            other => stack.extend(other.children().into_iter().map(|c| (c, false))),
+            Vec::new()
         }
-    }
-    for (e, name) in renamed {
-        f.exprs[e as usize].kind = ExprKind::Var(name);
-    }
-    for n in names {
-        if !f.constant_names.contains(&n) {
-            f.constant_names.push(n);
-        }
-    }
-    for n in flags {
-        if !f.flag_values.contains(&n) {
-            f.flag_values.push(n);
-        }
-    }
+        // A local or class constant: what initialises it.
+        None if followed.insert(n) => inits.get(n).cloned().unwrap_or_default(),
+        None => Vec::new(),
+    });
+    picked.apply(f);
 }
 
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
