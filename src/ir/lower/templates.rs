@@ -182,27 +182,27 @@ pub(super) fn dependent_names(
 }
 
 /// Whether `name` is a type alias (`using name = …;`, `typedef … name;`)
-/// declared in the body of a class template that encloses `def`.
+/// declared in the body of a class template that encloses `def`: one walk
+/// up, a declaring class body first, then a template above it.
 pub(super) fn class_template_alias(def: tree_sitter::Node, text: &str, name: &str) -> bool {
     use crate::frontend::{Field as _, node_text};
+    let declares = |body: tree_sitter::Node| {
+        let mut c = body.walk();
+        body.named_children(&mut c).any(|m| match m.kind() {
+            "alias_declaration" => m.field("name").is_some_and(|k| node_text(k, text) == name),
+            "type_definition" => m
+                .field("declarator")
+                .is_some_and(|k| node_text(k, text) == name),
+            _ => false,
+        })
+    };
+    let mut declared_below = false;
     let mut at = def.parent();
     while let Some(n) = at {
-        if n.kind() == "field_declaration_list"
-            && crate::frontend::ancestors(n)
-                .iter()
-                .any(|a| a.kind() == "template_declaration")
-        {
-            let mut c = n.walk();
-            let declares = n.named_children(&mut c).any(|m| match m.kind() {
-                "alias_declaration" => m.field("name").is_some_and(|k| node_text(k, text) == name),
-                "type_definition" => m
-                    .field("declarator")
-                    .is_some_and(|k| node_text(k, text) == name),
-                _ => false,
-            });
-            if declares {
-                return true;
-            }
+        match n.kind() {
+            "field_declaration_list" if !declared_below => declared_below = declares(n),
+            "template_declaration" if declared_below => return true,
+            _ => {}
         }
         at = n.parent();
     }
