@@ -66,6 +66,82 @@ fn missing_path_exits_2_and_other_files_are_still_checked() {
     );
 }
 
+/// A kernel that broadcasts under a lane-dependent guard through a helper
+/// it includes by `<warpkit/broadcast.cuh>`.
+const TAIL_BROADCAST: &str = "#include <warpkit/broadcast.cuh>\n\
+__global__ void tail(const float *in, float *out, int n) {\n\
+    int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+    float v = in[i];\n\
+    if (i < n) { v = wk_broadcast(v); }\n\
+    out[i] = v;\n\
+}\n";
+
+#[test]
+fn a_missing_path_does_not_widen_what_the_others_include() {
+    // `proj` does not have the header its kernel includes; a sibling tree
+    // that is not named on the command line does. A missing path beside
+    // `proj` (whose directory is the parent of both) must not make the
+    // run resolve the include into the sibling.
+    let dir = tempfile::tempdir().unwrap();
+    let write = |p: &str, text: &str| {
+        let f = dir.path().join(p);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write("proj/k.cu", TAIL_BROADCAST);
+    write(
+        "elsewhere/warpkit/broadcast.cuh",
+        "__device__ inline float wk_broadcast(float v) { return __shfl_sync(0xffffffffu, v, 0); }\n",
+    );
+    let check = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_warplint"))
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .args(["check", "--format", "concise"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let alone = check(&["proj"]);
+    assert_eq!(alone.status.code(), Some(0), "{}", stdout(&alone));
+    let beside_missing = check(&["proj", "missing.cu"]);
+    assert_eq!(beside_missing.status.code(), Some(2));
+    assert!(stderr(&beside_missing).contains("missing.cu"));
+    assert!(
+        !stdout(&beside_missing).contains("WL002"),
+        "{}",
+        stdout(&beside_missing)
+    );
+}
+
+#[test]
+fn two_trees_checked_together_each_see_their_own_vendored_headers() {
+    // app_a and app_b vendor two versions of one header at the same path;
+    // checking both in one run finds what checking each alone finds.
+    let tree = "testdata/tu/vendored_copies";
+    let together = run(&[
+        "check",
+        "--format",
+        "concise",
+        &format!("{tree}/app_a"),
+        &format!("{tree}/app_b"),
+    ]);
+    let a = run(&["check", "--format", "concise", &format!("{tree}/app_a")]);
+    let b = run(&["check", "--format", "concise", &format!("{tree}/app_b")]);
+    assert_eq!(a.status.code(), Some(1), "{}", stdout(&a));
+    assert_eq!(b.status.code(), Some(0), "{}", stdout(&b));
+    let findings = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .filter(|l| l.contains(": WL"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(findings(&together), findings(&a));
+    assert_eq!(findings(&together).len(), 1, "{}", stdout(&together));
+    assert!(findings(&together)[0].contains("app_a/src/bcast.cu:8:"));
+}
+
 #[test]
 fn exit_zero_and_quiet() {
     let o = run(&[

@@ -223,6 +223,11 @@ impl Session {
     pub fn new(roots: &[PathBuf]) -> Session {
         let mut dirs: Vec<PathBuf> = Vec::new();
         for r in roots {
+            // A path that does not exist is reported by the engine; it
+            // must not widen the index (its parent may hold other trees).
+            if !r.exists() {
+                continue;
+            }
             let dir = if r.is_dir() {
                 r.clone()
             } else {
@@ -488,7 +493,7 @@ impl Session {
             }
         }
         if search.by_suffix {
-            return self.suffix_index().lookup(&d.name).cloned();
+            return self.suffix_index().lookup(&d.name, dir).cloned();
         }
         None
     }

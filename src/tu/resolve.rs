@@ -5,6 +5,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// One `#include` directive, in source order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,10 +91,30 @@ pub const MAX_INDEXED_FILES: usize = 200_000;
 /// `d.h`, `c/d.h`, … up to this many components.
 const MAX_SUFFIX_COMPONENTS: usize = 6;
 
+/// Candidates kept per suffix: past this many copies of one name, the
+/// name is ambiguous whatever the includer.
+const MAX_CANDIDATES: usize = 32;
+
+/// One indexed file: its path as walked, and its absolute form (to measure
+/// how close it is to an includer, whatever form the includer's path has).
+#[derive(Debug)]
+struct Indexed {
+    path: PathBuf,
+    absolute: PathBuf,
+}
+
+/// The files ending in one suffix.
+#[derive(Debug, Default)]
+struct Candidates {
+    files: Vec<Arc<Indexed>>,
+    /// More than [`MAX_CANDIDATES`] files end in it.
+    overflowed: bool,
+}
+
 /// Path suffix → the files ending in it (`cub/util.cuh` → `…/cub/util.cuh`).
 #[derive(Debug, Default)]
 pub struct SuffixIndex {
-    by_suffix: HashMap<String, Vec<PathBuf>>,
+    by_suffix: HashMap<String, Candidates>,
     /// Files indexed (for statistics and tests).
     pub files: usize,
 }
@@ -123,26 +144,26 @@ impl SuffixIndex {
                 let path = normalize(path);
                 // The same file reached from two roots (`.` and an absolute
                 // root) is one file, not an ambiguity.
-                let identity = std::path::absolute(&path)
-                    .map(|p| normalize(&p))
-                    .unwrap_or_else(|_| path.clone());
-                if !seen.insert(identity) {
+                let absolute = absolute(&path);
+                if !seen.insert(absolute.clone()) {
                     continue;
                 }
                 index.files += 1;
-                let parts: Vec<&str> = path
+                let parts: Vec<String> = path
                     .components()
                     .filter_map(|c| match c {
-                        Component::Normal(s) => s.to_str(),
+                        Component::Normal(s) => s.to_str().map(str::to_owned),
                         _ => None,
                     })
                     .collect();
+                let file = Arc::new(Indexed { path, absolute });
                 for k in 1..=parts.len().min(MAX_SUFFIX_COMPONENTS) {
                     let key = parts[parts.len() - k..].join("/");
                     let list = index.by_suffix.entry(key).or_default();
-                    // Two are enough to know a suffix is ambiguous.
-                    if list.len() < 2 {
-                        list.push(path.clone());
+                    if list.files.len() < MAX_CANDIDATES {
+                        list.files.push(Arc::clone(&file));
+                    } else {
+                        list.overflowed = true;
                     }
                 }
             }
@@ -150,15 +171,52 @@ impl SuffixIndex {
         index
     }
 
-    /// The one file whose path ends in `name`, if exactly one does.
-    pub fn lookup(&self, name: &str) -> Option<&PathBuf> {
+    /// The file whose path ends in `name`, as included from a file in
+    /// `from`: the only such file, or else the one that shares the longest
+    /// leading directories with `from` (a project that vendors two copies
+    /// of a library includes, from each copy's files, that copy's headers).
+    /// `None` when no file, or two equally close ones, end in `name`.
+    pub fn lookup(&self, name: &str, from: &Path) -> Option<&PathBuf> {
         let key = normalize(Path::new(name));
         let key = key.to_str()?.trim_start_matches("./");
-        match self.by_suffix.get(key).map(Vec::as_slice) {
-            Some([one]) => Some(one),
-            _ => None,
+        let candidates = self.by_suffix.get(key)?;
+        if candidates.overflowed {
+            return None;
         }
+        if let [one] = candidates.files.as_slice() {
+            return Some(&one.path);
+        }
+        let from = absolute(from);
+        let mut best: Option<(usize, &Indexed)> = None;
+        let mut tied = false;
+        for file in &candidates.files {
+            let shared = shared_components(&from, &file.absolute);
+            match best {
+                Some((n, _)) if shared < n => {}
+                Some((n, _)) if shared == n => tied = true,
+                _ => {
+                    best = Some((shared, file));
+                    tied = false;
+                }
+            }
+        }
+        best.filter(|_| !tied).map(|(_, f)| &f.path)
     }
+}
+
+/// `path` made absolute against the working directory, lexically.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path)
+        .map(|p| normalize(&p))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// How many leading components `a` and `b` have in common.
+fn shared_components(a: &Path, b: &Path) -> usize {
+    a.components()
+        .zip(b.components())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The enclosing git repository's root of `dir`, if any (a `.git` file or
@@ -199,19 +257,38 @@ mod tests {
     }
 
     #[test]
-    fn suffix_index_answers_only_unambiguous_names() {
+    fn suffix_index_answers_the_closest_copy() {
         let dir = tempfile::tempdir().unwrap();
-        for p in ["lib/one/util.cuh", "lib/two/util.cuh", "lib/one/only.cuh"] {
+        for p in [
+            "lib/one/util.cuh",
+            "lib/two/util.cuh",
+            "lib/one/only.cuh",
+            "app/a/vendor/cub/warp.cuh",
+            "app/b/vendor/cub/warp.cuh",
+        ] {
             let f = dir.path().join(p);
             std::fs::create_dir_all(f.parent().unwrap()).unwrap();
             std::fs::write(&f, "").unwrap();
         }
-        let index = SuffixIndex::build(&[dir.path().to_path_buf()]);
-        assert_eq!(index.files, 3);
-        assert!(index.lookup("util.cuh").is_none());
-        assert!(index.lookup("one/util.cuh").is_some());
-        assert!(index.lookup("only.cuh").is_some());
-        assert!(index.lookup("./one/only.cuh").is_some());
-        assert!(index.lookup("missing.cuh").is_none());
+        let root = dir.path();
+        let index = SuffixIndex::build(&[root.to_path_buf()]);
+        assert_eq!(index.files, 5);
+        // Equally far from both copies: ambiguous.
+        assert!(index.lookup("util.cuh", root).is_none());
+        assert!(index.lookup("util.cuh", &root.join("app")).is_none());
+        // From inside one copy's tree, that copy.
+        let near = index.lookup("util.cuh", &root.join("lib/two")).unwrap();
+        assert!(near.ends_with("lib/two/util.cuh"));
+        let a = index
+            .lookup("cub/warp.cuh", &root.join("app/a/src"))
+            .unwrap();
+        assert!(a.ends_with("app/a/vendor/cub/warp.cuh"));
+        let b = index.lookup("cub/warp.cuh", &root.join("app/b")).unwrap();
+        assert!(b.ends_with("app/b/vendor/cub/warp.cuh"));
+        // One file ending in the name is the answer from anywhere.
+        assert!(index.lookup("one/util.cuh", &root.join("app/b")).is_some());
+        assert!(index.lookup("only.cuh", root).is_some());
+        assert!(index.lookup("./one/only.cuh", root).is_some());
+        assert!(index.lookup("missing.cuh", root).is_none());
     }
 }
