@@ -115,6 +115,45 @@ fn a_missing_path_does_not_widen_what_the_others_include() {
 }
 
 #[test]
+fn a_header_checked_alone_finds_its_library_in_its_ancestors() {
+    // No repository, no include directories, and the included header is
+    // outside the checked path: it is found under the nearest directory
+    // above the includer that holds `warpkit/detail/width.cuh`, as the
+    // library's include root would give it to the compiler.
+    let dir = tempfile::tempdir().unwrap();
+    let write = |p: &str, text: &str| {
+        let f = dir.path().join(p);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write(
+        "lib/include/warpkit/detail/width.cuh",
+        "constexpr int kWarpThreads = 32;\n",
+    );
+    write(
+        "lib/include/warpkit/agent/rows.cuh",
+        "#include <warpkit/detail/width.cuh>\n\
+         __device__ inline float lane_of(float v) {\n\
+             return __shfl_sync(0xffffffffu, v, threadIdx.x % kWarpThreads);\n\
+         }\n",
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
+        .current_dir(dir.path())
+        .args([
+            "check",
+            "--format",
+            "json",
+            "lib/include/warpkit/agent/rows.cuh",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stats = &report["stats"];
+    assert_eq!(stats["includes_resolved"], 1, "{stats}");
+    assert_eq!(stats["missing_includes"], serde_json::json!({}), "{stats}");
+}
+
+#[test]
 fn two_trees_checked_together_each_see_their_own_vendored_headers() {
     // app_a and app_b vendor two versions of one header at the same path;
     // checking both in one run finds what checking each alone finds.

@@ -493,7 +493,11 @@ impl Session {
             }
         }
         if search.by_suffix {
-            return self.suffix_index().lookup(&d.name, dir).cloned();
+            return self
+                .suffix_index()
+                .lookup(&d.name, dir)
+                .cloned()
+                .or_else(|| resolve::in_ancestors(dir, name));
         }
         None
     }
