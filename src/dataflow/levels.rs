@@ -447,7 +447,9 @@ impl Levels {
                     // that broadcasts its argument from lane 0).
                     with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
                 }
-                None if c.receiver.is_none() && (pure_function(&c.name) || c.name == ASM_VALUE) => {
+                None if c.receiver.is_none()
+                    && (pure_function(&c.name) || cached_load(&c.name) || c.name == ASM_VALUE) =>
+                {
                     args()
                 }
                 None => s.unknown().max(args()),
@@ -573,6 +575,15 @@ impl Entry {
             ..Entry::plain(Level::Uniform)
         }
     }
+}
+
+/// The cache-hinted loads (`__ldg(&p[i])`, `__ldcg`, …): like `p[i]`, as
+/// uniform as the address they read.
+pub fn cached_load(name: &str) -> bool {
+    matches!(
+        name,
+        "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv"
+    )
 }
 
 /// Library functions whose result depends only on their arguments.
