@@ -186,6 +186,12 @@ impl SuffixIndex {
         if let [one] = candidates.files.as_slice() {
             return Some(&one.path);
         }
+        // A bare file name (`<mma.h>`) matches any file of that name; of
+        // several, the nearest is a guess a compiler would not make (the
+        // toolkit's header is meant, not `cutlass/arch/mma.h`).
+        if !key.contains('/') {
+            return None;
+        }
         let from = absolute(from);
         let mut best: Option<(usize, &Indexed)> = None;
         let mut tied = false;
@@ -237,6 +243,12 @@ pub fn in_ancestors(dir: &Path, name: &Path) -> Option<PathBuf> {
         None
     };
     let mut cur = Some(normalize(dir));
+    // A bare file name is not looked for beside the includer: a compiler
+    // finds `<mma.h>` there only through `-I` of that very directory, and
+    // `"mma.h"` was looked for there already.
+    if name.components().count() == 1 {
+        cur = cur.and_then(|d| parent_dir(&d));
+    }
     for _ in 0..=MAX_ANCESTORS {
         let d = cur?;
         let candidate = normalize(&d.join(name));
@@ -246,12 +258,20 @@ pub fn in_ancestors(dir: &Path, name: &Path) -> Option<PathBuf> {
         if d == Path::new(".") || top.as_deref() == Some(d.as_path()) {
             return None;
         }
-        cur = match d.parent() {
-            Some(p) if p.as_os_str().is_empty() => Some(PathBuf::from(".")),
-            p => p.map(Path::to_path_buf),
-        };
+        cur = parent_dir(&d);
     }
     None
+}
+
+/// The directory above `d`, `.` above a one-component relative path.
+fn parent_dir(d: &Path) -> Option<PathBuf> {
+    if d == Path::new(".") {
+        return None;
+    }
+    match d.parent() {
+        Some(p) if p.as_os_str().is_empty() => Some(PathBuf::from(".")),
+        p => p.map(Path::to_path_buf),
+    }
 }
 
 /// The enclosing git repository's root of `dir`, if any (a `.git` file or
@@ -311,6 +331,14 @@ mod tests {
         let near = in_ancestors(&agent, Path::new("kit/near.cuh")).unwrap();
         assert_eq!(near, root.join("inc/kit/agent/kit/near.cuh"));
         assert!(in_ancestors(&agent, Path::new("kit/missing.cuh")).is_none());
+        // A bare name is not taken from the includer's own directory.
+        std::fs::write(agent.join("mma.h"), "").unwrap();
+        assert!(in_ancestors(&agent, Path::new("mma.h")).is_none());
+        std::fs::write(root.join("inc/mma.h"), "").unwrap();
+        assert_eq!(
+            in_ancestors(&agent, Path::new("mma.h")).unwrap(),
+            root.join("inc/mma.h")
+        );
     }
 
     #[test]
@@ -333,15 +361,21 @@ mod tests {
         // Equally far from both copies: ambiguous.
         assert!(index.lookup("util.cuh", root).is_none());
         assert!(index.lookup("util.cuh", &root.join("app")).is_none());
-        // From inside one copy's tree, that copy.
-        let near = index.lookup("util.cuh", &root.join("lib/two")).unwrap();
-        assert!(near.ends_with("lib/two/util.cuh"));
+        // From inside one copy's tree, that copy (a bare name, above, is
+        // never chosen by nearness).
+        assert!(index.lookup("util.cuh", &root.join("lib/two")).is_none());
         let a = index
             .lookup("cub/warp.cuh", &root.join("app/a/src"))
             .unwrap();
         assert!(a.ends_with("app/a/vendor/cub/warp.cuh"));
         let b = index.lookup("cub/warp.cuh", &root.join("app/b")).unwrap();
         assert!(b.ends_with("app/b/vendor/cub/warp.cuh"));
+        // A bare name of several files is ambiguous even from beside one.
+        assert!(
+            index
+                .lookup("warp.cuh", &root.join("app/a/vendor/cub"))
+                .is_none()
+        );
         // One file ending in the name is the answer from anywhere.
         assert!(index.lookup("one/util.cuh", &root.join("app/b")).is_some());
         assert!(index.lookup("only.cuh", root).is_some());
