@@ -154,6 +154,42 @@ fn a_header_checked_alone_finds_its_library_in_its_ancestors() {
 }
 
 #[test]
+fn a_system_header_name_is_not_taken_from_elsewhere_in_the_tree() {
+    // `<endian.h>` and `<assert.h>` are the C library's: the only
+    // `endian.h` of the tree, deep in another directory, is not it, and
+    // the only `assert.h`, beside the includer, is not `<assert.h>`
+    // either. A project header at the include root above the includer is
+    // found (`<kernel_config.h>` from `include/ops/`).
+    let dir = tempfile::tempdir().unwrap();
+    let write = |p: &str, text: &str| {
+        let f = dir.path().join(p);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write("third_party/portable/endian.h", "#define LE 1\n");
+    write("include/ops/assert.h", "#define CHECK(x)\n");
+    write("include/kernel_config.h", "#define BLOCK 128\n");
+    write(
+        "include/ops/k.cu",
+        "#include <endian.h>\n#include <assert.h>\n#include <kernel_config.h>\n\
+         __global__ void k(float *out) { out[threadIdx.x] = __shfl_sync(0xffffffffu, 1.0f * BLOCK, 0); }\n",
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
+        .current_dir(dir.path())
+        .args(["check", "--format", "json", "."])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stats = &report["stats"];
+    assert_eq!(
+        stats["missing_includes"],
+        serde_json::json!({"endian.h": 1, "assert.h": 1}),
+        "{stats}"
+    );
+    assert_eq!(stats["includes_resolved"], 1, "{stats}");
+}
+
+#[test]
 fn two_trees_checked_together_each_see_their_own_vendored_headers() {
     // app_a and app_b vendor two versions of one header at the same path;
     // checking both in one run finds what checking each alone finds.

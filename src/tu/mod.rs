@@ -493,6 +493,11 @@ impl Session {
             }
         }
         if search.by_suffix {
+            // `<assert.h>`, `<vector>`, `<cuda_fp16.h>`: the toolkit's or the
+            // C/C++ library's, whatever file of that name the tree holds.
+            if !d.quoted && resolve::is_system_header(&d.name) {
+                return None;
+            }
             return self
                 .suffix_index()
                 .lookup(&d.name, dir)

@@ -225,6 +225,188 @@ fn shared_components(a: &Path, b: &Path) -> usize {
         .count()
 }
 
+/// Headers of the C and C++ libraries, POSIX and the CUDA toolkit that
+/// code includes by a bare name: `<assert.h>` is the system's even where
+/// the tree holds a file of that name (libcu++'s `__cccl/assert.h`,
+/// CUTLASS's `arch/mma.h`).
+const SYSTEM_HEADERS: &[&str] = &[
+    // C
+    "assert.h",
+    "complex.h",
+    "ctype.h",
+    "errno.h",
+    "fenv.h",
+    "float.h",
+    "inttypes.h",
+    "iso646.h",
+    "limits.h",
+    "locale.h",
+    "math.h",
+    "setjmp.h",
+    "signal.h",
+    "stdalign.h",
+    "stdarg.h",
+    "stdatomic.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "tgmath.h",
+    "threads.h",
+    "time.h",
+    "uchar.h",
+    "wchar.h",
+    "wctype.h",
+    // POSIX and platform
+    "endian.h",
+    "unistd.h",
+    "pthread.h",
+    "dlfcn.h",
+    "fcntl.h",
+    "sched.h",
+    "semaphore.h",
+    "malloc.h",
+    "alloca.h",
+    "strings.h",
+    "windows.h",
+    "intrin.h",
+    "process.h",
+    // C++
+    "algorithm",
+    "any",
+    "array",
+    "atomic",
+    "bit",
+    "bitset",
+    "cassert",
+    "cctype",
+    "cerrno",
+    "cfloat",
+    "charconv",
+    "chrono",
+    "cinttypes",
+    "climits",
+    "cmath",
+    "compare",
+    "complex",
+    "concepts",
+    "condition_variable",
+    "cstdarg",
+    "cstddef",
+    "cstdint",
+    "cstdio",
+    "cstdlib",
+    "cstring",
+    "ctime",
+    "deque",
+    "exception",
+    "execution",
+    "expected",
+    "filesystem",
+    "format",
+    "forward_list",
+    "fstream",
+    "functional",
+    "future",
+    "initializer_list",
+    "iomanip",
+    "ios",
+    "iosfwd",
+    "iostream",
+    "istream",
+    "iterator",
+    "limits",
+    "list",
+    "locale",
+    "map",
+    "memory",
+    "mutex",
+    "new",
+    "numbers",
+    "numeric",
+    "optional",
+    "ostream",
+    "queue",
+    "random",
+    "ranges",
+    "ratio",
+    "regex",
+    "set",
+    "shared_mutex",
+    "source_location",
+    "span",
+    "sstream",
+    "stack",
+    "stdexcept",
+    "string",
+    "string_view",
+    "system_error",
+    "thread",
+    "tuple",
+    "type_traits",
+    "typeindex",
+    "typeinfo",
+    "unordered_map",
+    "unordered_set",
+    "utility",
+    "valarray",
+    "variant",
+    "vector",
+    "version",
+    // CUDA toolkit
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "cuda_fp16.h",
+    "cuda_bf16.h",
+    "cuda_fp8.h",
+    "cuda_fp6.h",
+    "cuda_fp4.h",
+    "cuda_pipeline.h",
+    "cuda_awbarrier.h",
+    "cuda_device_runtime_api.h",
+    "cuda_profiler_api.h",
+    "cuda_texture_types.h",
+    "cudaTypedefs.h",
+    "mma.h",
+    "vector_types.h",
+    "vector_functions.h",
+    "device_functions.h",
+    "device_launch_parameters.h",
+    "driver_types.h",
+    "builtin_types.h",
+    "host_defines.h",
+    "math_constants.h",
+    "math_functions.h",
+    "sm_20_intrinsics.h",
+    "sm_30_intrinsics.h",
+    "sm_32_intrinsics.h",
+    "sm_35_intrinsics.h",
+    "sm_60_atomic_functions.h",
+    "sm_61_intrinsics.h",
+    "cooperative_groups.h",
+    "cuda_occupancy.h",
+    "nvrtc.h",
+    "cublas_v2.h",
+    "cublas.h",
+    "cublasLt.h",
+    "curand.h",
+    "curand_kernel.h",
+    "cufft.h",
+    "cusparse.h",
+    "cusolverDn.h",
+    "nvml.h",
+    "nvtx3.hpp",
+    "nvToolsExt.h",
+];
+
+/// Is `<name>` a system header (see [`SYSTEM_HEADERS`])?
+pub fn is_system_header(name: &str) -> bool {
+    SYSTEM_HEADERS.contains(&name)
+}
+
 /// Directories above an includer that [`in_ancestors`] looks in, at most.
 const MAX_ANCESTORS: usize = 32;
 
@@ -243,12 +425,6 @@ pub fn in_ancestors(dir: &Path, name: &Path) -> Option<PathBuf> {
         None
     };
     let mut cur = Some(normalize(dir));
-    // A bare file name is not looked for beside the includer: a compiler
-    // finds `<mma.h>` there only through `-I` of that very directory, and
-    // `"mma.h"` was looked for there already.
-    if name.components().count() == 1 {
-        cur = cur.and_then(|d| parent_dir(&d));
-    }
     for _ in 0..=MAX_ANCESTORS {
         let d = cur?;
         let candidate = normalize(&d.join(name));
@@ -331,14 +507,6 @@ mod tests {
         let near = in_ancestors(&agent, Path::new("kit/near.cuh")).unwrap();
         assert_eq!(near, root.join("inc/kit/agent/kit/near.cuh"));
         assert!(in_ancestors(&agent, Path::new("kit/missing.cuh")).is_none());
-        // A bare name is not taken from the includer's own directory.
-        std::fs::write(agent.join("mma.h"), "").unwrap();
-        assert!(in_ancestors(&agent, Path::new("mma.h")).is_none());
-        std::fs::write(root.join("inc/mma.h"), "").unwrap();
-        assert_eq!(
-            in_ancestors(&agent, Path::new("mma.h")).unwrap(),
-            root.join("inc/mma.h")
-        );
     }
 
     #[test]
