@@ -66,6 +66,33 @@ fn missing_path_exits_2_and_other_files_are_still_checked() {
     );
 }
 
+/// A temporary tree holding `files` (path, text), outside any repository.
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let f = dir.path().join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    }
+    dir
+}
+
+/// `warplint ARGS` run in `dir`.
+fn run_in(dir: &tempfile::TempDir, args: &[&str]) -> Output {
+    warplint()
+        .current_dir(dir.path())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The JSON report's `stats` of `warplint check PATH` run in `dir`.
+fn json_stats(dir: &tempfile::TempDir, path: &str) -> serde_json::Value {
+    let o = run_in(dir, &["check", "--format", "json", path]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    report["stats"].clone()
+}
+
 /// A kernel that broadcasts under a lane-dependent guard through a helper
 /// it includes by `<warpkit/broadcast.cuh>`.
 const TAIL_BROADCAST: &str = "#include <warpkit/broadcast.cuh>\n\
@@ -82,29 +109,19 @@ fn a_missing_path_does_not_widen_what_the_others_include() {
     // that is not named on the command line does. A missing path beside
     // `proj` (whose directory is the parent of both) must not make the
     // run resolve the include into the sibling.
-    let dir = tempfile::tempdir().unwrap();
-    let write = |p: &str, text: &str| {
-        let f = dir.path().join(p);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
-    write("proj/k.cu", TAIL_BROADCAST);
-    write(
-        "elsewhere/warpkit/broadcast.cuh",
-        "__device__ inline float wk_broadcast(float v) { return __shfl_sync(0xffffffffu, v, 0); }\n",
-    );
-    let check = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_warplint"))
-            .current_dir(dir.path())
-            .env("NO_COLOR", "1")
-            .args(["check", "--format", "concise"])
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    let alone = check(&["proj"]);
+    let dir = tree(&[
+        ("proj/k.cu", TAIL_BROADCAST),
+        (
+            "elsewhere/warpkit/broadcast.cuh",
+            "__device__ inline float wk_broadcast(float v) { return __shfl_sync(0xffffffffu, v, 0); }\n",
+        ),
+    ]);
+    let alone = run_in(&dir, &["check", "--format", "concise", "proj"]);
     assert_eq!(alone.status.code(), Some(0), "{}", stdout(&alone));
-    let beside_missing = check(&["proj", "missing.cu"]);
+    let beside_missing = run_in(
+        &dir,
+        &["check", "--format", "concise", "proj", "missing.cu"],
+    );
     assert_eq!(beside_missing.status.code(), Some(2));
     assert!(stderr(&beside_missing).contains("missing.cu"));
     assert!(
@@ -120,35 +137,20 @@ fn a_header_checked_alone_finds_its_library_in_its_ancestors() {
     // outside the checked path: it is found under the nearest directory
     // above the includer that holds `warpkit/detail/width.cuh`, as the
     // library's include root would give it to the compiler.
-    let dir = tempfile::tempdir().unwrap();
-    let write = |p: &str, text: &str| {
-        let f = dir.path().join(p);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
-    write(
-        "lib/include/warpkit/detail/width.cuh",
-        "constexpr int kWarpThreads = 32;\n",
-    );
-    write(
-        "lib/include/warpkit/agent/rows.cuh",
-        "#include <warpkit/detail/width.cuh>\n\
-         __device__ inline float lane_of(float v) {\n\
-             return __shfl_sync(0xffffffffu, v, threadIdx.x % kWarpThreads);\n\
-         }\n",
-    );
-    let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
-        .current_dir(dir.path())
-        .args([
-            "check",
-            "--format",
-            "json",
+    let dir = tree(&[
+        (
+            "lib/include/warpkit/detail/width.cuh",
+            "constexpr int kWarpThreads = 32;\n",
+        ),
+        (
             "lib/include/warpkit/agent/rows.cuh",
-        ])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let stats = &report["stats"];
+            "#include <warpkit/detail/width.cuh>\n\
+             __device__ inline float lane_of(float v) {\n\
+                 return __shfl_sync(0xffffffffu, v, threadIdx.x % kWarpThreads);\n\
+             }\n",
+        ),
+    ]);
+    let stats = json_stats(&dir, "lib/include/warpkit/agent/rows.cuh");
     assert_eq!(stats["includes_resolved"], 1, "{stats}");
     assert_eq!(stats["missing_includes"], serde_json::json!({}), "{stats}");
 }
@@ -160,27 +162,17 @@ fn a_system_header_name_is_not_taken_from_elsewhere_in_the_tree() {
     // the only `assert.h`, beside the includer, is not `<assert.h>`
     // either. A project header at the include root above the includer is
     // found (`<kernel_config.h>` from `include/ops/`).
-    let dir = tempfile::tempdir().unwrap();
-    let write = |p: &str, text: &str| {
-        let f = dir.path().join(p);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
-    write("third_party/portable/endian.h", "#define LE 1\n");
-    write("include/ops/assert.h", "#define CHECK(x)\n");
-    write("include/kernel_config.h", "#define BLOCK 128\n");
-    write(
-        "include/ops/k.cu",
-        "#include <endian.h>\n#include <assert.h>\n#include <kernel_config.h>\n\
-         __global__ void k(float *out) { out[threadIdx.x] = __shfl_sync(0xffffffffu, 1.0f * BLOCK, 0); }\n",
-    );
-    let o = Command::new(env!("CARGO_BIN_EXE_warplint"))
-        .current_dir(dir.path())
-        .args(["check", "--format", "json", "."])
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let stats = &report["stats"];
+    let dir = tree(&[
+        ("third_party/portable/endian.h", "#define LE 1\n"),
+        ("include/ops/assert.h", "#define CHECK(x)\n"),
+        ("include/kernel_config.h", "#define BLOCK 128\n"),
+        (
+            "include/ops/k.cu",
+            "#include <endian.h>\n#include <assert.h>\n#include <kernel_config.h>\n\
+             __global__ void k(float *out) { out[threadIdx.x] = __shfl_sync(0xffffffffu, 1.0f * BLOCK, 0); }\n",
+        ),
+    ]);
+    let stats = json_stats(&dir, ".");
     assert_eq!(
         stats["missing_includes"],
         serde_json::json!({"endian.h": 1, "assert.h": 1}),
