@@ -822,10 +822,16 @@ fn unconstrained_candidates(
     } else {
         &CANDIDATES
     };
-    pool.iter()
-        .copied()
-        .chain(compared_constants(f, name, constants))
-        .collect()
+    let mut out: Vec<i64> = pool.to_vec();
+    for v in compared_constants(f, name, constants)
+        .into_iter()
+        .chain(divided_constants(f, name, constants))
+    {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// Values tried for a scoped compile-time name (see `unconstrained_candidates`).
@@ -1359,6 +1365,77 @@ fn compared_constants(
             }
         }
         if out.len() >= 6 {
+            break;
+        }
+    }
+    out
+}
+
+/// Values that keep `name / k` (or `name >> s`) at one and at four where
+/// the code divides it, directly or through a local initialised from it:
+/// a tile extent below the divisor makes the count zero, and no run enters
+/// the loop it bounds (`kIterations = kWarpSize / 8` with `kWarpSize =
+/// kReduceKForA ? WarpShape::kM : WarpShape::kN`).
+fn divided_constants(
+    f: &crate::ir::Function,
+    name: &str,
+    consts: &HashMap<String, i64>,
+) -> Vec<i64> {
+    use crate::ir::BinOp::*;
+    // A local whose initializer is the name, or picks it in a ternary arm.
+    let names_it = |e: crate::ir::ExprId| {
+        let mut stack = vec![e];
+        let mut budget = 16;
+        while let Some(e) = stack.pop() {
+            budget -= 1;
+            if budget == 0 {
+                return false;
+            }
+            match &f.expr(e).kind {
+                ExprKind::Var(v) if v == name => return true,
+                ExprKind::Ternary(_, a, b) => stack.extend([*a, *b]),
+                _ => {}
+            }
+        }
+        false
+    };
+    let mut aliases: Vec<&str> = vec![name];
+    for st in &f.stmts {
+        if let crate::ir::StmtKind::Decl {
+            name: local,
+            init: Some(init),
+            dims,
+            ..
+        } = &st.kind
+            && dims.is_empty()
+            && names_it(*init)
+            && !aliases.contains(&local.as_str())
+        {
+            aliases.push(local);
+        }
+    }
+    let mut out = Vec::new();
+    for e in &f.exprs {
+        let ExprKind::Binary(op @ (Div | Shr), a, b) = &e.kind else {
+            continue;
+        };
+        if !matches!(&f.expr(*a).kind, ExprKind::Var(v) if aliases.contains(&v.as_str())) {
+            continue;
+        }
+        let Some(c) = crate::ir::fold::eval_const(f, *b, consts) else {
+            continue;
+        };
+        let divisor = match op {
+            Div if (2..=1 << 16).contains(&c) => c,
+            Shr if (1..=16).contains(&c) => 1 << c,
+            _ => continue,
+        };
+        for v in [divisor * 4, divisor] {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        if out.len() >= 4 {
             break;
         }
     }
