@@ -132,36 +132,12 @@ fn a_missing_path_does_not_widen_what_the_others_include() {
 }
 
 #[test]
-fn a_header_checked_alone_finds_its_library_in_its_ancestors() {
-    // No repository, no include directories, and the included header is
-    // outside the checked path: it is found under the nearest directory
-    // above the includer that holds `warpkit/detail/width.cuh`, as the
-    // library's include root would give it to the compiler.
-    let dir = tree(&[
-        (
-            "lib/include/warpkit/detail/width.cuh",
-            "constexpr int kWarpThreads = 32;\n",
-        ),
-        (
-            "lib/include/warpkit/agent/rows.cuh",
-            "#include <warpkit/detail/width.cuh>\n\
-             __device__ inline float lane_of(float v) {\n\
-                 return __shfl_sync(0xffffffffu, v, threadIdx.x % kWarpThreads);\n\
-             }\n",
-        ),
-    ]);
-    let stats = json_stats(&dir, "lib/include/warpkit/agent/rows.cuh");
-    assert_eq!(stats["includes_resolved"], 1, "{stats}");
-    assert_eq!(stats["missing_includes"], serde_json::json!({}), "{stats}");
-}
-
-#[test]
 fn a_system_header_name_is_not_taken_from_elsewhere_in_the_tree() {
     // `<endian.h>` and `<assert.h>` are the C library's: the only
     // `endian.h` of the tree, deep in another directory, is not it, and
     // the only `assert.h`, beside the includer, is not `<assert.h>`
-    // either. A project header at the include root above the includer is
-    // found (`<kernel_config.h>` from `include/ops/`).
+    // either. A project header found once in the tree is found
+    // (`<kernel_config.h>`).
     let dir = tree(&[
         ("third_party/portable/endian.h", "#define LE 1\n"),
         ("include/ops/assert.h", "#define CHECK(x)\n"),

@@ -47,14 +47,15 @@ fn cccl_headers_give_the_same_diagnostics_unfiltered() {
         return;
     }
     let skipped = assert_same_with_and_without_prefilter(&files);
-    // The prefilter must also skip something on real code. With translation
+    // The prefilter must also earn its keep on real code. With translation
     // units a header that defines device code and includes warp code is
-    // analysed. Each header here is checked alone, and since a lone header
-    // finds its library's headers above it (`tu::resolve::in_ancestors`),
-    // most cub headers reach warp code through their includes: 11 of 240
-    // are skipped with cuda-cccl 1.2.1 (105 when their includes were not
-    // found).
-    assert!(skipped >= 8, "only {skipped} of {} skipped", files.len());
+    // analysed, so fewer are skipped than by the byte test alone (105 of 240
+    // with cuda-cccl 1.2.1).
+    assert!(
+        skipped * 3 > files.len(),
+        "only {skipped} of {} skipped",
+        files.len()
+    );
 }
 
 /// Files of a multi-file tree, checked with the tree on disk (each a

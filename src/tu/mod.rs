@@ -498,11 +498,7 @@ impl Session {
             if !d.quoted && resolve::is_system_header(&d.name) {
                 return None;
             }
-            return self
-                .suffix_index()
-                .lookup(&d.name, dir)
-                .cloned()
-                .or_else(|| resolve::in_ancestors(dir, name));
+            return self.suffix_index().lookup(&d.name, dir).cloned();
         }
         None
     }

@@ -269,49 +269,6 @@ pub fn is_system_header(name: &str) -> bool {
     SYSTEM_HEADERS.contains(&name)
 }
 
-/// Directories above an includer that [`in_ancestors`] looks in, at most.
-const MAX_ANCESTORS: usize = 32;
-
-/// `name` under the nearest directory that holds it among `dir` and its
-/// ancestors, as a library's include root usually is (`…/cub/agent/x.cuh`
-/// including `<cub/util_ptx.cuh>` finds `…/cub/util_ptx.cuh`), where the
-/// suffix index has no answer: the header is outside the checked trees
-/// and no repository encloses them, or it has no indexed extension
-/// (`<cuda/std/cstdint>`). The walk stays in the form of `dir`: a
-/// relative one stops at the working directory, an absolute one at its
-/// git repository's root, so one header keeps one path in a run.
-pub fn in_ancestors(dir: &Path, name: &Path) -> Option<PathBuf> {
-    let top = if dir.is_absolute() {
-        git_root(dir)
-    } else {
-        None
-    };
-    let mut cur = Some(normalize(dir));
-    for _ in 0..=MAX_ANCESTORS {
-        let d = cur?;
-        let candidate = normalize(&d.join(name));
-        if candidate.is_file() {
-            return Some(candidate);
-        }
-        if d == Path::new(".") || top.as_deref() == Some(d.as_path()) {
-            return None;
-        }
-        cur = parent_dir(&d);
-    }
-    None
-}
-
-/// The directory above `d`, `.` above a one-component relative path.
-fn parent_dir(d: &Path) -> Option<PathBuf> {
-    if d == Path::new(".") {
-        return None;
-    }
-    match d.parent() {
-        Some(p) if p.as_os_str().is_empty() => Some(PathBuf::from(".")),
-        p => p.map(Path::to_path_buf),
-    }
-}
-
 /// The enclosing git repository's root of `dir`, if any (a `.git` file or
 /// directory above it; at most 64 levels are looked at).
 pub fn git_root(dir: &Path) -> Option<PathBuf> {
@@ -347,28 +304,6 @@ mod tests {
         assert_eq!(normalize(Path::new("a/./b/../c.h")), PathBuf::from("a/c.h"));
         assert_eq!(normalize(Path::new("../x/../y.h")), PathBuf::from("../y.h"));
         assert_eq!(normalize(Path::new("/a/../../b")), PathBuf::from("/b"));
-    }
-
-    #[test]
-    fn ancestors_hold_a_library_include_root() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        for p in [
-            "inc/kit/util.cuh",
-            "inc/kit/agent/x.cuh",
-            "inc/kit/agent/kit/near.cuh",
-        ] {
-            let f = root.join(p);
-            std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-            std::fs::write(&f, "").unwrap();
-        }
-        let agent = root.join("inc/kit/agent");
-        let found = in_ancestors(&agent, Path::new("kit/util.cuh")).unwrap();
-        assert_eq!(found, root.join("inc/kit/util.cuh"));
-        // The nearest directory holding the name wins.
-        let near = in_ancestors(&agent, Path::new("kit/near.cuh")).unwrap();
-        assert_eq!(near, root.join("inc/kit/agent/kit/near.cuh"));
-        assert!(in_ancestors(&agent, Path::new("kit/missing.cuh")).is_none());
     }
 
     #[test]
