@@ -221,9 +221,7 @@ impl<'f> Scan<'_, 'f> {
                     let known =
                         Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
                             .is_some()
-                            || (c.receiver.is_none()
-                                && (super::levels::pure_function(&c.name)
-                                    || super::levels::cached_load(&c.name)));
+                            || (c.receiver.is_none() && super::levels::follows_arguments(&c.name));
                     if !known {
                         return false;
                     }

@@ -448,7 +448,7 @@ impl Levels {
                     with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
                 }
                 None if c.receiver.is_none()
-                    && (pure_function(&c.name) || cached_load(&c.name) || c.name == ASM_VALUE) =>
+                    && (follows_arguments(&c.name) || c.name == ASM_VALUE) =>
                 {
                     args()
                 }
@@ -575,6 +575,12 @@ impl Entry {
             ..Entry::plain(Level::Uniform)
         }
     }
+}
+
+/// Library calls whose value is as uniform as their arguments: pure
+/// functions and the cache-hinted loads.
+pub fn follows_arguments(name: &str) -> bool {
+    pure_function(name) || cached_load(name)
 }
 
 /// The cache-hinted loads (`__ldg(&p[i])`, `__ldcg`, …): like `p[i]`, as

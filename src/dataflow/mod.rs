@@ -22,6 +22,7 @@ pub mod extents;
 mod interprocedural;
 pub mod lanes;
 mod levels;
+pub use levels::cached_load;
 mod linear;
 mod residue;
 mod slots;

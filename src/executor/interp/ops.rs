@@ -126,7 +126,7 @@ pub(super) fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Opt
                 };
             }
         }
-        "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv" => {
+        n if crate::dataflow::cached_load(n) => {
             for l in lanes_of(m) {
                 out[l] = match arg(0, l) {
                     Val::Ptr(p) => memory_contents(p.space, p.offset, seed),

@@ -456,11 +456,7 @@ impl super::FnBuilder<'_> {
             let Some(base) = classes.get(b) else {
                 continue;
             };
-            for t in &base.template_values {
-                if !self.f.template_values.contains(t) {
-                    self.f.template_values.push(t.clone());
-                }
-            }
+            self.add_template_values(&base.template_values);
             let mut of_base = Vec::new();
             for (name, decl, v) in &base.statics {
                 if !own.contains(&name.as_str()) && !declared.contains(name) {
@@ -501,12 +497,17 @@ impl super::FnBuilder<'_> {
         self.push_to(super::Dest::Body, id);
     }
 
-    pub(super) fn member_prelude(&mut self, info: &ClassInfo, classes: &Classes, text: &str) {
-        for t in &info.template_values {
+    /// `values` among the function's template values (once each).
+    fn add_template_values(&mut self, values: &[String]) {
+        for t in values {
             if !self.f.template_values.contains(t) {
                 self.f.template_values.push(t.clone());
             }
         }
+    }
+
+    pub(super) fn member_prelude(&mut self, info: &ClassInfo, classes: &Classes, text: &str) {
+        self.add_template_values(&info.template_values);
         self.base_statics(info, classes, text);
         // Static members first (fields' initializers may read them): one
         // value for every thread, whatever the class's template values

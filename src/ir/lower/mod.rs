@@ -425,19 +425,18 @@ impl<'a> Lowerer<'a> {
         templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
         // The class and its bases: their constants are in the prelude (not
         // free values), and `Base::kGroup` names the prelude's `kGroup`.
-        let own_scopes: Vec<String> =
-            b.f.class
-                .iter()
-                .cloned()
-                .chain(
-                    b.f.class
-                        .as_ref()
-                        .and_then(|c| self.classes.get(c))
-                        .into_iter()
-                        .flat_map(|i| i.bases.iter().chain(&i.base_aliases).cloned()),
-                )
-                .collect();
-        let own_scopes: Vec<&str> = own_scopes.iter().map(String::as_str).collect();
+        let class = b.f.class.clone();
+        let own_scopes: Vec<&str> = class
+            .as_deref()
+            .into_iter()
+            .chain(
+                class
+                    .as_deref()
+                    .and_then(|c| self.classes.get(c))
+                    .into_iter()
+                    .flat_map(|i| i.bases.iter().chain(&i.base_aliases).map(String::as_str)),
+            )
+            .collect();
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_conditions(&mut b.f, self.constants, &dependent);
         b.keep_scoped_names_apart(&own_scopes);
