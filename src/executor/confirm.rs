@@ -1051,7 +1051,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
         .map(|p| p.name.as_str())
         .chain(
             f.compile_time_values()
-                .filter(|t| !fixed.contains_key(*t) && module.constant(t).is_none())
+                .filter(|t| !fixed.contains_key(*t) && module.constant(f, t).is_none())
                 .map(|t| t.as_str()),
         )
         .collect();

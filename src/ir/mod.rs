@@ -138,6 +138,12 @@ pub struct Function {
     /// parameter, a trait's `value`): values of the instantiation, one for
     /// the whole grid, picked by a run like `template_values`.
     pub constant_names: Vec<String>,
+    /// Those of `constant_names` scoped by a template type parameter or by
+    /// an alias of a class template (`WarpShape::kM`): the instantiation's
+    /// values, never a same-named member of another class of the unit
+    /// (CUTLASS's `GemmCoord::kM`, the index 0) by [`Module::constant`]'s
+    /// last-segment fallback.
+    pub dependent_names: Vec<String>,
     /// `__launch_bounds__(N)`: the most threads per block (1 to 1024;
     /// `None` for a bound outside that range).
     pub launch_bounds: Option<u32>,
@@ -669,14 +675,19 @@ pub struct Module {
 }
 
 impl Module {
-    /// The value of the constant `name`. A name kept as written with its
-    /// scope (`Traits::kN`, a compile-time value) falls back to its last
-    /// segment, as lowering reads every scoped name: where the unit gives
-    /// that name a value (a header's `detail::warp_threads`), it is the
-    /// value, not one for a run to choose.
-    pub fn constant(&self, name: &str) -> Option<i64> {
+    /// The value of the constant `name` in `f`. A name kept as written
+    /// with its scope (`Traits::kN`, a compile-time value) falls back to
+    /// its last segment, as lowering reads every scoped name: where the
+    /// unit gives that name a value (a header's `detail::warp_threads`), it
+    /// is the value, not one for a run to choose. A name scoped by a
+    /// template parameter ([`Function::dependent_names`]) does not: the
+    /// unit's `kM` is some other class's.
+    pub fn constant(&self, f: &Function, name: &str) -> Option<i64> {
         self.constants.get(name).copied().or_else(|| {
             let (_, last) = name.rsplit_once("::")?;
+            if f.dependent_names.iter().any(|d| d == name) {
+                return None;
+            }
             self.constants.get(last).copied()
         })
     }

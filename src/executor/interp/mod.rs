@@ -1129,7 +1129,7 @@ impl<'m> Machine<'m> {
                             _ => format!("{name} (chosen)"),
                         });
                     }
-                } else if let Some(c) = self.module.constant(name) {
+                } else if let Some(c) = self.module.constant(act.f, name) {
                     out = [Val::Int(c); 32];
                 } else if let Some(&c) = self.cfg.inputs.get(name) {
                     self.trace.guessed_data |= self.cfg.chosen_inputs.contains(name);

@@ -438,7 +438,7 @@ impl<'a> Lowerer<'a> {
             )
             .collect();
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
-        templates::name_dependent_conditions(&mut b.f, self.constants, &dependent);
+        templates::name_dependent_values(&mut b.f, &dependent);
         b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b
@@ -1931,6 +1931,7 @@ fn empty_function() -> Function {
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
         constant_names: Vec::new(),
+        dependent_names: Vec::new(),
         launch_bounds: None,
         class: None,
         body: Vec::new(),

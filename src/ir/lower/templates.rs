@@ -217,14 +217,12 @@ pub(super) fn class_template_alias(def: tree_sitter::Node, text: &str, name: &st
 /// Mma_tile::MMAS_M };`). A qualified name in an expression names a static
 /// member, an enumerator or a namespace's variable: one value for every
 /// thread of the grid. A run picks it, as it picks a template's own values,
-/// rather than guessing which way the branch goes. Named as written, so
-/// `Traits::kN` and `Other::kN` stay two values; one the file gives a
-/// value keeps it.
-pub(super) fn name_dependent_conditions(
-    f: &mut Function,
-    constants: &HashMap<String, i64>,
-    qualified: &[(ExprId, String)],
-) {
+/// rather than guessing which way the branch goes. Every use of such a
+/// name, in a condition or not, is named as written, so `Traits::kN` and
+/// `Other::kN` stay two values, and a `kN` the file or the unit defines
+/// (another class's member of that name) is not its value
+/// ([`Function::dependent_names`]).
+pub(super) fn name_dependent_values(f: &mut Function, qualified: &[(ExprId, String)]) {
     if qualified.is_empty() {
         return;
     }
@@ -262,9 +260,7 @@ pub(super) fn name_dependent_conditions(
     // function's business.
     read_conditions(f, roots, false, |e, n, truth| match written.get(&e) {
         Some(w) => {
-            if !constants.contains_key(n) {
-                picked.pick(e, w, true, truth);
-            }
+            picked.pick(e, w, true, truth);
             Vec::new()
         }
         // A local or class constant: what initialises it.
@@ -272,6 +268,21 @@ pub(super) fn name_dependent_conditions(
         None => Vec::new(),
     });
     picked.apply(f);
+    // Every other use reads the same value, unknown unless a run picked
+    // it: not the unit's constant of the last segment (`Index3::kLanes`,
+    // 0, would make `__shfl_sync(mask, v, 0, Tile::kLanes)` a width-0
+    // shuffle). A scoped name: one value for every thread.
+    for (e, w) in qualified {
+        if let ExprKind::Var(name) = &f.exprs[*e as usize].kind
+            && name != w
+        {
+            f.exprs[*e as usize].kind = ExprKind::Var(w.clone());
+        }
+        f.scoped_names.insert(w.clone());
+        if !f.dependent_names.contains(w) {
+            f.dependent_names.push(w.clone());
+        }
+    }
 }
 
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
