@@ -475,10 +475,12 @@ impl super::FnBuilder<'_> {
     }
 
     /// `name`, a static member or enumerator initialised with `v`, as a
-    /// local of the member's prelude (unless it is a file constant or a
-    /// parameter already).
+    /// local of the member's prelude (unless a parameter has the name).
+    /// Also where it folds: the file's and the unit's constants hold one
+    /// value per name, which may be another class's member of that name
+    /// (`kLanes = 32` in one class, `16` in the next).
     fn static_decl(&mut self, name: &str, decl: Node, v: Node, text: &str) {
-        if self.constants.contains_key(name) || self.f.params.iter().any(|p| p.name == name) {
+        if self.f.params.iter().any(|p| p.name == name) {
             return;
         }
         let e = self.lower_expr(v, text, 0, None);
@@ -511,7 +513,7 @@ impl super::FnBuilder<'_> {
         self.base_statics(info, classes, text);
         // Static members first (fields' initializers may read them): one
         // value for every thread, whatever the class's template values
-        // make it. Those that fold are file constants already.
+        // make it.
         for (name, decl, v) in &info.statics {
             self.static_decl(name, *decl, *v, text);
         }
