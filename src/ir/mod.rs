@@ -138,10 +138,11 @@ pub struct Function {
     /// parameter, a trait's `value`): values of the instantiation, one for
     /// the whole grid, picked by a run like `template_values`.
     pub constant_names: Vec<String>,
-    /// Those of `constant_names` scoped by a template type parameter or by
-    /// an alias of a class template (`WarpShape::kM`): the instantiation's
-    /// values, never a same-named member of another class of the unit
-    /// (CUTLASS's `GemmCoord::kM`, the index 0) by [`Module::constant`]'s
+    /// Names scoped by a template type parameter or by an alias of a class
+    /// template (`WarpShape::kM`), as written: the instantiation's values
+    /// (those a condition reads are `constant_names` too), never a
+    /// same-named member of another class of the unit (CUTLASS's
+    /// `GemmCoord::kM`, the index 0) by [`Module::constant`]'s
     /// last-segment fallback.
     pub dependent_names: Vec<String>,
     /// `__launch_bounds__(N)`: the most threads per block (1 to 1024;

@@ -203,7 +203,10 @@ pub struct Words {
     /// The first word after each `define`.
     defines: HashSet<u64>,
     /// Words that may name a folded constant: in `enum` bodies and in
-    /// declarations from a `const`/`constexpr` to their `;`.
+    /// declarations from a `const`/`constexpr` to their `;`, outside
+    /// parentheses (a parameter's default, `T const &theta = T()`, is no
+    /// constant). Function bodies count: where error recovery loses a
+    /// definition, its locals are the tree's declarations.
     constants: HashSet<u64>,
 }
 
@@ -227,6 +230,12 @@ impl Words {
     /// May the header `#define` any of `names`?
     pub fn may_define_any_macro(&self, names: &HashSet<u64>) -> bool {
         intersects(&self.defines, names)
+    }
+
+    /// May the header give a constant named `name` (a `#define` or a
+    /// declarator the lexer reads as one)?
+    pub fn may_define_constant(&self, name: &str) -> bool {
+        key_word(name).is_none_or(|k| self.defines.contains(&k) || self.constants.contains(&k))
     }
 
     /// May the header give a constant named by any of `names`?
@@ -262,6 +271,9 @@ fn scan(b: &[u8], w: &mut Words) {
     // a `{` now opens a function body, which ends a `const` declaration
     // (`operator T() const { return T(); }` declares no constant).
     let mut body_may_follow = false;
+    // Open parentheses: a declarator inside them is a parameter
+    // (`T const &theta = T()`, a default argument), never a constant.
+    let mut parens = 0usize;
     let mut signatures = Signatures::default();
     while i < b.len() {
         let c = b[i];
@@ -302,6 +314,14 @@ fn scan(b: &[u8], w: &mut Words) {
             b';' => {
                 enum_pending = false;
                 in_const_decl = false;
+                i += 1;
+            }
+            b'(' => {
+                parens += 1;
+                i += 1;
+            }
+            b')' => {
+                parens = parens.saturating_sub(1);
                 i += 1;
             }
             _ if c.is_ascii_digit() => {
@@ -364,7 +384,7 @@ fn scan(b: &[u8], w: &mut Words) {
                     );
                 let in_const =
                     in_const_decl && after == Some(b'=') && b.get(next + 1) != Some(&b'=');
-                if in_enum || in_const {
+                if (in_enum || in_const) && parens == 0 {
                     w.constants.insert(h);
                 }
                 if word == b"operator" {
