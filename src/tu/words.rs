@@ -273,6 +273,8 @@ fn scan(b: &[u8], w: &mut Words) {
     let mut body_may_follow = false;
     // Open parentheses: a declarator inside them is a parameter
     // (`T const &theta = T()`, a default argument), never a constant.
+    // Reset at every `;`, `{` and `}`, so that an unbalanced `(` (a macro
+    // body, a lost line) hides no declaration past its statement.
     let mut parens = 0usize;
     let mut signatures = Signatures::default();
     while i < b.len() {
@@ -301,6 +303,7 @@ fn scan(b: &[u8], w: &mut Words) {
                     enum_body = Some(depth);
                     enum_pending = false;
                 }
+                parens = 0;
                 depth += 1;
                 i += 1;
             }
@@ -309,11 +312,13 @@ fn scan(b: &[u8], w: &mut Words) {
                 if enum_body == Some(depth) {
                     enum_body = None;
                 }
+                parens = 0;
                 i += 1;
             }
             b';' => {
                 enum_pending = false;
                 in_const_decl = false;
+                parens = 0;
                 i += 1;
             }
             b'(' => {
