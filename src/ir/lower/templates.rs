@@ -259,8 +259,9 @@ pub(super) fn name_dependent_values(f: &mut Function, qualified: &[(ExprId, Stri
     // A call's result is not the name's value; its arguments are another
     // function's business.
     read_conditions(f, roots, false, |e, n, truth| match written.get(&e) {
+        // Renamed below with every other use, not by `Picked`.
         Some(w) => {
-            picked.pick(e, w, true, truth);
+            picked.pick(e, w, false, truth);
             Vec::new()
         }
         // A local or class constant: what initialises it.
@@ -268,10 +269,11 @@ pub(super) fn name_dependent_values(f: &mut Function, qualified: &[(ExprId, Stri
         None => Vec::new(),
     });
     picked.apply(f);
-    // Every other use reads the same value, unknown unless a run picked
-    // it: not the unit's constant of the last segment (`Index3::kLanes`,
-    // 0, would make `__shfl_sync(mask, v, 0, Tile::kLanes)` a width-0
-    // shuffle). A scoped name: one value for every thread.
+    // Every use, in a condition or not, reads the same value, unknown
+    // unless a run picked it: not the unit's constant of the last segment
+    // (`Index3::kLanes`, 0, would make `__shfl_sync(mask, v, 0,
+    // Tile::kLanes)` a width-0 shuffle). A scoped name: one value for
+    // every thread.
     for (e, w) in qualified {
         if let ExprKind::Var(name) = &f.exprs[*e as usize].kind
             && name != w
