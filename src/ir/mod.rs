@@ -145,6 +145,11 @@ pub struct Function {
     /// `GemmCoord::kM`, the index 0) by [`Module::constant`]'s
     /// last-segment fallback.
     pub dependent_names: Vec<String>,
+    /// Reads of a class's static constant (`Wide::kLanes`) that the file
+    /// did not define, as (expression, `Class::name`): still read by the
+    /// last segment, until a translation unit gives the class's own value
+    /// ([`Module::settle_class_constants`]).
+    pub class_constants: Vec<(ExprId, String)>,
     /// `__launch_bounds__(N)`: the most threads per block (1 to 1024;
     /// `None` for a bound outside that range).
     pub launch_bounds: Option<u32>,
@@ -691,6 +696,23 @@ impl Module {
             }
             self.constants.get(last).copied()
         })
+    }
+
+    /// Give each read a file left unsettled (`Function::class_constants`)
+    /// its class's own constant, where the module now holds one (a
+    /// translation unit linked it from the header defining the class).
+    pub fn settle_class_constants(&mut self) {
+        for f in &mut self.functions {
+            for (id, key) in &f.class_constants {
+                if self.constants.contains_key(key)
+                    && let Some(e) = f.exprs.get_mut(*id as usize)
+                    && matches!(e.kind, ExprKind::Var(_))
+                {
+                    e.kind = ExprKind::Var(key.clone());
+                    f.scoped_names.insert(key.clone());
+                }
+            }
+        }
     }
 
     pub fn function(&self, name: &str) -> Option<&Function> {

@@ -853,6 +853,7 @@ impl Unit<'_> {
         }
         module.index_functions();
         self.link_constants(module);
+        module.settle_class_constants();
     }
 
     /// The headers' constants and class block shapes that a name of the
@@ -867,15 +868,41 @@ impl Unit<'_> {
         // function's header, which had half a unit's headers parsed for
         // constants nothing reads.
         let mut names: HashSet<u64> = HashSet::default();
+        // Scoped keys (`Wide::kLanes`, hashed whole): a linked function's
+        // reads of its header's classes, and the file's reads of classes
+        // it does not define. Dependent names are no class's.
+        let mut keys: HashSet<u64> = HashSet::default();
         for f in &module.functions {
-            f.for_each_name(|name| names.extend(words::name_words(name)));
+            f.for_each_name(|name| {
+                names.extend(words::name_words(name));
+                if name.contains("::") && !f.dependent_names.iter().any(|d| d == name) {
+                    keys.insert(hash_word(name.as_bytes()));
+                }
+            });
+            keys.extend(
+                f.class_constants
+                    .iter()
+                    .map(|(_, k)| hash_word(k.as_bytes())),
+            );
         }
         for k in module.constants.keys() {
             names.remove(&hash_word(k.as_bytes()));
+            keys.remove(&hash_word(k.as_bytes()));
         }
         for k in KEYWORD_HASHES.get_or_init(keyword_hashes) {
             names.remove(k);
         }
+        let key_names: HashSet<u64> = (module.functions.iter())
+            .flat_map(|f| f.class_constants.iter().map(|(_, k)| k.as_str()))
+            .chain(module.functions.iter().flat_map(|f| {
+                f.scoped_names
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|n| n.contains("::"))
+            }))
+            .filter_map(|k| k.rsplit("::").next())
+            .map(|w| hash_word(w.as_bytes()))
+            .collect();
         let mut classes: HashSet<&str> = module
             .functions
             .iter()
@@ -885,10 +912,12 @@ impl Unit<'_> {
         let mut constants: Vec<(String, i64)> = Vec::new();
         let mut shapes: Vec<(String, ([u32; 3], usize))> = Vec::new();
         for (hi, h) in self.headers.iter().enumerate() {
-            if names.is_empty() && classes.is_empty() {
+            if names.is_empty() && keys.is_empty() && classes.is_empty() {
                 break;
             }
-            let want_constants = h.words.may_define_any_constant(&names);
+            // A scoped key's header defines its last segment.
+            let want_constants = h.words.may_define_any_constant(&names)
+                || (!keys.is_empty() && h.words.may_define_any_constant(&key_names));
             // A class's block shape is what its `get_block_shape()` returns.
             let want_shapes = !classes.is_empty()
                 && h.words
@@ -905,7 +934,8 @@ impl Unit<'_> {
                     .iter()
                     .filter_map(|(k, v)| {
                         let key = hash_word(k.as_bytes());
-                        names.contains(&key).then(|| {
+                        let wanted = if k.contains("::") { &keys } else { &names };
+                        wanted.contains(&key).then(|| {
                             constants.push((k.clone(), *v));
                             key
                         })
@@ -913,6 +943,7 @@ impl Unit<'_> {
                     .collect();
                 for key in found {
                     names.remove(&key);
+                    keys.remove(&key);
                 }
             }
             if want_shapes {

@@ -272,7 +272,7 @@ pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, C
     Some((name, info))
 }
 
-fn is_static(n: Node, text: &str) -> bool {
+pub(super) fn is_static(n: Node, text: &str) -> bool {
     let mut c = n.walk();
     n.children(&mut c)
         .any(|k| k.kind() == "storage_class_specifier" && node_text(k, text) == "static")

@@ -1,12 +1,112 @@
 //! File-level integral constants: object-like macros, `const` /
 //! `constexpr` declarations and enumerators, folded in source order.
+//!
+//! A class's static constants and enumerators, and a named enum's
+//! enumerators, are also keyed by their scope (`Wide::kLanes`,
+//! `Mode::kFast`): libraries reuse such names with other values in other
+//! classes (CUTLASS's `kCount` has nine), and the bare key holds one.
+//! The bare key of a class member gives way to a namespace constant or
+//! macro of that name, which is what code outside the class reads.
 
 use super::*;
+use rustc_hash::FxHashSet as HashSet;
+
+/// The scopes that name a declaration: a class's static member or member
+/// enum, a named enum's enumerators. Keyed by node id.
+#[derive(Default)]
+pub(super) struct Scopes {
+    of: HashMap<usize, Vec<Scope>>,
+}
+
+/// A class (or struct) or an enum that names a constant.
+struct Scope {
+    name: String,
+    is_class: bool,
+}
+
+impl Scopes {
+    /// The static constants and member enums of a class that is neither a
+    /// template nor a specialization (whose members may take other values
+    /// in other instances, under the same name).
+    pub(super) fn note_class(&mut self, spec: Node, text: &str) {
+        let Some(name_node) = spec.field("name") else {
+            return;
+        };
+        if name_node.kind() != "type_identifier"
+            || spec
+                .parent()
+                .is_some_and(|p| p.kind() == "template_declaration")
+        {
+            return;
+        }
+        let Some(body) = spec.field("body") else {
+            return;
+        };
+        let name = node_text(name_node, text);
+        let mut c = body.walk();
+        for m in body.named_children(&mut c) {
+            if m.kind() != "field_declaration" {
+                continue;
+            }
+            let member = match m.field("type") {
+                Some(t) if t.kind() == "enum_specifier" => t.field("body"),
+                _ if classes::is_static(m, text) => Some(m),
+                _ => None,
+            };
+            if let Some(member) = member {
+                self.add(member, name, true);
+            }
+        }
+    }
+
+    /// `enum class Mode { kFast, … }` (also an unscoped named enum, which
+    /// C++ lets one read as `Mode::kFast`).
+    pub(super) fn note_enum(&mut self, spec: Node, text: &str) {
+        if let (Some(name), Some(body)) = (spec.field("name"), spec.field("body"))
+            && name.kind() == "type_identifier"
+        {
+            self.add(body, node_text(name, text), false);
+        }
+    }
+
+    fn add(&mut self, n: Node, name: &str, is_class: bool) {
+        self.of.entry(n.id()).or_default().push(Scope {
+            name: name.to_owned(),
+            is_class,
+        });
+    }
+
+    fn of(&self, n: Node) -> &[Scope] {
+        self.of.get(&n.id()).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The key of a scoped read (`ns::Wide::kLanes`, written without spaces):
+/// its innermost scope and `Wide::kLanes`. `None` for a scope with
+/// template arguments (`Foo<float>::k`: a specialization may differ) or
+/// none at all.
+pub(super) fn class_key(written: &str) -> Option<(&str, String)> {
+    let (scope, name) = written.rsplit_once("::")?;
+    let scope = scope.rsplit("::").next()?;
+    (is_identifier(scope) && is_identifier(name)).then(|| (scope, format!("{scope}::{name}")))
+}
+
+/// One constant to fold: its name, its lowered value and the scopes that
+/// also name it.
+struct Item<'s> {
+    name: String,
+    value: ExprId,
+    scopes: &'s [Scope],
+}
 
 /// Fold the file's integral constants: object-like macros, `const` /
 /// `constexpr` declarations and enumerators, in source order (twice, so a
 /// macro may refer to one defined later).
-pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<String, i64> {
+pub(super) fn fold_constants(
+    file: &ParsedFile,
+    decls: &[Node],
+    scopes: &Scopes,
+) -> HashMap<String, i64> {
     let text = file.source.text.as_str();
     let no_constants = HashMap::default();
     let mut b = FnBuilder {
@@ -23,7 +123,7 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
         qualified: Vec::new(),
         variables: Default::default(),
     };
-    let mut items: Vec<(String, ExprId)> = Vec::new();
+    let mut items: Vec<Item> = Vec::new();
     for m in &file.macros.defs {
         if m.body.trim().is_empty() || m.body.len() > 200 {
             continue;
@@ -55,7 +155,11 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
             && !tree.root_node().has_error()
         {
             let id = b.lower_expr(v, &wrapped, 0, Some((0, 0)));
-            items.push((key, id));
+            items.push(Item {
+                name: key,
+                value: id,
+                scopes: &[],
+            });
         }
     }
     for &n in decls {
@@ -73,7 +177,11 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
                     Some(v) => b.lower_expr(v, text, 0, None),
                     None => next.unwrap_or_else(|| b.expr(ExprKind::Unknown, (0, 0))),
                 };
-                items.push((node_text(name, text).to_owned(), id));
+                items.push(Item {
+                    name: node_text(name, text).to_owned(),
+                    value: id,
+                    scopes: scopes.of(n),
+                });
                 let one = b.expr(ExprKind::Int(1), (0, 0));
                 next = Some(b.expr(ExprKind::Binary(BinOp::Add, id, one), (0, 0)));
             }
@@ -86,7 +194,11 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
                 && v.kind() != "initializer_list"
             {
                 let id = b.lower_expr(v, text, 0, None);
-                items.push((node_text(name, text).to_owned(), id));
+                items.push(Item {
+                    name: node_text(name, text).to_owned(),
+                    value: id,
+                    scopes: scopes.of(n),
+                });
             }
             continue;
         }
@@ -103,16 +215,76 @@ pub(super) fn fold_constants(file: &ParsedFile, decls: &[Node]) -> HashMap<Strin
                 continue;
             }
             let id = b.lower_expr(v, text, 0, None);
-            items.push((node_text(name, text).to_owned(), id));
+            items.push(Item {
+                name: node_text(name, text).to_owned(),
+                value: id,
+                scopes: &[],
+            });
         }
     }
-    let mut consts = HashMap::default();
+    // A scoped read in an initializer (`Other::kThreads / 32`) names the
+    // scope's key where the file declares one.
+    let keyed: HashSet<String> = (items.iter())
+        .flat_map(|it| it.scopes.iter().map(|s| format!("{}::{}", s.name, it.name)))
+        .collect();
+    for (id, written) in std::mem::take(&mut b.qualified) {
+        if let Some((_, key)) = class_key(&written)
+            && keyed.contains(&key)
+        {
+            b.f.exprs[id as usize].kind = ExprKind::Var(key);
+        }
+    }
+    // Bare names a namespace constant or a macro defines: a class
+    // member's value is not theirs.
+    let free: HashSet<&str> = (items.iter())
+        .filter(|it| !it.scopes.iter().any(|s| s.is_class))
+        .map(|it| it.name.as_str())
+        .collect();
+    let mut consts: HashMap<String, i64> = HashMap::default();
+    let mut values: Vec<Option<i64>> = vec![None; items.len()];
     for _ in 0..2 {
-        for (name, id) in &items {
-            if let Some(v) = super::fold::eval_const(&b.f, *id, &consts) {
-                consts.insert(name.clone(), v);
+        for (i, it) in items.iter().enumerate() {
+            // In a class, a bare name is the class's own member first.
+            let lookup = |n: &str| {
+                (it.scopes.iter().filter(|s| s.is_class))
+                    .find_map(|s| consts.get(&format!("{}::{n}", s.name)))
+                    .or_else(|| consts.get(n))
+                    .copied()
+            };
+            let Some(v) = super::fold::eval(&b.f, it.value, &lookup, 0) else {
+                continue;
+            };
+            values[i] = Some(v);
+            let member = it.scopes.iter().any(|s| s.is_class);
+            if !member || !free.contains(it.name.as_str()) {
+                consts.insert(it.name.clone(), v);
+            }
+            for s in it.scopes {
+                consts.insert(format!("{}::{}", s.name, it.name), v);
             }
         }
+    }
+    // A scoped key that two declarations give (same-named classes nested
+    // in two class templates, or in two namespaces) is no value where
+    // they differ or one does not fold.
+    let mut declared: HashMap<String, Option<i64>> = HashMap::default();
+    let mut clashing: HashSet<String> = HashSet::default();
+    for (it, v) in items.iter().zip(&values) {
+        for s in it.scopes {
+            let key = format!("{}::{}", s.name, it.name);
+            match declared.get(&key) {
+                Some(seen) if *seen != *v || v.is_none() => {
+                    clashing.insert(key);
+                }
+                Some(_) => {}
+                None => {
+                    declared.insert(key, *v);
+                }
+            }
+        }
+    }
+    for key in clashing {
+        consts.remove(&key);
     }
     consts
 }

@@ -47,6 +47,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
     let mut classes: classes::Classes = HashMap::default();
+    let mut scopes = constants::Scopes::default();
     preorder(root, |n| match n.kind() {
         "function_definition" => {
             if !env.is_dead(n, text) {
@@ -76,9 +77,14 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             Walk::Skip
         }
         "class_specifier" | "struct_specifier" => {
+            scopes.note_class(n, text);
             if let Some((name, info)) = classes::collect_class(n, text) {
                 classes.entry(name).or_insert(info);
             }
+            Walk::Descend
+        }
+        "enum_specifier" => {
+            scopes.note_enum(n, text);
             Walk::Descend
         }
         // `static constexpr int HALF = 16;` in a class: a file constant.
@@ -93,7 +99,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         _ => Walk::Descend,
     });
 
-    let constants = fold_constants(file, &const_decls);
+    let constants = fold_constants(file, &const_decls, &scopes);
     let mut cx = Lowerer {
         file,
         env,
@@ -439,6 +445,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_values(&mut b.f, &dependent);
+        b.read_class_constants(&own_scopes);
         b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b
@@ -738,6 +745,34 @@ impl FnBuilder<'_> {
             {
                 e.kind = ExprKind::Var(written.clone());
                 self.f.scoped_names.insert(written);
+            }
+        }
+    }
+
+    /// `Wide::kLanes`: a class's static constant is that class's value,
+    /// not that of whichever class of the unit last defined a `kLanes`
+    /// (the unit's constants hold one value per bare name). Where the file
+    /// folds `Wide::kLanes` the read names that key; otherwise it keeps
+    /// the bare name and is listed in `Function::class_constants`, for a
+    /// translation unit whose header defines the class
+    /// (`Module::settle_class_constants`). Dependent names (renamed
+    /// already) and the function's own class and bases (the prelude's)
+    /// are left alone.
+    fn read_class_constants(&mut self, own_scopes: &[&str]) {
+        for (id, written) in &self.qualified {
+            let Some((scope, key)) = constants::class_key(written) else {
+                continue;
+            };
+            let last = last_segment(written);
+            let e = &mut self.f.exprs[*id as usize];
+            if own_scopes.contains(&scope) || !matches!(&e.kind, ExprKind::Var(n) if n == last) {
+                continue;
+            }
+            if self.constants.contains_key(&key) {
+                e.kind = ExprKind::Var(key.clone());
+                self.f.scoped_names.insert(key);
+            } else {
+                self.f.class_constants.push((*id, key));
             }
         }
     }
@@ -1932,6 +1967,7 @@ fn empty_function() -> Function {
         flag_values: Vec::new(),
         constant_names: Vec::new(),
         dependent_names: Vec::new(),
+        class_constants: Vec::new(),
         launch_bounds: None,
         class: None,
         body: Vec::new(),
