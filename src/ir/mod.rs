@@ -155,6 +155,9 @@ pub struct Function {
     pub launch_bounds: Option<u32>,
     /// The class this function is a member of (`A` for `A<T>::f`).
     pub class: Option<String>,
+    /// The innermost namespace the definition is written in (`detail` of
+    /// `namespace cub { namespace detail {`), `""` for an anonymous one.
+    pub namespace: Option<String>,
     pub body: Vec<StmtId>,
     pub stmts: Vec<Stmt>,
     pub exprs: Vec<Expr>,
@@ -196,6 +199,16 @@ pub struct Function {
     pub prelude: std::ops::Range<ExprId>,
 }
 impl Function {
+    /// Whether a call scoped by `scope` (its innermost segment) names
+    /// this function: a member of that class, or a free function of that
+    /// namespace.
+    pub fn in_scope(&self, scope: &str) -> bool {
+        match &self.class {
+            Some(class) => class == scope,
+            None => self.namespace.as_deref() == Some(scope),
+        }
+    }
+
     /// The calls the function itself makes, with their expressions: every
     /// call of its IR but those of a member's prelude, which ran in the
     /// class's constructor ([`Function::prelude`]). What the call graph,
@@ -680,6 +693,18 @@ pub struct Module {
     pub headers: Vec<std::sync::Arc<crate::source::SourceFile>>,
 }
 
+/// The innermost scope a free call names (`LowHalf` of
+/// `ns::LowHalf::combine(v)`, `b` of `b::sum(v)`), without template
+/// arguments; none for an unscoped or a global (`::f`) call.
+pub fn call_scope(call: &Call) -> Option<&str> {
+    if call.receiver.is_some() || call.object.is_some() {
+        return None;
+    }
+    let scope = call.scope.as_deref()?.split('<').next()?;
+    let last = scope.rsplit("::").next()?.trim();
+    (!last.is_empty()).then_some(last)
+}
+
 impl Module {
     /// The value of the constant `name` in `f`. A name kept as written
     /// with its scope (`Traits::kN`, a compile-time value) falls back to
@@ -856,9 +881,11 @@ impl Module {
     }
 
     /// The function a call refers to: for a free call, the first of that
-    /// name that can take the arguments given (defaults fill the rest);
-    /// for a member call on an object the caller declared, the first
-    /// such member of the object's class. Other member calls: none.
+    /// name that can take the arguments given (defaults fill the rest),
+    /// one of the call's scope first (`LowHalf::combine` is `LowHalf`'s
+    /// static member, `b::sum` namespace `b`'s function, where the module
+    /// has one); for a member call on an object the caller declared, the
+    /// first such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
         let class = match (&call.receiver, &call.object) {
             (_, Some(o)) => Some(o.class.as_str()),
@@ -869,7 +896,7 @@ impl Module {
         // library code: only a function that can take this many arguments
         // (counting defaults) is the callee; none means an unknown call.
         let cands = self.by_name.get(&call.name)?;
-        cands.iter().copied().find(|&i| {
+        let fits = |i: usize| {
             if class.is_some() && self.functions[i].class.as_deref() != class {
                 return false;
             }
@@ -878,6 +905,10 @@ impl Module {
                 (r + usize::from(p.default.is_none()), a + 1)
             });
             (required..=all).contains(&call.args.len())
-        })
+        };
+        let scoped = call_scope(call).and_then(|scope| {
+            (cands.iter().copied()).find(|&i| self.functions[i].in_scope(scope) && fits(i))
+        });
+        scoped.or_else(|| cands.iter().copied().find(|&i| fits(i)))
     }
 }

@@ -774,7 +774,12 @@ impl Unit<'_> {
         if self.headers.is_empty() || module.functions.is_empty() {
             return;
         }
-        let own: HashSet<String> = module.by_name.keys().cloned().collect();
+        let own = Own {
+            names: module.by_name.keys().cloned().collect(),
+            scoped: (module.functions.iter())
+                .filter_map(|f| Some((f.name.clone(), f.class.clone().or(f.namespace.clone())?)))
+                .collect(),
+        };
         let mut wanted: Vec<Wanted> = Vec::new();
         let mut asked: HashSet<Wanted> = HashSet::default();
         for f in &module.functions {
@@ -784,7 +789,7 @@ impl Unit<'_> {
         let mut placed: HashMap<(usize, usize), usize> = HashMap::default();
         let mut file_of_header: HashMap<usize, u32> = HashMap::default();
         let mut linked = 0usize;
-        while let Some((name, class)) = wanted.pop() {
+        while let Some((name, class, scoped)) = wanted.pop() {
             // Keywords and a lambda called where it is written name no
             // function a header could define.
             if words::is_keyword_call(&name)
@@ -793,9 +798,10 @@ impl Unit<'_> {
             {
                 continue;
             }
-            // A member called on an object: only its class's, from a
-            // header that names the class.
-            let Some((hi, l, idxs)) = (0..self.headers.len()).find_map(|hi| {
+            // A member called on an object, or a call naming its class or
+            // namespace (`LowHalf::combine`): only that scope's, from a
+            // header that names it.
+            let found = (0..self.headers.len()).find_map(|hi| {
                 let words = &self.headers[hi].words;
                 if !words.may_define_function(&name)
                     || class.as_ref().is_some_and(|c| !words.has(c))
@@ -804,10 +810,21 @@ impl Unit<'_> {
                 }
                 let l = self.header(hi)?;
                 let idxs: Vec<usize> = (l.module.by_name.get(&name)?.iter().copied())
-                    .filter(|&i| class.is_none() || l.module.functions[i].class == class)
+                    .filter(|&i| {
+                        class
+                            .as_ref()
+                            .is_none_or(|c| l.module.functions[i].in_scope(c))
+                    })
                     .collect();
                 (!idxs.is_empty()).then_some((hi, l, idxs))
-            }) else {
+            });
+            let Some((hi, l, idxs)) = found else {
+                // A scope no header's function has (a namespace alias,
+                // `using namespace`): any function of that name.
+                let any = (name.clone(), None, false);
+                if scoped && !own.names.contains(&name) && asked.insert(any.clone()) {
+                    wanted.push(any);
+                }
                 continue;
             };
             for fi in idxs {
@@ -975,28 +992,40 @@ fn keyword_hashes() -> Vec<u64> {
 /// Queue the names `f` calls that the file does not define itself.
 /// A function a module calls and a header may define: its name, and for a
 /// member called on an object, the object's class.
-type Wanted = (String, Option<String>);
+/// A function to link: its name, and the class of the object it is
+/// called on or the scope the call names (then `true`: where no header
+/// has that scope's, any function of the name).
+type Wanted = (String, Option<String>, bool);
 
-fn push_callees(
-    f: &Function,
-    own: &HashSet<String>,
-    asked: &mut HashSet<Wanted>,
-    wanted: &mut Vec<Wanted>,
-) {
+/// The module's own functions: their names, and (name, class or
+/// namespace) for those a scoped call can name.
+struct Own {
+    names: HashSet<String>,
+    scoped: HashSet<(String, String)>,
+}
+
+fn push_callees(f: &Function, own: &Own, asked: &mut HashSet<Wanted>, wanted: &mut Vec<Wanted>) {
     for e in &f.exprs {
         // Free calls, and member calls on objects the module declares
         // (`queue.run()`), whose class may be a header's.
         let ExprKind::Call(c) = &e.kind else {
             continue;
         };
-        let class = match (&c.receiver, &c.object) {
-            (None, None) => None,
-            (_, Some(o)) => Some(o.class.clone()),
+        let w = match (&c.receiver, &c.object) {
+            (_, Some(o)) => (c.name.clone(), Some(o.class.clone()), false),
             (Some(_), None) => continue,
+            (None, None) => match ir::call_scope(c) {
+                Some(scope) => (c.name.clone(), Some(scope.to_owned()), true),
+                None => (c.name.clone(), None, false),
+            },
         };
-        let w = (c.name.clone(), class);
-        if !own.contains(&c.name) && !asked.contains(&w) {
-            asked.insert(w.clone());
+        // The file's own function of that name, or (for a call naming a
+        // class or namespace, `LowHalf::combine`) of that scope.
+        let own_has = match &w.1 {
+            Some(scope) if w.2 => own.scoped.contains(&(w.0.clone(), scope.clone())),
+            _ => own.names.contains(&c.name),
+        };
+        if !own_has && asked.insert(w.clone()) {
             wanted.push(w);
         }
     }

@@ -42,7 +42,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let text = file.source.text.as_str();
     let root = file.tree.root_node();
     let mut module = Module::default();
-    let mut defs: Vec<(Node, Vec<String>)> = Vec::new();
+    let mut defs: Vec<(Node, Vec<String>, Option<String>)> = Vec::new();
+    // The namespaces open at the node being visited: (end byte, name).
+    let mut namespaces: Vec<(usize, String)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
@@ -53,7 +55,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             if !env.is_dead(n, text) {
                 let tparams = template_values_for(n, text);
                 if is_device_code(n, text) {
-                    defs.push((n, tparams));
+                    namespaces.retain(|&(end, _)| end > n.start_byte());
+                    let namespace = namespaces.last().map(|(_, name)| name.clone());
+                    defs.push((n, tparams, namespace));
                 } else {
                     // Host code: only its launch sites and stated block
                     // shapes matter.
@@ -87,6 +91,14 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             scopes.note_enum(n, text);
             Walk::Descend
         }
+        "namespace_definition" => {
+            namespaces.retain(|&(end, _)| end > n.start_byte());
+            let name = n
+                .field("name")
+                .map_or("", |m| last_segment(node_text(m, text)));
+            namespaces.push((n.end_byte(), name.to_owned()));
+            Walk::Descend
+        }
         // `static constexpr int HALF = 16;` in a class: a file constant.
         "field_declaration" => {
             if is_const_decl(n, text) && n.field("default_value").is_some() {
@@ -108,8 +120,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         classes: &classes,
         module_fns: Vec::new(),
     };
-    for (def, tparams) in defs {
-        if let Some(f) = cx.lower_function(def, tparams) {
+    for (def, tparams, namespace) in defs {
+        if let Some(mut f) = cx.lower_function(def, tparams) {
+            f.namespace = namespace;
             cx.module_fns.push(f);
         }
     }
@@ -1970,6 +1983,7 @@ fn empty_function() -> Function {
         class_constants: Vec::new(),
         launch_bounds: None,
         class: None,
+        namespace: None,
         body: Vec::new(),
         stmts: Vec::new(),
         exprs: Vec::new(),
