@@ -31,6 +31,7 @@ mod tests {
             args: vec![0],
             template_args: targs.iter().map(|s| (*s).to_owned()).collect(),
             via_macro: None,
+            home: None,
         }
     }
 

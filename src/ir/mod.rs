@@ -646,6 +646,9 @@ pub struct Call {
     pub template_args: Vec<String>,
     /// Set when the call comes from expanding a function-like macro.
     pub via_macro: Option<String>,
+    /// For an unscoped free call, the innermost namespace of the calling
+    /// code (`Function::namespace`): C++ looks the name up there first.
+    pub home: Option<std::sync::Arc<str>>,
 }
 
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
@@ -884,7 +887,8 @@ impl Module {
     /// name that can take the arguments given (defaults fill the rest),
     /// one of the call's scope first (`LowHalf::combine` is `LowHalf`'s
     /// static member, `b::sum` namespace `b`'s function, where the module
-    /// has one); for a member call on an object the caller declared, the
+    /// has one; an unscoped call, the calling code's namespace's, as C++
+    /// looks there first); for a member call on an object the caller declared, the
     /// first such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
         let class = match (&call.receiver, &call.object) {
@@ -906,7 +910,12 @@ impl Module {
             });
             (required..=all).contains(&call.args.len())
         };
-        let scoped = call_scope(call).and_then(|scope| {
+        let scope = call_scope(call).or_else(|| {
+            (call.receiver.is_none() && call.object.is_none() && call.scope.is_none())
+                .then_some(call.home.as_deref())
+                .flatten()
+        });
+        let scoped = scope.and_then(|scope| {
             (cands.iter().copied()).find(|&i| self.functions[i].in_scope(scope) && fits(i))
         });
         scoped.or_else(|| cands.iter().copied().find(|&i| fits(i)))

@@ -474,6 +474,7 @@ impl FnBuilder<'_> {
                 args,
                 template_args: Vec::new(),
                 via_macro: None,
+                home: None,
             })),
             span,
         )

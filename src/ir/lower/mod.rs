@@ -121,7 +121,15 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         module_fns: Vec::new(),
     };
     for (def, tparams, namespace) in defs {
+        let lambdas = cx.module_fns.len();
         if let Some(mut f) = cx.lower_function(def, tparams) {
+            if let Some(ns) = &namespace {
+                let home: std::sync::Arc<str> = ns.as_str().into();
+                set_call_home(&mut f, &home);
+                for l in &mut cx.module_fns[lambdas..] {
+                    set_call_home(l, &home);
+                }
+            }
             f.namespace = namespace;
             cx.module_fns.push(f);
         }
@@ -155,6 +163,18 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
     }
     module
+}
+
+/// Give `f`'s unscoped free calls the namespace they are written in.
+fn set_call_home(f: &mut Function, home: &std::sync::Arc<str>) {
+    for e in &mut f.exprs {
+        if let ExprKind::Call(c) = &mut e.kind
+            && c.receiver.is_none()
+            && c.scope.is_none()
+        {
+            c.home = Some(std::sync::Arc::clone(home));
+        }
+    }
 }
 
 /// Is this function compiled for the device? Either a `__device__` /
@@ -1914,6 +1934,7 @@ impl FnBuilder<'_> {
                 args,
                 template_args,
                 via_macro: None,
+                home: None,
             })),
             span,
         )
