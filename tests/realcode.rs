@@ -9,7 +9,11 @@
 //!   `pending = true` are known false positives the tool still reports:
 //!   they are counted, not failed; when one goes away the test says so, and
 //!   deleting its `pending` line makes the test guard it from then on);
-//! - a finding judged `true` is no longer reported;
+//! - a finding judged `true` is no longer reported (entries with
+//!   `lost = "why"` are real bugs a deliberate change stopped reporting at
+//!   the default level, the reason saying what the tool cannot see: they
+//!   are counted and printed, not failed, and when one is reported again
+//!   the test says so);
 //! - a corpus takes longer than `WARPLINT_REALCODE_TIMEOUT_S` (default 600 s).
 //!
 //! A `debatable` finding that disappears is printed, not failed. Findings
@@ -57,6 +61,9 @@ struct Entry {
     /// A false positive the tool still reports (see the module comment).
     #[serde(default)]
     pending: bool,
+    /// A real bug the tool no longer reports by default, and why.
+    #[serde(default)]
+    lost: Option<String>,
 }
 
 /// (path inside the corpus, line, code) → the message of the first finding.
@@ -149,6 +156,15 @@ fn load_entries(judged: Judged, out: &mut BTreeMap<Key, Entry>) {
             e.line,
             e.code
         );
+        assert!(
+            e.lost
+                .as_deref()
+                .is_none_or(|w| e.verdict == "true" && !w.trim().is_empty()),
+            "judged.toml: {}:{} {}: only a true finding can be lost, and it says why",
+            e.path,
+            e.line,
+            e.code
+        );
         let key = (e.corpus.clone(), e.path.clone(), e.line, e.code.clone());
         assert!(
             !out.contains_key(&key),
@@ -215,6 +231,8 @@ fn real_code_findings_match_their_judgements() {
     let mut stubs = String::new();
     let mut stale_debatable: Vec<String> = Vec::new();
     let mut fixed_pending: Vec<String> = Vec::new();
+    let mut lost: Vec<String> = Vec::new();
+    let mut found_again: Vec<String> = Vec::new();
     let mut per_rule: BTreeMap<String, Counts> = BTreeMap::new();
     let mut skipped = Vec::new();
 
@@ -256,6 +274,9 @@ fn real_code_findings_match_their_judgements() {
                 ));
                 continue;
             };
+            if entry.lost.is_some() {
+                found_again.push(format!("{corpus}:{path}:{line} {code}"));
+            }
             let counts = per_rule.entry(code.clone()).or_default();
             match entry.verdict.as_str() {
                 "true" => counts.true_ += 1,
@@ -280,6 +301,10 @@ fn real_code_findings_match_their_judgements() {
             }
             let (_, path, line, code) = key;
             match entry.verdict.as_str() {
+                "true" if entry.lost.is_some() => lost.push(format!(
+                    "{corpus}:{path}:{line} {code} ({})",
+                    entry.lost.as_deref().unwrap_or_default()
+                )),
                 "true" => failures.push(format!(
                     "a real bug is no longer reported: {corpus}:{path}:{line} {code} ({})",
                     entry.reason
@@ -320,6 +345,15 @@ fn real_code_findings_match_their_judgements() {
     }
     for s in &stale_debatable {
         eprintln!("realcode: judged finding no longer reported (not a failure): {s}");
+    }
+    for s in &lost {
+        eprintln!("realcode: real bug not reported by default (known loss): {s}");
+    }
+    for s in &found_again {
+        eprintln!(
+            "realcode: a known loss is reported again: {s}: delete its `lost` line in \
+             testdata/realcode/judged*.toml so it stays guarded"
+        );
     }
     for s in &fixed_pending {
         eprintln!(

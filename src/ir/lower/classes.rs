@@ -33,6 +33,13 @@ use crate::ir::{CtorSlot, Param, StmtKind};
 /// What a class tells its member functions.
 #[derive(Debug, Default)]
 pub(super) struct ClassInfo<'t> {
+    /// Where its specifier starts: which of several same-named classes
+    /// (specializations, classes of two namespaces) a member's body is in.
+    pub start: usize,
+    /// Its name as written, without spaces (`Leader<16>`).
+    pub written: String,
+    /// The innermost namespace it is declared in.
+    pub namespace: Option<String>,
     pub template_values: Vec<String>,
     pub fields: Vec<Field<'t>>,
     /// `static constexpr int kWarps = BLOCK / 32;`: static data members
@@ -98,10 +105,21 @@ pub(super) fn class_name(spec: Node, text: &str) -> Option<String> {
 }
 
 /// Collect a class's fields, template values and constructor initializers.
-pub(super) fn collect_class<'t>(spec: Node<'t>, text: &str) -> Option<(String, ClassInfo<'t>)> {
+pub(super) fn collect_class<'t>(
+    spec: Node<'t>,
+    text: &str,
+    namespace: Option<&str>,
+) -> Option<(String, ClassInfo<'t>)> {
     let name = class_name(spec, text)?;
     let body = spec.field("body")?;
-    let mut info = ClassInfo::default();
+    let mut info = ClassInfo {
+        start: spec.start_byte(),
+        written: node_text(spec.field("name")?, text)
+            .split_whitespace()
+            .collect(),
+        namespace: namespace.map(str::to_owned),
+        ..ClassInfo::default()
+    };
     // `template <…> struct A {…};`: the declaration is the parent or the
     // grandparent. A class nested in class templates (`struct Inner` in
     // `template <int TopK> struct Outer`) has theirs too: one instance of
@@ -388,12 +406,33 @@ fn mentioned_param<'p, 't>(
 /// The class a function definition belongs to: `A` of `A<T>::f`, or the
 /// class whose body holds it.
 pub(super) fn class_of(def: Node, text: &str) -> Option<String> {
+    member_of(def, text).map(|m| m.class)
+}
+
+/// Where a member function's class is: its name, and the specifier whose
+/// body holds the definition (its start) or, for one defined out of its
+/// class, the scope as written without spaces (`Leader<16>` of
+/// `Leader<16>::broadcast`).
+pub(super) struct MemberOf {
+    pub class: String,
+    pub start: Option<usize>,
+    pub written: Option<String>,
+}
+
+pub(super) fn member_of(def: Node, text: &str) -> Option<MemberOf> {
     let fd = def.field("declarator").and_then(find_function_declarator)?;
     let name = fd.field("declarator")?;
     if name.kind() == "qualified_identifier" {
         let full = node_text(name, text);
         let scope = strip_template_args(full).rsplit_once("::")?.0.to_owned();
-        return Some(last_segment(&scope).to_owned());
+        let written: String = full.split_whitespace().collect();
+        return Some(MemberOf {
+            class: last_segment(&scope).to_owned(),
+            start: None,
+            written: written
+                .rsplit_once("::")
+                .map(|(s, _)| s.rsplit("::").next().unwrap_or(s).to_owned()),
+        });
     }
     let chain = ancestors(def);
     let body = chain.iter().find(|a| {
@@ -405,7 +444,12 @@ pub(super) fn class_of(def: Node, text: &str) -> Option<String> {
     if body.kind() != "field_declaration_list" {
         return None;
     }
-    class_name(body.parent()?, text)
+    let spec = body.parent()?;
+    Some(MemberOf {
+        class: class_name(spec, text)?,
+        start: Some(spec.start_byte()),
+        written: None,
+    })
 }
 
 /// `A<T, B<2>>::f` → `A::f`.
@@ -428,7 +472,45 @@ pub(super) fn param_flags(p: Node, text: &str) -> (bool, bool) {
     (type_is_float(p, text), type_is_integral(p, text))
 }
 
-pub(super) type Classes<'t> = HashMap<String, ClassInfo<'t>>;
+/// The file's classes by name; a name may have several (a class
+/// template's specializations, same-named classes of two namespaces).
+#[derive(Default)]
+pub(super) struct Classes<'t> {
+    by_name: HashMap<String, Vec<ClassInfo<'t>>>,
+}
+
+impl<'t> Classes<'t> {
+    pub(super) fn insert(&mut self, name: String, info: ClassInfo<'t>) {
+        self.by_name.entry(name).or_default().push(info);
+    }
+
+    /// The first class of that name (a base class named in a clause).
+    pub(super) fn get(&self, name: &str) -> Option<&ClassInfo<'t>> {
+        self.by_name.get(name)?.first()
+    }
+
+    /// The class of a member: the one whose body holds it; for one
+    /// defined out of its class, the one written as its scope is
+    /// (`Leader<16>`), else of the definition's namespace, else the first.
+    pub(super) fn of_member(
+        &self,
+        m: &MemberOf,
+        namespace: Option<&str>,
+    ) -> Option<&ClassInfo<'t>> {
+        let infos = self.by_name.get(&m.class)?;
+        if let Some(start) = m.start {
+            return infos.iter().find(|i| i.start == start);
+        }
+        (infos.iter())
+            .find(|i| m.written.as_deref() == Some(i.written.as_str()))
+            .or_else(|| {
+                infos
+                    .iter()
+                    .find(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
+            })
+            .or_else(|| infos.first())
+    }
+}
 
 /// Base classes followed up from a class (the chain and its branches).
 const MAX_BASES: usize = 8;

@@ -48,7 +48,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut launches: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
-    let mut classes: classes::Classes = HashMap::default();
+    let mut classes = classes::Classes::default();
     let mut scopes = constants::Scopes::default();
     preorder(root, |n| match n.kind() {
         "function_definition" => {
@@ -82,8 +82,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
         "class_specifier" | "struct_specifier" => {
             scopes.note_class(n, text);
-            if let Some((name, info)) = classes::collect_class(n, text) {
-                classes.entry(name).or_insert(info);
+            namespaces.retain(|&(end, _)| end > n.start_byte());
+            let namespace = namespaces.last().map(|(_, name)| name.as_str());
+            if let Some((name, info)) = classes::collect_class(n, text, namespace) {
+                classes.insert(name, info);
             }
             Walk::Descend
         }
@@ -122,7 +124,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     };
     for (def, tparams, namespace) in defs {
         let lambdas = cx.module_fns.len();
-        if let Some(mut f) = cx.lower_function(def, tparams) {
+        if let Some(mut f) = cx.lower_function(def, tparams, namespace.as_deref()) {
             if let Some(ns) = &namespace {
                 let home: std::sync::Arc<str> = ns.as_str().into();
                 set_call_home(&mut f, &home);
@@ -405,7 +407,12 @@ fn expansion_budget() -> std::rc::Rc<std::cell::Cell<usize>> {
 }
 
 impl<'a> Lowerer<'a> {
-    fn lower_function(&mut self, def: Node, template_values: Vec<String>) -> Option<Function> {
+    fn lower_function(
+        &mut self,
+        def: Node,
+        template_values: Vec<String>,
+        namespace: Option<&str>,
+    ) -> Option<Function> {
         let text = self.text;
         let kind = device_kind(def, text)?;
         let decl = find_function_declarator(def.field("declarator")?)?;
@@ -450,16 +457,16 @@ impl<'a> Lowerer<'a> {
         if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
         }
-        let class = classes::class_of(def, text);
-        if let Some(class) = &class
-            && *class != b.f.name
-            && let Some(info) = self.classes.get(class)
+        let member = classes::member_of(def, text);
+        let info = (member.as_ref()).and_then(|m| self.classes.of_member(m, namespace));
+        if let Some(info) = info
+            && member.as_ref().is_some_and(|m| m.class != b.f.name)
         {
             let start = b.f.exprs.len() as ExprId;
             b.member_prelude(info, self.classes, text);
             b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
-        b.f.class = class;
+        b.f.class = member.map(|m| m.class);
         b.lower_stmts(body, text, Dest::Body, None);
         templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
         // The class and its bases: their constants are in the prelude (not
@@ -469,10 +476,7 @@ impl<'a> Lowerer<'a> {
             .as_deref()
             .into_iter()
             .chain(
-                class
-                    .as_deref()
-                    .and_then(|c| self.classes.get(c))
-                    .into_iter()
+                info.into_iter()
                     .flat_map(|i| i.bases.iter().chain(&i.base_aliases).map(String::as_str)),
             )
             .collect();
