@@ -199,6 +199,10 @@ pub struct Witness {
     pub schedule: Option<String>,
     /// Per-lane-group events in the order the schedule ran them.
     pub events: Vec<WitnessEvent>,
+    /// The run started in the function itself, which has no caller in
+    /// the unit: which lanes call it, and with what, was assumed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub without_caller: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
@@ -301,12 +305,23 @@ pub fn weakness(d: &Diagnostic) -> u8 {
 /// instance shows it (confirmed before undecided before refuted; the
 /// first of equals). Order is kept otherwise.
 pub fn keep_strongest_per_span<T>(items: &mut Vec<T>, diagnostic: impl Fn(&T) -> &Diagnostic) {
-    let rank = weakness;
+    let rank = |item: &T| weakness(diagnostic(item));
+    keep_strongest_per_span_by(items, &diagnostic, rank);
+}
+
+/// [`keep_strongest_per_span`] with a rank of the caller's (lower is
+/// stronger; the first of equals wins).
+pub fn keep_strongest_per_span_by<T>(
+    items: &mut Vec<T>,
+    diagnostic: impl Fn(&T) -> &Diagnostic,
+    rank: impl Fn(&T) -> u8,
+) {
     let mut best: rustc_hash::FxHashMap<(&str, &str, usize, usize), (usize, u8)> =
         rustc_hash::FxHashMap::default();
-    for (i, d) in items.iter().map(&diagnostic).enumerate() {
+    for (i, item) in items.iter().enumerate() {
+        let d = diagnostic(item);
         let key = (d.path.as_str(), d.code, d.span.start, d.span.end);
-        let r = rank(d);
+        let r = rank(item);
         best.entry(key)
             .and_modify(|b| {
                 if r < b.1 {

@@ -414,19 +414,24 @@ fn analyse(
         let function = f.claim.as_ref().map(|c| c.function);
         match function.and_then(|fi| module.header_of(fi).map(|h| (fi, h))) {
             Some((fi, header)) => {
-                if let Some(mut d) = to_diagnostic(header, f, v, opts) {
-                    d.labels
-                        .extend(calling_site_label(&module, &parsed.source, fi));
-                    in_headers.push(HeaderDiagnostic {
-                        source: Arc::clone(header),
-                        diagnostic: d,
-                    });
+                let (mut d, visible) = build_diagnostic(header, f, v, opts);
+                d.labels
+                    .extend(calling_site_label(&module, &parsed.source, fi));
+                in_headers.push(HeaderDiagnostic {
+                    source: Arc::clone(header),
+                    diagnostic: d,
+                    visible,
+                });
+            }
+            None => {
+                let (d, visible) = build_diagnostic(&parsed.source, f, v, opts);
+                if visible {
+                    diagnostics.push(d);
                 }
             }
-            None => diagnostics.extend(to_diagnostic(&parsed.source, f, v, opts)),
         }
     }
-    crate::diagnostic::keep_strongest_per_span(&mut in_headers, |h| &h.diagnostic);
+    keep_strongest_header_findings(&mut in_headers);
     outcome.header_diagnostics = suppress_in_headers(in_headers, opts);
     let mut original_text = original_text;
     if audit_comments {
@@ -460,23 +465,26 @@ fn analyse(
     outcome.diagnostics = diagnostics;
 }
 
-/// Apply the executor's verdict: refuted findings are dropped unless asked
-/// for; undecided ones are kept only at the chosen confidence level
-/// (`--min-confidence`), lowered to warnings, and say why.
-fn to_diagnostic(
+/// Apply the executor's verdict: refuted findings are shown only when
+/// asked for; undecided ones only at the chosen confidence level
+/// (`--min-confidence`), lowered to warnings, and say why. The bool says
+/// whether the options show it.
+fn build_diagnostic(
     source: &SourceFile,
     f: Finding,
     verdict: Option<Verdict>,
     opts: &Options,
-) -> Option<Diagnostic> {
+) -> (Diagnostic, bool) {
     let verdict = verdict.unwrap_or_else(|| static_verdict(&f));
     let mut severity = f.rule.severity;
-    match verdict.confirmation.status {
-        Status::Refuted if !opts.show_refuted => return None,
-        Status::Undecided if !opts.min_confidence.admits(&verdict.confirmation) => return None,
-        Status::Undecided => severity = Severity::Warning,
-        _ => {}
-    }
+    let visible = match verdict.confirmation.status {
+        Status::Refuted => opts.show_refuted,
+        Status::Undecided => {
+            severity = Severity::Warning;
+            opts.min_confidence.admits(&verdict.confirmation)
+        }
+        Status::Confirmed => true,
+    };
     let mut confirmation = verdict.confirmation;
     // An undecided finding shows its static evidence first: the guard or
     // exit the rule saw, then why no run decided it.
@@ -489,7 +497,7 @@ fn to_diagnostic(
     // The message stays one short sentence; what the run saw (launch,
     // inputs, schedule, lanes) is the witness's.
     let message = f.message;
-    Some(Diagnostic {
+    let d = Diagnostic {
         code: f.rule.code,
         name: f.rule.name,
         severity,
@@ -509,7 +517,8 @@ fn to_diagnostic(
         fix: f.fix,
         fix_withheld: None,
         fingerprint: String::new(),
-    })
+    };
+    (d, visible)
 }
 
 /// Findings with no claim are facts about the source itself (a legacy
@@ -833,6 +842,24 @@ fn run_jobs<O: std::borrow::Borrow<Options> + Sync>(
     }
 }
 
+/// A unit's verdicts on one header finding (several instances, or the
+/// helper called from several places): the strongest, a shown one
+/// before a hidden one of equal strength.
+fn keep_strongest_header_findings(found: &mut Vec<HeaderDiagnostic>) {
+    crate::diagnostic::keep_strongest_per_span_by(
+        found,
+        |h| &h.diagnostic,
+        |h| 2 * weakness(&h.diagnostic) + u8::from(!h.visible),
+    );
+}
+
+/// A confirmation from a run that started in the function itself,
+/// without a caller.
+fn without_caller(d: &Diagnostic) -> bool {
+    d.confirmation.status == Status::Confirmed
+        && (d.confirmation.witness.as_ref()).is_some_and(|w| w.without_caller)
+}
+
 /// Report each finding inside a header once, with the strongest verdict
 /// any unit gave it; of equals, the first file in discovery order that
 /// saw it gives its calling-site label (so the output does not depend on
@@ -846,15 +873,17 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         .iter_mut()
         .flat_map(|f| std::mem::take(&mut f.header_diagnostics))
         .collect();
-    crate::diagnostic::keep_strongest_per_span(&mut all, |h| &h.diagnostic);
-    let mut by_path: BTreeMap<String, (Arc<SourceFile>, Vec<Diagnostic>)> = BTreeMap::new();
+    keep_strongest_header_findings(&mut all);
+    // Header path → its text and the units' verdicts (shown or not).
+    type Verdicts = (Arc<SourceFile>, Vec<(Diagnostic, bool)>);
+    let mut by_path: BTreeMap<String, Verdicts> = BTreeMap::new();
     for h in all {
         let d = h.diagnostic;
         by_path
             .entry(d.path.clone())
             .or_insert_with(|| (h.source, Vec::new()))
             .1
-            .push(d);
+            .push((d, h.visible));
     }
     for (path, (source, diags)) in by_path {
         let at = match files.iter().position(|f| f.path == path) {
@@ -871,21 +900,41 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         let outcome = &mut files[at];
         let before = outcome.diagnostics.len();
         let mut changed = false;
-        for d in diags {
+        let mut overruled: Vec<usize> = Vec::new();
+        for (d, visible) in diags {
             let own = outcome.diagnostics[..before].iter().position(|o| {
                 o.code == d.code && o.span.start == d.span.start && o.span.end == d.span.end
             });
             match own {
-                Some(k) if weakness(&d) < weakness(&outcome.diagnostics[k]) => {
+                // The header's own run started in the helper, which has no
+                // caller there, and assumed its callers; a unit ran it
+                // from real ones: theirs is the verdict, even a weaker one.
+                Some(k) if without_caller(&outcome.diagnostics[k]) && !without_caller(&d) => {
+                    if visible {
+                        outcome.diagnostics[k] = d;
+                    } else {
+                        overruled.push(k);
+                    }
+                    changed = true;
+                }
+                Some(k) if visible && weakness(&d) < weakness(&outcome.diagnostics[k]) => {
                     outcome.diagnostics[k] = d;
                     changed = true;
                 }
                 Some(_) => {}
-                None => {
+                None if visible => {
                     outcome.diagnostics.push(d);
                     changed = true;
                 }
+                None => {}
             }
+        }
+        if !overruled.is_empty() {
+            let mut i = 0;
+            outcome.diagnostics.retain(|_| {
+                i += 1;
+                !overruled.contains(&(i - 1))
+            });
         }
         if !changed {
             continue;
@@ -910,18 +959,19 @@ fn suppress_in_headers(found: Vec<HeaderDiagnostic>, opts: &Options) -> Vec<Head
     if opts.ignore_suppressions || found.is_empty() {
         return found;
     }
-    let mut by_header: Vec<(Arc<SourceFile>, Vec<Diagnostic>)> = Vec::new();
+    // Per header and visibility: hidden verdicts are suppressed alike.
+    let mut groups: Vec<(Arc<SourceFile>, bool, Vec<Diagnostic>)> = Vec::new();
     for h in found {
-        match by_header
+        match groups
             .iter_mut()
-            .find(|(s, _)| Arc::ptr_eq(s, &h.source))
+            .find(|(s, v, _)| Arc::ptr_eq(s, &h.source) && *v == h.visible)
         {
-            Some((_, v)) => v.push(h.diagnostic),
-            None => by_header.push((h.source, vec![h.diagnostic])),
+            Some((_, _, v)) => v.push(h.diagnostic),
+            None => groups.push((h.source, h.visible, vec![h.diagnostic])),
         }
     }
     let mut out = Vec::new();
-    for (source, diags) in by_header {
+    for (source, visible, diags) in groups {
         let diags = if suppress::mentions_directive(source.text.as_bytes()) {
             suppress::apply(&source, diags, &opts.rules).diagnostics
         } else {
@@ -934,6 +984,7 @@ fn suppress_in_headers(found: Vec<HeaderDiagnostic>, opts: &Options) -> Vec<Head
                 .map(|diagnostic| HeaderDiagnostic {
                     source: Arc::clone(&source),
                     diagnostic,
+                    visible,
                 }),
         );
     }

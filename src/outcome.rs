@@ -184,6 +184,11 @@ pub fn relint_problem(
 pub struct HeaderDiagnostic {
     pub source: Arc<SourceFile>,
     pub diagnostic: Diagnostic,
+    /// Shown at the unit's options (`--min-confidence`,
+    /// `--show-refuted`). Hidden verdicts are kept: a unit that ran the
+    /// helper from its callers may overrule the header's own run without
+    /// one.
+    pub visible: bool,
 }
 
 /// The result of a whole run.

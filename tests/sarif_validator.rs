@@ -184,6 +184,7 @@ fn synthetic_run() -> RunResult {
                     line: 3,
                     what: "wait at the shuffle".to_owned(),
                 }],
+                without_caller: false,
             }),
         },
         fix: None,

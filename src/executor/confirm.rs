@@ -598,7 +598,9 @@ fn explore_root(
                     }
                     st.shown_in |= 1 << s.shape;
                     if st.found.is_none() {
-                        st.found = Some((o.clone(), setup_text(s, r.warp), witness(s, r, o)));
+                        let mut w = witness(s, r, o);
+                        w.without_caller = module.functions[root].kind != FnKind::Kernel;
+                        st.found = Some((o.clone(), setup_text(s, r.warp), w));
                     }
                 }
             }
@@ -1530,6 +1532,7 @@ fn witness(s: &Setup, r: &RunResult, o: &Observation) -> Witness {
             Schedule::Split(n) => format!("split: the scheduler runs groups of {n} lane(s) apart"),
         }),
         events,
+        without_caller: false,
     }
 }
 

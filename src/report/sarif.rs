@@ -303,6 +303,7 @@ mod tests {
                         line: 3,
                         what: "wait at the shuffle".to_owned(),
                     }],
+                    without_caller: false,
                 }),
             },
             fix: None,

@@ -435,6 +435,7 @@ mod tests {
                         line: 2,
                         what: "wait at the shuffle".into(),
                     }],
+                    without_caller: false,
                 }),
             },
             fix: None,
