@@ -89,6 +89,10 @@ impl Construction {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectRef {
     pub class: String,
+    /// For a call on the same object, where the calling member's class
+    /// starts (`Function::class_at`): of several classes of that name
+    /// (a class template's specializations), the caller's own.
+    pub class_at: Option<usize>,
     /// Index into the calling function's `constructions`; `None` for a
     /// member's call of a member of its own class (`claim()`, the same
     /// object).
@@ -100,6 +104,9 @@ pub struct ObjectRef {
 pub struct Construction {
     /// Its class, without template arguments.
     pub class: String,
+    /// Its type as written, without spaces (`Reducer<32>`,
+    /// `by_block::Tile`): which of several classes of that name it is.
+    pub written: String,
     /// The constructor's arguments; `None` where the declaration states
     /// no argument list (`T x = make();`). An argument is `None` where it
     /// is not a plain value (a name, a field, a literal): only those are
@@ -155,6 +162,9 @@ pub struct Function {
     pub launch_bounds: Option<u32>,
     /// The class this function is a member of (`A` for `A<T>::f`).
     pub class: Option<String>,
+    /// Where that class's specifier starts in the function's file: which
+    /// of several classes of one name (specializations, namespaces) it is.
+    pub class_at: Option<usize>,
     /// The innermost namespace the definition is written in (`detail` of
     /// `namespace cub { namespace detail {`), `""` for an anonymous one.
     pub namespace: Option<String>,
@@ -856,7 +866,7 @@ impl Module {
                 members.insert((c, f.name.as_str()));
             }
         }
-        let mut bind: Vec<(usize, ExprId, String)> = Vec::new();
+        let mut bind: Vec<(usize, ExprId, String, Option<usize>)> = Vec::new();
         for (i, f) in self.functions.iter().enumerate() {
             let Some(class) = f.class.as_deref() else {
                 continue;
@@ -869,14 +879,15 @@ impl Module {
                     && c.scope.is_none()
                     && members.contains(&(class, c.name.as_str()))
                 {
-                    bind.push((i, e as ExprId, class.to_owned()));
+                    bind.push((i, e as ExprId, class.to_owned(), f.class_at));
                 }
             }
         }
-        for (i, e, class) in bind {
+        for (i, e, class, class_at) in bind {
             if let ExprKind::Call(c) = &mut self.functions[i].exprs[e as usize].kind {
                 c.object = Some(ObjectRef {
                     class,
+                    class_at,
                     construction: None,
                 });
             }
@@ -915,9 +926,20 @@ impl Module {
                 .then_some(call.home.as_deref())
                 .flatten()
         });
+        // A member calling a member of its own class: that class's, of
+        // several same-named ones (the offset and the name identify it).
+        let own_class = call
+            .object
+            .as_ref()
+            .and_then(|o| o.class_at)
+            .and_then(|at| {
+                (cands.iter().copied()).find(|&i| self.functions[i].class_at == Some(at) && fits(i))
+            });
         let scoped = scope.and_then(|scope| {
             (cands.iter().copied()).find(|&i| self.functions[i].in_scope(scope) && fits(i))
         });
-        scoped.or_else(|| cands.iter().copied().find(|&i| fits(i)))
+        own_class
+            .or(scoped)
+            .or_else(|| cands.iter().copied().find(|&i| fits(i)))
     }
 }

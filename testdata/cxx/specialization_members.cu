@@ -37,6 +37,42 @@ __global__ void leaders(float* p) {
 // The kernel runs in blocks of whole warps.
 void launch_leaders(float* p) { leaders<<<4, 128>>>(p); }
 
+// A member calling a member of its own class calls its own
+// specialization's, not the first specialization's of that name.
+template <int kWidth> struct Reducer;
+
+template <> struct Reducer<16> {
+  __device__ float step(float v) { return v + __shfl_xor_sync(0x0000ffffu, v, 1); }
+  // Look-alike: lanes 0-15 call the step whose mask names exactly them.
+  __device__ float run(float v) {
+    if (threadIdx.x % 32 < 16) {
+      v = step(v);
+    }
+    return v;
+  }
+};
+
+template <> struct Reducer<32> {
+  __device__ float step(float v) { return v + __shfl_xor_sync(0xffffffffu, v, 1); }
+  // Lanes 0-15 call the step whose mask names all 32.
+  __device__ float run(float v) {
+    if (threadIdx.x % 32 < 16) {
+      v = step(v); // expect: WL002
+    }
+    return v;
+  }
+};
+
+__global__ void reducers(float* p) {
+  Reducer<16> half;
+  Reducer<32> whole;
+  p[threadIdx.x] = half.run(p[threadIdx.x]) + whole.run(p[threadIdx.x]);
+  p[threadIdx.x] += whole.step(p[threadIdx.x]);
+}
+
+// The kernel runs in blocks of whole warps.
+void launch_reducers(float* p) { reducers<<<4, 128>>>(p); }
+
 namespace by_lane {
 struct Tile {
   int slot;

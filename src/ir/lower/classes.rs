@@ -489,6 +489,49 @@ impl<'t> Classes<'t> {
         self.by_name.get(name)?.first()
     }
 
+    /// Where the class of an object declared as `written` (`Reducer<32>`,
+    /// `ns::Tile`) starts, where several classes have its name: the one
+    /// written so, else the one of the scope it names or of the
+    /// declaring code's namespace. `None` where only one class (or
+    /// none) has the name: any member of that name is its.
+    pub(super) fn of_object(
+        &self,
+        class: &str,
+        written: &str,
+        namespace: Option<&str>,
+    ) -> Option<usize> {
+        let infos = self.by_name.get(class)?;
+        if infos.len() < 2 {
+            return None;
+        }
+        // The last `::` outside template arguments (`ns::Foo<a::b>`).
+        let mut depth = 0usize;
+        let mut cut = None;
+        for (i, b) in written.bytes().enumerate() {
+            match b {
+                b'<' => depth += 1,
+                b'>' => depth = depth.saturating_sub(1),
+                b':' if depth == 0 && written[i + 1..].starts_with(':') => cut = Some(i),
+                _ => {}
+            }
+        }
+        let (scope, last) = match cut {
+            Some(i) => {
+                let s = &written[..i];
+                (Some(s.rsplit("::").next().unwrap_or(s)), &written[i + 2..])
+            }
+            None => (namespace, written),
+        };
+        (infos.iter())
+            .find(|i| i.written == last)
+            .or_else(|| {
+                infos
+                    .iter()
+                    .find(|i| scope.is_some() && i.namespace.as_deref() == scope)
+            })
+            .map(|i| i.start)
+    }
+
     /// The class of a member: the one whose body holds it; for one
     /// defined out of its class, the one written as its scope is
     /// (`Leader<16>`), else of the definition's namespace, else the first.

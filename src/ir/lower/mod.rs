@@ -467,7 +467,9 @@ impl<'a> Lowerer<'a> {
             b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
         b.f.class = member.map(|m| m.class);
+        b.f.class_at = info.map(|i| i.start);
         b.lower_stmts(body, text, Dest::Body, None);
+        self.place_objects(&mut b.f, namespace);
         templates::name_constant_conditions(&mut b.f, self.constants, &b.qualified);
         // The class and its bases: their constants are in the prelude (not
         // free values), and `Base::kGroup` names the prelude's `kGroup`.
@@ -497,6 +499,28 @@ impl<'a> Lowerer<'a> {
         super::scopes::rename_shadowed(&mut b.f, &named_by_lambdas);
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
+    }
+}
+
+impl Lowerer<'_> {
+    /// A call on an object `f` declares by value calls a member of the
+    /// object's own class, of several of one name (`Reducer<32> whole;`
+    /// is not `Reducer<16>`; `by_block::Tile t;` is not `by_lane::Tile`).
+    fn place_objects(&self, f: &mut Function, namespace: Option<&str>) {
+        if f.constructions.is_empty() {
+            return;
+        }
+        let at: Vec<Option<usize>> = (f.constructions.iter())
+            .map(|c| self.classes.of_object(&c.class, &c.written, namespace))
+            .collect();
+        for e in &mut f.exprs {
+            if let ExprKind::Call(c) = &mut e.kind
+                && let Some(o) = &mut c.object
+                && let Some(k) = o.construction
+            {
+                o.class_at = at.get(k).copied().flatten();
+            }
+        }
     }
 }
 
@@ -1233,8 +1257,12 @@ impl FnBuilder<'_> {
             );
             let built = class.filter(|_| object && !shared).map(|class| {
                 let args = self.construction_args(d, text, site);
+                let written = n.field("type").map_or(String::new(), |t| {
+                    node_text(t, text).split_whitespace().collect()
+                });
                 self.f.constructions.push(Construction {
                     class: class.to_owned(),
+                    written,
                     args,
                 });
                 self.f.constructions.len() - 1
@@ -1914,6 +1942,7 @@ impl FnBuilder<'_> {
         let object = receiver.and_then(|r| match &self.f.expr(r).kind {
             ExprKind::Var(v) => self.objects.get(v).map(|&k| ObjectRef {
                 class: self.f.constructions[k].class.clone(),
+                class_at: None,
                 construction: Some(k),
             }),
             _ => None,
@@ -2008,6 +2037,7 @@ fn empty_function() -> Function {
         class_constants: Vec::new(),
         launch_bounds: None,
         class: None,
+        class_at: None,
         namespace: None,
         body: Vec::new(),
         stmts: Vec::new(),
