@@ -91,12 +91,28 @@ pub(super) fn class_key(written: &str) -> Option<(&str, String)> {
     (is_identifier(scope) && is_identifier(name)).then(|| (scope, format!("{scope}::{name}")))
 }
 
-/// One constant to fold: its name, its lowered value and the scopes that
-/// also name it.
+/// One constant to fold: its name, its lowered value, the scopes that
+/// also name it and their keys (`Wide::kLanes`).
 struct Item<'s> {
     name: String,
     value: ExprId,
     scopes: &'s [Scope],
+    keys: Vec<String>,
+}
+
+impl<'s> Item<'s> {
+    fn new(name: String, value: ExprId, scopes: &'s [Scope]) -> Self {
+        let keys = scopes
+            .iter()
+            .map(|s| format!("{}::{name}", s.name))
+            .collect();
+        Item {
+            name,
+            value,
+            scopes,
+            keys,
+        }
+    }
 }
 
 /// Fold the file's integral constants: object-like macros, `const` /
@@ -155,11 +171,7 @@ pub(super) fn fold_constants(
             && !tree.root_node().has_error()
         {
             let id = b.lower_expr(v, &wrapped, 0, Some((0, 0)));
-            items.push(Item {
-                name: key,
-                value: id,
-                scopes: &[],
-            });
+            items.push(Item::new(key, id, &[]));
         }
     }
     for &n in decls {
@@ -177,11 +189,11 @@ pub(super) fn fold_constants(
                     Some(v) => b.lower_expr(v, text, 0, None),
                     None => next.unwrap_or_else(|| b.expr(ExprKind::Unknown, (0, 0))),
                 };
-                items.push(Item {
-                    name: node_text(name, text).to_owned(),
-                    value: id,
-                    scopes: scopes.of(n),
-                });
+                items.push(Item::new(
+                    node_text(name, text).to_owned(),
+                    id,
+                    scopes.of(n),
+                ));
                 let one = b.expr(ExprKind::Int(1), (0, 0));
                 next = Some(b.expr(ExprKind::Binary(BinOp::Add, id, one), (0, 0)));
             }
@@ -194,11 +206,11 @@ pub(super) fn fold_constants(
                 && v.kind() != "initializer_list"
             {
                 let id = b.lower_expr(v, text, 0, None);
-                items.push(Item {
-                    name: node_text(name, text).to_owned(),
-                    value: id,
-                    scopes: scopes.of(n),
-                });
+                items.push(Item::new(
+                    node_text(name, text).to_owned(),
+                    id,
+                    scopes.of(n),
+                ));
             }
             continue;
         }
@@ -215,17 +227,13 @@ pub(super) fn fold_constants(
                 continue;
             }
             let id = b.lower_expr(v, text, 0, None);
-            items.push(Item {
-                name: node_text(name, text).to_owned(),
-                value: id,
-                scopes: &[],
-            });
+            items.push(Item::new(node_text(name, text).to_owned(), id, &[]));
         }
     }
     // A scoped read in an initializer (`Other::kThreads / 32`) names the
     // scope's key where the file declares one.
     let keyed: HashSet<String> = (items.iter())
-        .flat_map(|it| it.scopes.iter().map(|s| format!("{}::{}", s.name, it.name)))
+        .flat_map(|it| it.keys.iter().cloned())
         .collect();
     for (id, written) in std::mem::take(&mut b.qualified) {
         if let Some((_, key)) = class_key(&written)
@@ -259,8 +267,8 @@ pub(super) fn fold_constants(
             if !member || !free.contains(it.name.as_str()) {
                 consts.insert(it.name.clone(), v);
             }
-            for s in it.scopes {
-                consts.insert(format!("{}::{}", s.name, it.name), v);
+            for key in &it.keys {
+                consts.insert(key.clone(), v);
             }
         }
     }
@@ -270,15 +278,14 @@ pub(super) fn fold_constants(
     let mut declared: HashMap<String, Option<i64>> = HashMap::default();
     let mut clashing: HashSet<String> = HashSet::default();
     for (it, v) in items.iter().zip(&values) {
-        for s in it.scopes {
-            let key = format!("{}::{}", s.name, it.name);
-            match declared.get(&key) {
+        for key in &it.keys {
+            match declared.get(key) {
                 Some(seen) if *seen != *v || v.is_none() => {
-                    clashing.insert(key);
+                    clashing.insert(key.clone());
                 }
                 Some(_) => {}
                 None => {
-                    declared.insert(key, *v);
+                    declared.insert(key.clone(), *v);
                 }
             }
         }
