@@ -167,7 +167,7 @@ pub struct Function {
     pub class_at: Option<usize>,
     /// The innermost namespace the definition is written in (`detail` of
     /// `namespace cub { namespace detail {`), `""` for an anonymous one.
-    pub namespace: Option<String>,
+    pub namespace: Option<std::sync::Arc<str>>,
     pub body: Vec<StmtId>,
     pub stmts: Vec<Stmt>,
     pub exprs: Vec<Expr>,

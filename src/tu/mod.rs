@@ -777,7 +777,13 @@ impl Unit<'_> {
         let own = Own {
             names: module.by_name.keys().cloned().collect(),
             scoped: (module.functions.iter())
-                .filter_map(|f| Some((f.name.clone(), f.class.clone().or(f.namespace.clone())?)))
+                .filter_map(|f| {
+                    let scope = f
+                        .class
+                        .clone()
+                        .or(f.namespace.as_deref().map(str::to_owned))?;
+                    Some((f.name.clone(), scope))
+                })
                 .collect(),
         };
         let mut wanted: Vec<Wanted> = Vec::new();
@@ -885,22 +891,29 @@ impl Unit<'_> {
         // function's header, which had half a unit's headers parsed for
         // constants nothing reads.
         let mut names: HashSet<u64> = HashSet::default();
-        // Scoped keys (`Wide::kLanes`, hashed whole): a linked function's
-        // reads of its header's classes, and the file's reads of classes
-        // it does not define. Dependent names are no class's.
-        let mut keys: HashSet<u64> = HashSet::default();
+        // Scoped keys (`Wide::kLanes`, hashed whole, with the hashes of
+        // their scope and name): a linked function's reads of its
+        // header's classes, and the file's reads of classes it does not
+        // define. Dependent names are no class's.
+        let mut keys: HashMap<u64, (u64, u64)> = HashMap::default();
+        let mut add_key = |key: &str| {
+            if let Some((scope, name)) = key.split_once("::")
+                && !name.contains("::")
+            {
+                let hashes = (hash_word(scope.as_bytes()), hash_word(name.as_bytes()));
+                keys.insert(hash_word(key.as_bytes()), hashes);
+            }
+        };
         for f in &module.functions {
             f.for_each_name(|name| {
                 names.extend(words::name_words(name));
                 if name.contains("::") && !f.dependent_names.iter().any(|d| d == name) {
-                    keys.insert(hash_word(name.as_bytes()));
+                    add_key(name);
                 }
             });
-            keys.extend(
-                f.class_constants
-                    .iter()
-                    .map(|(_, k)| hash_word(k.as_bytes())),
-            );
+            for (_, k) in &f.class_constants {
+                add_key(k);
+            }
         }
         for k in module.constants.keys() {
             names.remove(&hash_word(k.as_bytes()));
@@ -909,17 +922,6 @@ impl Unit<'_> {
         for k in KEYWORD_HASHES.get_or_init(keyword_hashes) {
             names.remove(k);
         }
-        let key_names: HashSet<u64> = (module.functions.iter())
-            .flat_map(|f| f.class_constants.iter().map(|(_, k)| k.as_str()))
-            .chain(module.functions.iter().flat_map(|f| {
-                f.scoped_names
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|n| n.contains("::"))
-            }))
-            .filter_map(|k| k.rsplit("::").next())
-            .map(|w| hash_word(w.as_bytes()))
-            .collect();
         let mut classes: HashSet<&str> = module
             .functions
             .iter()
@@ -932,9 +934,10 @@ impl Unit<'_> {
             if names.is_empty() && keys.is_empty() && classes.is_empty() {
                 break;
             }
-            // A scoped key's header defines its last segment.
+            // A scoped key's header names its class and may define the
+            // constant.
             let want_constants = h.words.may_define_any_constant(&names)
-                || (!keys.is_empty() && h.words.may_define_any_constant(&key_names));
+                || keys.values().any(|&(c, k)| h.words.may_define_scoped(c, k));
             // A class's block shape is what its `get_block_shape()` returns.
             let want_shapes = !classes.is_empty()
                 && h.words
@@ -951,8 +954,12 @@ impl Unit<'_> {
                     .iter()
                     .filter_map(|(k, v)| {
                         let key = hash_word(k.as_bytes());
-                        let wanted = if k.contains("::") { &keys } else { &names };
-                        wanted.contains(&key).then(|| {
+                        let wanted = if k.contains("::") {
+                            keys.contains_key(&key)
+                        } else {
+                            names.contains(&key)
+                        };
+                        wanted.then(|| {
                             constants.push((k.clone(), *v));
                             key
                         })

@@ -243,6 +243,13 @@ impl Words {
         intersects(&self.defines, names) || intersects(&self.constants, names)
     }
 
+    /// May the header give the constant `scope::name` (a class or enum
+    /// `scope` holding a constant `name`)? Both as [`hash_word`] gives.
+    pub fn may_define_scoped(&self, scope: u64, name: u64) -> bool {
+        self.all.contains(&scope)
+            && (self.defines.contains(&name) || self.constants.contains(&name))
+    }
+
     /// Every word of the view.
     pub fn all(&self) -> &HashSet<u64> {
         &self.all

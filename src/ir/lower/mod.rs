@@ -42,9 +42,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let text = file.source.text.as_str();
     let root = file.tree.root_node();
     let mut module = Module::default();
-    let mut defs: Vec<(Node, Vec<String>, Option<String>)> = Vec::new();
+    let mut defs: Vec<(Node, Vec<String>, Option<std::sync::Arc<str>>)> = Vec::new();
     // The namespaces open at the node being visited: (end byte, name).
-    let mut namespaces: Vec<(usize, String)> = Vec::new();
+    // Shared: every function and call of a namespace holds the same text.
+    let mut namespaces: Vec<(usize, std::sync::Arc<str>)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
@@ -56,7 +57,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
                 let tparams = template_values_for(n, text);
                 if is_device_code(n, text) {
                     namespaces.retain(|&(end, _)| end > n.start_byte());
-                    let namespace = namespaces.last().map(|(_, name)| name.clone());
+                    let namespace = namespaces
+                        .last()
+                        .map(|(_, name)| std::sync::Arc::clone(name));
                     defs.push((n, tparams, namespace));
                 } else {
                     // Host code: only its launch sites and stated block
@@ -83,7 +86,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         "class_specifier" | "struct_specifier" => {
             scopes.note_class(n, text);
             namespaces.retain(|&(end, _)| end > n.start_byte());
-            let namespace = namespaces.last().map(|(_, name)| name.as_str());
+            let namespace = namespaces.last().map(|(_, name)| &**name);
             if let Some((name, info)) = classes::collect_class(n, text, namespace) {
                 classes.insert(name, info);
             }
@@ -98,7 +101,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             let name = n
                 .field("name")
                 .map_or("", |m| last_segment(node_text(m, text)));
-            namespaces.push((n.end_byte(), name.to_owned()));
+            namespaces.push((n.end_byte(), name.into()));
             Walk::Descend
         }
         // `static constexpr int HALF = 16;` in a class: a file constant.
@@ -125,11 +128,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     for (def, tparams, namespace) in defs {
         let lambdas = cx.module_fns.len();
         if let Some(mut f) = cx.lower_function(def, tparams, namespace.as_deref()) {
-            if let Some(ns) = &namespace {
-                let home: std::sync::Arc<str> = ns.as_str().into();
-                set_call_home(&mut f, &home);
+            if let Some(home) = &namespace {
+                set_call_home(&mut f, home);
                 for l in &mut cx.module_fns[lambdas..] {
-                    set_call_home(l, &home);
+                    set_call_home(l, home);
                 }
             }
             f.namespace = namespace;
