@@ -713,9 +713,40 @@ pub fn call_scope(call: &Call) -> Option<&str> {
     if call.receiver.is_some() || call.object.is_some() {
         return None;
     }
-    let scope = call.scope.as_deref()?.split('<').next()?;
-    let last = scope.rsplit("::").next()?.trim();
+    let (_, innermost) = split_scope(call.scope.as_deref()?);
+    let last = innermost.split('<').next()?.trim();
     (!last.is_empty()).then_some(last)
+}
+
+/// A scoped name as written (`ns::Foo<a::b>::k`): its innermost scope,
+/// with that scope's template arguments (`Foo<a::b>`), and its last
+/// segment (`k`); no scope for an unscoped name. Only a `::` outside
+/// template arguments separates.
+pub fn split_scope(written: &str) -> (Option<&str>, &str) {
+    let b = written.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    // The last two `::` outside template arguments.
+    let (mut before, mut last) = (None, None);
+    while i < b.len() {
+        match b[i] {
+            b'<' => depth += 1,
+            b'>' => depth = depth.saturating_sub(1),
+            b':' if depth == 0 && b.get(i + 1) == Some(&b':') => {
+                (before, last) = (last, Some(i));
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    match last {
+        None => (None, written),
+        Some(at) => {
+            let start = before.map_or(0, |p| p + 2);
+            (Some(&written[start..at]), &written[at + 2..])
+        }
+    }
 }
 
 impl Module {
@@ -941,5 +972,24 @@ impl Module {
         own_class
             .or(scoped)
             .or_else(|| cands.iter().copied().find(|&i| fits(i)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_scope;
+
+    #[test]
+    fn a_scoped_name_splits_at_its_last_scope_outside_template_arguments() {
+        assert_eq!(split_scope("kLanes"), (None, "kLanes"));
+        assert_eq!(split_scope("Wide::kLanes"), (Some("Wide"), "kLanes"));
+        assert_eq!(split_scope("ns::Wide::kLanes"), (Some("Wide"), "kLanes"));
+        assert_eq!(split_scope("ns::Foo<a::b>::k"), (Some("Foo<a::b>"), "k"));
+        assert_eq!(
+            split_scope("Leader<16>::broadcast"),
+            (Some("Leader<16>"), "broadcast")
+        );
+        assert_eq!(split_scope("::f"), (Some(""), "f"));
+        assert_eq!(split_scope("Foo<a::b>"), (None, "Foo<a::b>"));
     }
 }

@@ -423,15 +423,14 @@ pub(super) fn member_of(def: Node, text: &str) -> Option<MemberOf> {
     let fd = def.field("declarator").and_then(find_function_declarator)?;
     let name = fd.field("declarator")?;
     if name.kind() == "qualified_identifier" {
-        let full = node_text(name, text);
-        let scope = strip_template_args(full).rsplit_once("::")?.0.to_owned();
-        let written: String = full.split_whitespace().collect();
+        let written: String = node_text(name, text).split_whitespace().collect();
+        let (Some(scope), _) = crate::ir::split_scope(&written) else {
+            return None;
+        };
         return Some(MemberOf {
-            class: last_segment(&scope).to_owned(),
+            class: last_segment(scope).to_owned(),
             start: None,
-            written: written
-                .rsplit_once("::")
-                .map(|(s, _)| s.rsplit("::").next().unwrap_or(s).to_owned()),
+            written: Some(scope.to_owned()),
         });
     }
     let chain = ancestors(def);
@@ -450,21 +449,6 @@ pub(super) fn member_of(def: Node, text: &str) -> Option<MemberOf> {
         start: Some(spec.start_byte()),
         written: None,
     })
-}
-
-/// `A<T, B<2>>::f` → `A::f`.
-fn strip_template_args(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut depth = 0usize;
-    for ch in s.chars() {
-        match ch {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            _ if depth == 0 => out.push(ch),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The types and names that make a parameter declaration a `Param`.
@@ -504,24 +488,8 @@ impl<'t> Classes<'t> {
         if infos.len() < 2 {
             return None;
         }
-        // The last `::` outside template arguments (`ns::Foo<a::b>`).
-        let mut depth = 0usize;
-        let mut cut = None;
-        for (i, b) in written.bytes().enumerate() {
-            match b {
-                b'<' => depth += 1,
-                b'>' => depth = depth.saturating_sub(1),
-                b':' if depth == 0 && written[i + 1..].starts_with(':') => cut = Some(i),
-                _ => {}
-            }
-        }
-        let (scope, last) = match cut {
-            Some(i) => {
-                let s = &written[..i];
-                (Some(s.rsplit("::").next().unwrap_or(s)), &written[i + 2..])
-            }
-            None => (namespace, written),
-        };
+        let (scope, last) = crate::ir::split_scope(written);
+        let scope = scope.or(namespace);
         (infos.iter())
             .find(|i| i.written == last)
             .or_else(|| {

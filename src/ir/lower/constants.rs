@@ -86,8 +86,9 @@ impl Scopes {
 /// template arguments (`Foo<float>::k`: a specialization may differ) or
 /// none at all.
 pub(super) fn class_key(written: &str) -> Option<(&str, String)> {
-    let (scope, name) = written.rsplit_once("::")?;
-    let scope = scope.rsplit("::").next()?;
+    let (Some(scope), name) = crate::ir::split_scope(written) else {
+        return None;
+    };
     (is_identifier(scope) && is_identifier(name)).then(|| (scope, format!("{scope}::{name}")))
 }
 
