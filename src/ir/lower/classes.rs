@@ -489,15 +489,7 @@ impl<'t> Classes<'t> {
             return None;
         }
         let (scope, last) = crate::ir::split_scope(written);
-        let scope = scope.or(namespace);
-        (infos.iter())
-            .find(|i| i.written == last)
-            .or_else(|| {
-                infos
-                    .iter()
-                    .find(|i| scope.is_some() && i.namespace.as_deref() == scope)
-            })
-            .map(|i| i.start)
+        written_or_in(infos, Some(last), scope.or(namespace)).map(|i| i.start)
     }
 
     /// The class of a member: the one whose body holds it; for one
@@ -512,15 +504,24 @@ impl<'t> Classes<'t> {
         if let Some(start) = m.start {
             return infos.iter().find(|i| i.start == start);
         }
-        (infos.iter())
-            .find(|i| m.written.as_deref() == Some(i.written.as_str()))
-            .or_else(|| {
-                infos
-                    .iter()
-                    .find(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
-            })
-            .or_else(|| infos.first())
+        written_or_in(infos, m.written.as_deref(), namespace).or_else(|| infos.first())
     }
+}
+
+/// Of several classes of one name, the one written as `written`
+/// (`Leader<16>`), else the one declared in `namespace`.
+fn written_or_in<'a, 't>(
+    infos: &'a [ClassInfo<'t>],
+    written: Option<&str>,
+    namespace: Option<&str>,
+) -> Option<&'a ClassInfo<'t>> {
+    (infos.iter())
+        .find(|i| written == Some(i.written.as_str()))
+        .or_else(|| {
+            infos
+                .iter()
+                .find(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
+        })
 }
 
 /// Base classes followed up from a class (the chain and its branches).

@@ -233,12 +233,12 @@ pub(super) fn fold_constants(
     }
     // A scoped read in an initializer (`Other::kThreads / 32`) names the
     // scope's key where the file declares one.
-    let keyed: HashSet<String> = (items.iter())
-        .flat_map(|it| it.keys.iter().cloned())
+    let keyed: HashSet<&str> = (items.iter())
+        .flat_map(|it| it.keys.iter().map(String::as_str))
         .collect();
     for (id, written) in std::mem::take(&mut b.qualified) {
         if let Some((_, key)) = class_key(&written)
-            && keyed.contains(&key)
+            && keyed.contains(key.as_str())
         {
             b.f.exprs[id as usize].kind = ExprKind::Var(key);
         }
