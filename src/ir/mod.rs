@@ -656,8 +656,9 @@ pub struct Call {
     pub template_args: Vec<String>,
     /// Set when the call comes from expanding a function-like macro.
     pub via_macro: Option<String>,
-    /// For an unscoped free call, the innermost namespace of the calling
-    /// code (`Function::namespace`): C++ looks the name up there first.
+    /// For a free call, the innermost namespace of the calling code
+    /// (`Function::namespace`): C++ looks an unscoped name up there first,
+    /// and a name scoped to another namespace is not there.
     pub home: Option<std::sync::Arc<str>>,
 }
 
@@ -969,9 +970,23 @@ impl Module {
         let scoped = scope.and_then(|scope| {
             (cands.iter().copied()).find(|&i| self.functions[i].in_scope(scope) && fits(i))
         });
+        // Without a function of the written scope, any of the name may be
+        // it (a namespace alias, a `using`), but not a free function of the
+        // calling namespace: `ns::f()` written in another namespace names
+        // the same function only through an alias, while a wrapper of the
+        // same name forwarding to another library's (`void arrive() {
+        // cute::arrive(); }`) is common, and taking it for itself made a
+        // call cycle the executor ran until its depth budget.
+        let written_elsewhere = |i: usize| {
+            let g = &self.functions[i];
+            let home = call.home.as_deref();
+            call_scope(call).is_some_and(|s| home != Some(s))
+                && g.class.is_none()
+                && g.namespace.as_deref() == home
+        };
         own_class
             .or(scoped)
-            .or_else(|| cands.iter().copied().find(|&i| fits(i)))
+            .or_else(|| (cands.iter().copied()).find(|&i| fits(i) && !written_elsewhere(i)))
     }
 }
 

@@ -169,12 +169,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     module
 }
 
-/// Give `f`'s unscoped free calls the namespace they are written in.
+/// Give `f`'s free calls (scoped or not) the namespace they are written in.
 fn set_call_home(f: &mut Function, home: &std::sync::Arc<str>) {
     for e in &mut f.exprs {
         if let ExprKind::Call(c) = &mut e.kind
             && c.receiver.is_none()
-            && c.scope.is_none()
         {
             c.home = Some(std::sync::Arc::clone(home));
         }
