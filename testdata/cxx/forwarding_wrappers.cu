@@ -14,7 +14,8 @@ __device__ float combine(float v);
 namespace mine {
 __device__ void fence() { vendor::fence(); }
 
-// Calls itself by its own scope: recursion the executor does not follow.
+// Calls itself by its own scope: real recursion, followed only as deep as
+// the executor's call-depth budget.
 __device__ float combine(float v) { return v > 1.0f ? mine::combine(v * 0.5f) : v; }
 
 // The launch passes `n = 128`, the block's size: every lane passes the
