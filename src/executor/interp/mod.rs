@@ -1739,7 +1739,10 @@ impl<'m> Machine<'m> {
                 .and_then(|o| f.constructions.get(o.construction?));
             // A member calling a member of its own class runs on the same
             // object: its fields and state are the caller's.
-            let same_object = call.receiver.is_none() && g.class.is_some() && g.class == f.class;
+            let same_object = call.receiver.is_none()
+                && g.class.is_some()
+                && g.class == f.class
+                && g.class_at == f.class_at;
             for (i, p) in g.params.iter().enumerate() {
                 let v = match args.get(i) {
                     Some(v) if !p.of_field => *v,

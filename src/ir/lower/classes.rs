@@ -483,13 +483,60 @@ impl<'t> Classes<'t> {
         class: &str,
         written: &str,
         namespace: Option<&str>,
+        constants: &HashMap<String, i64>,
     ) -> Option<usize> {
         let infos = self.by_name.get(class)?;
         if infos.len() < 2 {
             return None;
         }
         let (scope, last) = crate::ir::split_scope(written);
-        written_or_in(infos, Some(last), scope.or(namespace)).map(|i| i.start)
+        written_or_in(infos, Some(last), scope.or(namespace), constants).map(|i| i.start)
+    }
+
+    /// The class a call scoped to a class template's instance names
+    /// (`Reducer<32>::sum(v)`), of several of that name: the
+    /// specialization written with those arguments (`Reducer<warp_threads>`
+    /// where `warp_threads` is 32), else a partial one whose other
+    /// arguments are its own parameters (`Matcher<Bits, 32>` for
+    /// `Matcher<4, 32>`), else the primary template, which every other
+    /// instance is.
+    pub(super) fn of_scope(
+        &self,
+        class: &str,
+        written: &str,
+        constants: &HashMap<String, i64>,
+    ) -> Option<usize> {
+        let infos = self.by_name.get(class)?;
+        if infos.len() < 2 {
+            return None;
+        }
+        let args = template_args(written)?;
+        // A parameter of the specialization takes any argument, the same
+        // one wherever it repeats (`Iterate<MAX, MAX>`).
+        let fits = |i: &ClassInfo, open: bool| {
+            let Some(theirs) = template_args(&i.written) else {
+                return false;
+            };
+            let mut bound: Vec<(&str, &str)> = Vec::new();
+            theirs.len() == args.len()
+                && theirs.iter().zip(&args).all(|(&t, &a)| {
+                    if open && i.template_values.iter().any(|v| v == t) {
+                        match bound.iter().find(|(p, _)| *p == t) {
+                            Some(&(_, was)) => same_arg(was, a, constants),
+                            None => {
+                                bound.push((t, a));
+                                true
+                            }
+                        }
+                    } else {
+                        same_arg(t, a, constants)
+                    }
+                })
+        };
+        (infos.iter().find(|i| fits(i, false)))
+            .or_else(|| infos.iter().find(|i| fits(i, true)))
+            .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
+            .map(|i| i.start)
     }
 
     /// The class of a member: the one whose body holds it; for one
@@ -499,29 +546,86 @@ impl<'t> Classes<'t> {
         &self,
         m: &MemberOf,
         namespace: Option<&str>,
+        constants: &HashMap<String, i64>,
     ) -> Option<&ClassInfo<'t>> {
         let infos = self.by_name.get(&m.class)?;
         if let Some(start) = m.start {
             return infos.iter().find(|i| i.start == start);
         }
-        written_or_in(infos, m.written.as_deref(), namespace).or_else(|| infos.first())
+        written_or_in(infos, m.written.as_deref(), namespace, constants).or_else(|| infos.first())
     }
 }
 
 /// Of several classes of one name, the one written as `written`
-/// (`Leader<16>`), else the one declared in `namespace`.
+/// (`Leader<16>`, also `Leader<kHalf>` where `kHalf` is 16), else the one
+/// declared in `namespace`.
 fn written_or_in<'a, 't>(
     infos: &'a [ClassInfo<'t>],
     written: Option<&str>,
     namespace: Option<&str>,
+    constants: &HashMap<String, i64>,
 ) -> Option<&'a ClassInfo<'t>> {
     (infos.iter())
-        .find(|i| written == Some(i.written.as_str()))
+        .find(|i| written.is_some_and(|w| same_written(&i.written, w, constants)))
         .or_else(|| {
             infos
                 .iter()
                 .find(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
         })
+}
+
+/// Two names of a class template's instance, as written without spaces,
+/// name the same one: the same template, and each argument the same text
+/// or the same folded constant (`Leader<kHalf>` and `Leader<16>`).
+fn same_written(a: &str, b: &str, constants: &HashMap<String, i64>) -> bool {
+    if a == b {
+        return true;
+    }
+    let name = |w: &str| w.split('<').next().unwrap_or(w).to_owned();
+    match (template_args(a), template_args(b)) {
+        (Some(x), Some(y)) => {
+            name(a) == name(b)
+                && x.len() == y.len()
+                && x.iter().zip(&y).all(|(p, q)| same_arg(p, q, constants))
+        }
+        _ => false,
+    }
+}
+
+/// The template arguments of `Name<a,b>` as written (split at the commas
+/// outside nested brackets); `None` without any.
+fn template_args(written: &str) -> Option<Vec<&str>> {
+    let open = written.find('<')?;
+    let inner = written[open + 1..].strip_suffix('>')?;
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0usize, 0usize);
+    for (i, b) in inner.bytes().enumerate() {
+        match b {
+            b'<' | b'(' => depth += 1,
+            b'>' | b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(inner[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[from..].trim());
+    Some(out)
+}
+
+/// One template argument as two places write it: the same text, or
+/// integers that fold to the same value (a literal or a file constant).
+fn same_arg(a: &str, b: &str, constants: &HashMap<String, i64>) -> bool {
+    let value = |t: &str| {
+        super::parse_int_literal(t).or_else(|| {
+            constants
+                .get(t)
+                .or_else(|| constants.get(last_segment(t)))
+                .copied()
+        })
+    };
+    a == b || value(a).is_some_and(|v| value(b) == Some(v))
 }
 
 /// Base classes followed up from a class (the chain and its branches).

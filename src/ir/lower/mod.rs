@@ -459,7 +459,8 @@ impl<'a> Lowerer<'a> {
             b.lower_params(params, text);
         }
         let member = classes::member_of(def, text);
-        let info = (member.as_ref()).and_then(|m| self.classes.of_member(m, namespace));
+        let info =
+            (member.as_ref()).and_then(|m| self.classes.of_member(m, namespace, self.constants));
         if let Some(info) = info
             && member.as_ref().is_some_and(|m| m.class != b.f.name)
         {
@@ -508,18 +509,40 @@ impl Lowerer<'_> {
     /// object's own class, of several of one name (`Reducer<32> whole;`
     /// is not `Reducer<16>`; `by_block::Tile t;` is not `by_lane::Tile`).
     fn place_objects(&self, f: &mut Function, namespace: Option<&str>) {
-        if f.constructions.is_empty() {
-            return;
-        }
         let at: Vec<Option<usize>> = (f.constructions.iter())
-            .map(|c| self.classes.of_object(&c.class, &c.written, namespace))
+            .map(|c| {
+                self.classes
+                    .of_object(&c.class, &c.written, namespace, self.constants)
+            })
             .collect();
         for e in &mut f.exprs {
-            if let ExprKind::Call(c) = &mut e.kind
-                && let Some(o) = &mut c.object
+            let ExprKind::Call(c) = &mut e.kind else {
+                continue;
+            };
+            if let Some(o) = &mut c.object
                 && let Some(k) = o.construction
             {
                 o.class_at = at.get(k).copied().flatten();
+            }
+            // A static member called through a class template's instance
+            // (`Reducer<32>::sum(v)`): that instance's class, where the
+            // file has several of the name; the call then resolves like a
+            // member's call within its class.
+            if c.receiver.is_none()
+                && c.object.is_none()
+                && let Some(scope) = c.scope.as_deref()
+                && let (_, innermost) = crate::ir::split_scope(scope)
+                && innermost.contains('<')
+            {
+                let written: String = innermost.split_whitespace().collect();
+                let class = last_segment(&written).to_owned();
+                if let Some(start) = self.classes.of_scope(&class, &written, self.constants) {
+                    c.object = Some(ObjectRef {
+                        class,
+                        class_at: Some(start),
+                        construction: None,
+                    });
+                }
             }
         }
     }
