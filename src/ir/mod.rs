@@ -127,6 +127,13 @@ pub struct Function {
     /// the values are not the definition's own list (a member's class
     /// values).
     pub template_positions: Vec<usize>,
+    /// For a member of a class template, where each of the class's
+    /// non-type parameters stands among an instance's written arguments
+    /// (`Lanes` first in `Part<32>`; `Bits` first in the partial
+    /// specialization `Match<Bits, 32>`): a call through an instance the
+    /// code writes (`Part<32>::run(v)`, or an object `Part<32> q;`) binds
+    /// them to those arguments where they are constants.
+    pub class_params: Vec<(usize, String)>,
     /// In a kernel template's instance (`k<16, 1>`), the template values
     /// its launches bind and their integers (what a witness names).
     pub bound_values: Vec<(String, i64)>,
@@ -717,6 +724,28 @@ pub fn call_scope(call: &Call) -> Option<&str> {
     let (_, innermost) = split_scope(call.scope.as_deref()?);
     let last = innermost.split('<').next()?.trim();
     (!last.is_empty()).then_some(last)
+}
+
+/// The template arguments of `Name<a, b>` as written (split at the commas
+/// outside nested brackets), trimmed; `None` without any.
+pub fn template_args(written: &str) -> Option<Vec<&str>> {
+    let open = written.find('<')?;
+    let inner = written[open + 1..].trim_end().strip_suffix('>')?;
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0usize, 0usize);
+    for (i, b) in inner.bytes().enumerate() {
+        match b {
+            b'<' | b'(' => depth += 1,
+            b'>' | b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                out.push(inner[from..i].trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[from..].trim());
+    Some(out)
 }
 
 /// A scoped name as written (`ns::Foo<a::b>::k`): its innermost scope,

@@ -1626,6 +1626,41 @@ impl<'m> Machine<'m> {
 
     // ---- calls ---------------------------------------------------------
 
+    /// `g`'s class is the only class of its name among the call's
+    /// candidates: no specialization of the template is in view, so the
+    /// instance the call writes is certainly of that class. Where there
+    /// are several, the pick may be a guess (`vec_t<T, N>` for a type
+    /// `T` the run does not know), and its parameters are not bound.
+    fn only_class(&self, call: &Call, g: &Function) -> bool {
+        (self.module.by_name.get(&call.name).into_iter().flatten())
+            .map(|&i| &self.module.functions[i])
+            .filter(|h| h.class == g.class)
+            .all(|h| h.class_at == g.class_at)
+    }
+
+    /// A class template's argument as a call writes it, where it is one
+    /// integer: a literal, a constant, or a compile-time value the caller
+    /// holds as one integer for every lane.
+    fn instance_value(&self, act: &Activation<'m>, arg: &str) -> Option<i64> {
+        if let Some(v) = crate::ir::lower::parse_int_literal(arg) {
+            return Some(v);
+        }
+        if let Some(&v) = self.module.constants.get(arg) {
+            return Some(v);
+        }
+        let f = act.f;
+        let held = act.vars.get(arg)?;
+        let is_value = f
+            .template_values
+            .iter()
+            .chain(&f.constant_names)
+            .any(|t| t == arg);
+        match held[0] {
+            Val::Int(v) if is_value && held.iter().all(|x| *x == Val::Int(v)) => Some(v),
+            _ => None,
+        }
+    }
+
     fn call(&mut self, act: &mut Activation<'m>, e: ExprId, call: &'m Call, m: u32) -> Lanes {
         let f = act.f;
         let site = (act.fidx, e);
@@ -1785,6 +1820,28 @@ impl<'m> Machine<'m> {
                     inner.vars.insert(t.clone(), [Val::Int(v); 32]);
                 }
             }
+            // The class template's parameters as the instance the call
+            // names states them (`Part<32>::run(v)`, `Part<32> q;
+            // q.run(v)`); a member calling a member of its own object
+            // keeps its own.
+            match instance_args(f, call).filter(|_| self.only_class(call, g)) {
+                Some(written) => {
+                    for (at, name) in &g.class_params {
+                        if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a))
+                        {
+                            inner.vars.insert(name.clone(), [Val::Int(v); 32]);
+                        }
+                    }
+                }
+                None if same_object => {
+                    for (_, name) in &g.class_params {
+                        if let Some(v) = act.vars.get(name) {
+                            inner.vars.insert(name.clone(), *v);
+                        }
+                    }
+                }
+                None => {}
+            }
             // The object's state fields: in before the call, out after.
             if same_object {
                 for x in &g.state_fields {
@@ -1823,6 +1880,18 @@ impl<'m> Machine<'m> {
             });
         [Val::Unknown { varying }; 32]
     }
+}
+
+/// The template arguments of the class instance a member call names, as
+/// written: the object's declared type (`Part<32> q;`) or the call's scope
+/// (`Part<32>::run`).
+fn instance_args<'f>(f: &'f Function, call: &'f Call) -> Option<Vec<&'f str>> {
+    let written = match &call.object {
+        Some(o) => &f.constructions.get(o.construction?)?.written,
+        None if call.receiver.is_none() => call.scope.as_deref()?,
+        None => return None,
+    };
+    crate::ir::template_args(crate::ir::split_scope(written).1)
 }
 
 /// Where `p->field` lives, for each lane of `m`, when every one of them

@@ -41,6 +41,9 @@ pub(super) struct ClassInfo<'t> {
     /// The innermost namespace it is declared in.
     pub namespace: Option<String>,
     pub template_values: Vec<String>,
+    /// Where its own template's non-type parameters stand among an
+    /// instance's arguments (see `Function::class_params`).
+    pub instance_params: Vec<(usize, String)>,
     pub fields: Vec<Field<'t>>,
     /// `static constexpr int kWarps = BLOCK / 32;`: static data members
     /// with an initializer, (name, declaration, initializer).
@@ -124,6 +127,7 @@ pub(super) fn collect_class<'t>(
     // grandparent. A class nested in class templates (`struct Inner` in
     // `template <int TopK> struct Outer`) has theirs too: one instance of
     // the inner class per instance of the outer.
+    info.instance_params = instance_params(spec, &info.written, text);
     let mut p = spec.parent();
     while let Some(n) = p {
         if n.kind() == "template_declaration" {
@@ -510,11 +514,11 @@ impl<'t> Classes<'t> {
         if infos.len() < 2 {
             return None;
         }
-        let args = template_args(written)?;
+        let args = crate::ir::template_args(written)?;
         // A parameter of the specialization takes any argument, the same
         // one wherever it repeats (`Iterate<MAX, MAX>`).
         let fits = |i: &ClassInfo, open: bool| {
-            let Some(theirs) = template_args(&i.written) else {
+            let Some(theirs) = crate::ir::template_args(&i.written) else {
                 return false;
             };
             let mut bound: Vec<(&str, &str)> = Vec::new();
@@ -574,6 +578,46 @@ fn written_or_in<'a, 't>(
         })
 }
 
+/// Where the non-type parameters of the template a class specifier opens
+/// with stand among an instance's arguments: in the primary template, at
+/// their place in the parameter list (type parameters counted); in a
+/// partial specialization, where its written arguments name one alone.
+fn instance_params(spec: Node, written: &str, text: &str) -> Vec<(usize, String)> {
+    let decl = [spec.parent(), spec.parent().and_then(|p| p.parent())]
+        .into_iter()
+        .flatten()
+        .find(|n| n.kind() == "template_declaration");
+    let Some(params) = decl.and_then(|d| d.field("parameters")) else {
+        return Vec::new();
+    };
+    let mut c = params.walk();
+    let list: Vec<(usize, Option<String>)> = (params.named_children(&mut c))
+        .filter(|p| p.kind() != "comment")
+        .enumerate()
+        .map(|(i, p)| {
+            let non_type = matches!(
+                p.kind(),
+                "parameter_declaration" | "optional_parameter_declaration"
+            );
+            let name = p.field("declarator").filter(|_| non_type);
+            (i, name.map(|d| node_text(d, text).to_owned()))
+        })
+        .collect();
+    match crate::ir::template_args(written) {
+        None => (list.into_iter())
+            .filter_map(|(i, n)| Some((i, n?)))
+            .collect(),
+        Some(args) => (args.iter().enumerate())
+            .filter_map(|(j, a)| {
+                let name = list
+                    .iter()
+                    .find_map(|(_, n)| n.as_deref().filter(|n| n == a))?;
+                Some((j, name.to_owned()))
+            })
+            .collect(),
+    }
+}
+
 /// Two names of a class template's instance, as written without spaces,
 /// name the same one: the same template, and each argument the same text
 /// or the same folded constant (`Leader<kHalf>` and `Leader<16>`).
@@ -582,7 +626,7 @@ fn same_written(a: &str, b: &str, constants: &HashMap<String, i64>) -> bool {
         return true;
     }
     let name = |w: &str| w.split('<').next().unwrap_or(w).to_owned();
-    match (template_args(a), template_args(b)) {
+    match (crate::ir::template_args(a), crate::ir::template_args(b)) {
         (Some(x), Some(y)) => {
             name(a) == name(b)
                 && x.len() == y.len()
@@ -590,28 +634,6 @@ fn same_written(a: &str, b: &str, constants: &HashMap<String, i64>) -> bool {
         }
         _ => false,
     }
-}
-
-/// The template arguments of `Name<a,b>` as written (split at the commas
-/// outside nested brackets); `None` without any.
-fn template_args(written: &str) -> Option<Vec<&str>> {
-    let open = written.find('<')?;
-    let inner = written[open + 1..].strip_suffix('>')?;
-    let mut out = Vec::new();
-    let (mut depth, mut from) = (0usize, 0usize);
-    for (i, b) in inner.bytes().enumerate() {
-        match b {
-            b'<' | b'(' => depth += 1,
-            b'>' | b')' => depth = depth.saturating_sub(1),
-            b',' if depth == 0 => {
-                out.push(inner[from..i].trim());
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(inner[from..].trim());
-    Some(out)
 }
 
 /// One template argument as two places write it: the same text, or

@@ -468,6 +468,9 @@ impl<'a> Lowerer<'a> {
             b.member_prelude(info, self.classes, text);
             b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
+        if let Some(info) = info {
+            b.f.class_params = info.instance_params.clone();
+        }
         b.f.class = member.map(|m| m.class);
         b.f.class_at = info.map(|i| i.start);
         b.lower_stmts(body, text, Dest::Body, None);
@@ -2052,6 +2055,7 @@ fn empty_function() -> Function {
         params: Vec::new(),
         template_values: Vec::new(),
         template_positions: Vec::new(),
+        class_params: Vec::new(),
         bound_values: Vec::new(),
         template_defaults: Vec::new(),
         type_sizes: Vec::new(),
