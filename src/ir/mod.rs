@@ -1001,17 +1001,24 @@ impl Module {
         });
         // Without a function of the written scope, any of the name may be
         // it (a namespace alias, a `using`), but not a free function of the
-        // calling namespace: `ns::f()` written in another namespace names
-        // the same function only through an alias, while a wrapper of the
-        // same name forwarding to another library's (`void arrive() {
-        // cute::arrive(); }`) is common, and taking it for itself made a
-        // call cycle the executor ran until its depth budget.
+        // calling namespace where the scope does not name it: `ns::f()`
+        // written in another namespace names the same function only
+        // through an alias, while a wrapper of the same name forwarding to
+        // another library's (`void arrive() { cute::arrive(); }`) is
+        // common, and taking it for itself made a call cycle the executor
+        // ran until its depth budget. Only a namespace the lowering saw: a
+        // function with none may be in one a macro opened
+        // (`CUB_NAMESPACE_BEGIN`).
         let written_elsewhere = |i: usize| {
             let g = &self.functions[i];
-            let home = call.home.as_deref();
-            call_scope(call).is_some_and(|s| home != Some(s))
-                && g.class.is_none()
-                && g.namespace.as_deref() == home
+            let (Some(home), Some(scope)) = (call.home.as_deref(), call.scope.as_deref()) else {
+                return false;
+            };
+            g.class.is_none()
+                && g.namespace.as_deref() == Some(home)
+                && !scope
+                    .split("::")
+                    .any(|s| s.split('<').next().map(str::trim) == Some(home))
         };
         own_class
             .or(scoped)
