@@ -515,32 +515,33 @@ impl<'t> Classes<'t> {
             return None;
         }
         let args = crate::ir::template_args(written)?;
-        // A parameter of the specialization takes any argument, the same
-        // one wherever it repeats (`Iterate<MAX, MAX>`).
-        let fits = |i: &ClassInfo, open: bool| {
+        // A parameter of a partial specialization takes any argument, the
+        // same one wherever it repeats (`Iterate<MAX, MAX>`).
+        let partial = |i: &ClassInfo| {
             let Some(theirs) = crate::ir::template_args(&i.written) else {
                 return false;
             };
             let mut bound: Vec<(&str, &str)> = Vec::new();
             theirs.len() == args.len()
                 && theirs.iter().zip(&args).all(|(&t, &a)| {
-                    if open && i.template_values.iter().any(|v| v == t) {
-                        match bound.iter().find(|(p, _)| *p == t) {
-                            Some(&(_, was)) => same_arg(was, a, constants),
-                            None => {
-                                bound.push((t, a));
-                                true
-                            }
+                    if !i.template_values.iter().any(|v| v == t) {
+                        return same_arg(t, a, constants);
+                    }
+                    match bound.iter().find(|(p, _)| *p == t) {
+                        Some(&(_, was)) => same_arg(was, a, constants),
+                        None => {
+                            bound.push((t, a));
+                            true
                         }
-                    } else {
-                        same_arg(t, a, constants)
                     }
                 })
         };
-        (infos.iter().find(|i| fits(i, false)))
-            .or_else(|| infos.iter().find(|i| fits(i, true)))
-            .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
-            .map(|i| i.start)
+        (infos
+            .iter()
+            .find(|i| same_written(&i.written, written, constants)))
+        .or_else(|| infos.iter().find(|i| partial(i)))
+        .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
+        .map(|i| i.start)
     }
 
     /// The class of a member: the one whose body holds it; for one
@@ -590,29 +591,13 @@ fn instance_params(spec: Node, written: &str, text: &str) -> Vec<(usize, String)
     let Some(params) = decl.and_then(|d| d.field("parameters")) else {
         return Vec::new();
     };
-    let mut c = params.walk();
-    let list: Vec<(usize, Option<String>)> = (params.named_children(&mut c))
-        .filter(|p| p.kind() != "comment")
-        .enumerate()
-        .map(|(i, p)| {
-            let non_type = matches!(
-                p.kind(),
-                "parameter_declaration" | "optional_parameter_declaration"
-            );
-            let name = p.field("declarator").filter(|_| non_type);
-            (i, name.map(|d| node_text(d, text).to_owned()))
-        })
-        .collect();
+    let list = super::non_type_params(params, text);
     match crate::ir::template_args(written) {
-        None => (list.into_iter())
-            .filter_map(|(i, n)| Some((i, n?)))
-            .collect(),
+        None => list,
         Some(args) => (args.iter().enumerate())
             .filter_map(|(j, a)| {
-                let name = list
-                    .iter()
-                    .find_map(|(_, n)| n.as_deref().filter(|n| n == a))?;
-                Some((j, name.to_owned()))
+                let (_, name) = list.iter().find(|(_, n)| n == a)?;
+                Some((j, name.clone()))
             })
             .collect(),
     }

@@ -242,22 +242,26 @@ pub(super) fn opening_template_params(def: Node) -> Option<Node> {
 
 /// The positions of the non-type parameters in the template a definition
 /// opens with, type parameters counted.
-fn template_positions_for(def: Node) -> Vec<usize> {
-    let Some(params) = opening_template_params(def) else {
-        return Vec::new();
-    };
+fn template_positions_for(def: Node, text: &str) -> Vec<usize> {
+    let params = opening_template_params(def);
+    let list = params.map(|p| non_type_params(p, text)).unwrap_or_default();
+    list.into_iter().map(|(i, _)| i).collect()
+}
+
+/// The non-type parameters of a template parameter list, each with its
+/// position among all of them, type parameters counted.
+pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String)> {
     let mut c = params.walk();
-    params
-        .named_children(&mut c)
+    (params.named_children(&mut c))
         .filter(|p| p.kind() != "comment")
         .enumerate()
         .filter(|(_, p)| {
             matches!(
                 p.kind(),
                 "parameter_declaration" | "optional_parameter_declaration"
-            ) && p.field("declarator").is_some()
+            )
         })
-        .map(|(i, _)| i)
+        .filter_map(|(i, p)| Some((i, node_text(p.field("declarator")?, text).to_owned())))
         .collect()
 }
 
@@ -436,7 +440,7 @@ impl<'a> Lowerer<'a> {
         f.name = name;
         f.kind = kind;
         f.template_values = template_values;
-        f.template_positions = template_positions_for(def);
+        f.template_positions = template_positions_for(def, text);
         f.flag_values = flag_params_for(def, text);
         f.template_defaults = template_defaults_for(def, text);
         f.launch_bounds = launch_bounds;
