@@ -1028,7 +1028,22 @@ impl Module {
 
 #[cfg(test)]
 mod tests {
-    use super::split_scope;
+    use super::{split_scope, template_args};
+
+    #[test]
+    fn template_arguments_split_at_their_own_commas() {
+        assert_eq!(template_args("Part<32>"), Some(vec!["32"]));
+        assert_eq!(
+            template_args("Match<Bits, kWarpThreads>"),
+            Some(vec!["Bits", "kWarpThreads"])
+        );
+        assert_eq!(
+            template_args("Pair<Foo<a, b>, (N > 1 ? 2 : 1), c>"),
+            Some(vec!["Foo<a, b>", "(N > 1 ? 2 : 1)", "c"])
+        );
+        assert_eq!(template_args("Plain"), None);
+        assert_eq!(template_args("Broken<"), None);
+    }
 
     #[test]
     fn a_scoped_name_splits_at_its_last_scope_outside_template_arguments() {
