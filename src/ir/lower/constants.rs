@@ -136,6 +136,7 @@ pub(super) fn fold_constants(
         constants: &no_constants,
         groups: HashMap::default(),
         objects: HashMap::default(),
+        aliases: HashMap::default(),
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
         variables: Default::default(),

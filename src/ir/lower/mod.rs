@@ -390,6 +390,12 @@ struct FnBuilder<'a> {
     /// Objects declared by value so far, by name: their construction
     /// (an index into `f.constructions`), for calls of their members.
     objects: HashMap<String, usize>,
+    /// Type aliases the body declared so far (`using WS = WarpSum<float,
+    /// 32>;`, `typedef … WS;`): name → the aliased type as written,
+    /// without spaces. An object or a scoped call through one names that
+    /// type, as CUB's documented `typedef cub::WarpReduce<int, 16>
+    /// WarpReduce;` does.
+    aliases: HashMap<String, String>,
     /// Names read through a scope (`Traits::value`), lowered to their last
     /// segment: (expression, the name as written).
     qualified: Vec<(ExprId, String)>,
@@ -455,6 +461,7 @@ impl<'a> Lowerer<'a> {
             constants: self.constants,
             groups: HashMap::default(),
             objects: HashMap::default(),
+            aliases: HashMap::default(),
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
             variables: Default::default(),
@@ -964,10 +971,9 @@ impl FnBuilder<'_> {
     ) {
         let span = self.span(n, site);
         match n.kind() {
+            "type_definition" | "alias_declaration" => self.note_alias(n, text),
             "comment"
-            | "type_definition"
             | "using_declaration"
-            | "alias_declaration"
             | "preproc_include"
             | "preproc_def"
             | "preproc_function_def"
@@ -1266,6 +1272,25 @@ impl FnBuilder<'_> {
         Some(args)
     }
 
+    /// Record a type alias the body declares (see [`FnBuilder::aliases`]).
+    fn note_alias(&mut self, n: Node, text: &str) {
+        let Some(ty) = n.field("type") else {
+            return;
+        };
+        let written: String = node_text(ty, text).split_whitespace().collect();
+        let mut names = Vec::new();
+        if n.kind() == "alias_declaration" {
+            names.extend(n.field("name"));
+        } else {
+            let mut c = n.walk();
+            names.extend(n.children_by_field_name("declarator", &mut c));
+        }
+        for name in names.into_iter().filter(|d| d.kind() == "type_identifier") {
+            self.aliases
+                .insert(node_text(name, text).to_owned(), written.clone());
+        }
+    }
+
     fn lower_declaration(&mut self, n: Node, text: &str, dest: Dest, site: Option<ByteSpan>) {
         let mut shared = false;
         let mut c = n.walk();
@@ -1276,7 +1301,14 @@ impl FnBuilder<'_> {
         }
         let is_float = type_is_float(n, text);
         let int_type = int_type(n, text);
-        let class = object_class(n, text);
+        // An object of an alias's type is of the aliased class.
+        let aliased = object_class(n, text)
+            .and_then(|c| self.aliases.get(c))
+            .cloned();
+        let class = match &aliased {
+            Some(w) => Some(last_segment(w).to_owned()),
+            None => object_class(n, text).map(str::to_owned),
+        };
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -1286,13 +1318,15 @@ impl FnBuilder<'_> {
                 d.kind(),
                 "identifier" | "init_declarator" | "function_declarator"
             );
-            let built = class.filter(|_| object && !shared).map(|class| {
+            let built = class.as_ref().filter(|_| object && !shared).map(|class| {
                 let args = self.construction_args(d, text, site);
-                let written = n.field("type").map_or(String::new(), |t| {
-                    node_text(t, text).split_whitespace().collect()
+                let written = aliased.clone().unwrap_or_else(|| {
+                    n.field("type").map_or(String::new(), |t| {
+                        node_text(t, text).split_whitespace().collect()
+                    })
                 });
                 self.f.constructions.push(Construction {
-                    class: class.to_owned(),
+                    class: class.clone(),
                     written,
                     args,
                 });
@@ -1847,6 +1881,7 @@ impl FnBuilder<'_> {
             groups: self.groups.clone(),
             // Constructions index the enclosing function's list.
             objects: HashMap::default(),
+            aliases: self.aliases.clone(),
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
             // Captures are the enclosing function's variables.
@@ -1917,8 +1952,9 @@ impl FnBuilder<'_> {
                 guard += 1;
                 if scope.is_none() {
                     let full = node_text(target, text);
-                    let s = full.rsplit_once("::").map(|(s, _)| s).unwrap_or("");
-                    scope = Some(s.trim().to_owned());
+                    let s = full.rsplit_once("::").map(|(s, _)| s).unwrap_or("").trim();
+                    // `WS::run(v)` through a local alias names its type.
+                    scope = Some(self.aliases.get(s).map_or(s, String::as_str).to_owned());
                 }
                 match target.field("name") {
                     Some(inner) => target = inner,

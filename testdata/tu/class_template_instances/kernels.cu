@@ -15,7 +15,16 @@ __global__ void half_warp32(float* p) {
   }
 }
 
+// The same through a type alias, as CUB's documentation writes it.
+__global__ void half_warp_alias(float* p) {
+  typedef Part<32> WholeWarp;
+  if (threadIdx.x % 32 < 16) {
+    p[threadIdx.x] = WholeWarp::broadcast(p[threadIdx.x]); // expect: WL002
+  }
+}
+
 void launch_all(float* p) {
   half_warp16<<<4, 128>>>(p);
   half_warp32<<<4, 128>>>(p);
+  half_warp_alias<<<4, 128>>>(p);
 }
