@@ -211,6 +211,70 @@ pub fn first_primitive(
     })
 }
 
+/// Functions a call-level claim looks through for a full mask (see
+/// [`runs_full_mask`]): the callee and what it calls, breadth first.
+const FULL_MASK_SEARCH: usize = 16;
+
+/// Does `g`, or a function it calls (the first [`FULL_MASK_SEARCH`]
+/// reached), run a masked warp primitive whose mask the code writes as the
+/// whole warp: a constant `0xffffffff` (a literal, a constant, a macro) or
+/// `__syncwarp()`'s default? A call from divergent code into a function
+/// whose masks are computed (`WarpMask<LogicalWarp>(warp_id)`, a
+/// parameter) is not direct evidence: such masks usually name just the
+/// sub-warp that calls.
+pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize) -> bool {
+    let full = |f: &Function, e: ExprId| {
+        crate::ir::fold::eval_const(f, e, &module.constants)
+            .is_some_and(|v| v as u32 == 0xffff_ffff)
+    };
+    // A mask parameter (`unsigned mask = 0xffffffff`): what this call
+    // passes for it in the callee itself, its default elsewhere.
+    let full_mask = |f: &Function, m: ExprId, top: bool| {
+        if full(f, m) {
+            return true;
+        }
+        let ExprKind::Var(v) = &f.expr(m).kind else {
+            return false;
+        };
+        let Some(i) = f.params.iter().position(|p| p.name == *v) else {
+            return false;
+        };
+        match call.args.get(i).filter(|_| top) {
+            Some(&a) => full(caller, a),
+            None => f.params[i].default.is_some_and(|d| full(f, d)),
+        }
+    };
+    let mut seen = vec![g];
+    let mut next = 0;
+    while next < seen.len() && next < FULL_MASK_SEARCH {
+        let f = &module.functions[seen[next]];
+        let top = next == 0;
+        next += 1;
+        for (_, c) in f.own_calls() {
+            match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+                Some(p) if p.is_masked() => {
+                    let full = match c.args.first() {
+                        Some(&m) => full_mask(f, m, top),
+                        None => p == Primitive::Syncwarp,
+                    };
+                    if full {
+                        return true;
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(h) = dataflow::callee(module, c)
+                        && !seen.contains(&h)
+                    {
+                        seen.push(h);
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Is the mask argument derived from `__activemask()` (and not a
 /// `__match_*_sync` group)?
 pub fn activemask_mask(site: &CallSite, facts: &Facts) -> bool {
@@ -268,4 +332,67 @@ pub fn mask_is_modelled(site: &CallSite, module: &Module) -> bool {
         }
         _ => false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runs_full_mask;
+    use crate::ir::{ExprKind, Module};
+    use crate::source::SourceFile;
+
+    fn lower(src: &str) -> Module {
+        let parsed = crate::frontend::parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        crate::ir::lower_file(&parsed, &Default::default())
+    }
+
+    /// Whether the kernel `k`'s call of `name` runs a full-mask primitive.
+    fn full_through(m: &Module, name: &str) -> bool {
+        let k = m.functions.iter().position(|f| f.name == "k").unwrap();
+        let f = &m.functions[k];
+        let call = (f.exprs.iter())
+            .find_map(|e| match &e.kind {
+                ExprKind::Call(c) if c.name == name => Some(&**c),
+                _ => None,
+            })
+            .unwrap();
+        runs_full_mask(m, f, call, m.callee(call).unwrap())
+    }
+
+    #[test]
+    fn a_call_runs_a_full_mask_only_where_the_code_writes_one() {
+        let m = lower(
+            "#define FULL 0xffffffffu\n\
+             __device__ float lit(float v) { return __shfl_xor_sync(FULL, v, 1); }\n\
+             __device__ float dflt(float v, unsigned m = 0xffffffffu) { return __shfl_xor_sync(m, v, 1); }\n\
+             __device__ float deeper(float v) { return lit(v); }\n\
+             __device__ unsigned group(int w) { return 0xffu << (8 * w); }\n\
+             __device__ float computed(float v, int w) { return __shfl_xor_sync(group(w), v, 1); }\n\
+             __device__ void fence() { __syncwarp(); }\n\
+             __global__ void k(float* p) {\n\
+               float v = p[threadIdx.x];\n\
+               v = lit(v); v = dflt(v); v = deeper(v);\n\
+               v = computed(v, threadIdx.x / 8); fence();\n\
+               p[threadIdx.x] = v;\n\
+             }\n",
+        );
+        assert!(full_through(&m, "lit"));
+        assert!(
+            full_through(&m, "dflt"),
+            "the parameter's default is the full warp"
+        );
+        assert!(full_through(&m, "deeper"), "through a call");
+        assert!(full_through(&m, "fence"), "__syncwarp() names every lane");
+        assert!(!full_through(&m, "computed"), "a mask the code computes");
+    }
+
+    #[test]
+    fn a_mask_the_call_passes_is_read_at_the_call() {
+        let m = lower(
+            "__device__ float pass(float v, unsigned m) { return __shfl_xor_sync(m, v, 1); }\n\
+             __device__ float half(float v) { return pass(v, 0xffffu); }\n\
+             __global__ void k(float* p) { p[0] = pass(p[0], 0xffffffffu) + half(p[1]); }\n",
+        );
+        assert!(full_through(&m, "pass"));
+        assert!(!full_through(&m, "half"));
+    }
 }

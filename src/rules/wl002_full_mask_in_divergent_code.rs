@@ -8,6 +8,7 @@
 
 use super::warp::{
     activemask_mask, call_sites, code, first_primitive, guard_labels, mask_is_modelled, reach_text,
+    runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
@@ -44,6 +45,10 @@ impl Rule for FullMaskInDivergentCode {
             }
             let (start, end) = site.span();
             let mut labels = guard_labels(&site.context, Level::Varying);
+            // A call into code whose masks are computed (a sub-warp's own
+            // lanes, `WarpMask<Lanes>(warp_id)`) is a candidate, not
+            // evidence: such masks usually name just the lanes that call.
+            let mut computed_masks = false;
             let message = match site.prim {
                 Some(p) if p.is_masked() => {
                     if activemask_mask(&site, cx.facts) || !mask_is_modelled(&site, cx.module) {
@@ -73,8 +78,14 @@ impl Rule for FullMaskInDivergentCode {
                     labels.extend(first_primitive(cx.module, site.function, g, &|p| {
                         p.is_masked()
                     }));
+                    computed_masks = !runs_full_mask(cx.module, site.f, site.call, g);
+                    let masks = if computed_masks {
+                        "with masks it computes"
+                    } else {
+                        "that name every lane"
+                    };
                     format!(
-                        "{} runs warp primitives that name every lane, but only lanes {} reach it",
+                        "{} runs warp primitives {masks}, but only lanes {} reach it",
                         code(&site.call.name, 40),
                         reach_text(src, &site.context, Level::Varying)
                     )
@@ -108,6 +119,10 @@ impl Rule for FullMaskInDivergentCode {
                         ),
                         ..site.guarded_claim(CLASSES, cx.facts, cx.module, Level::Varying)
                     }
+                })
+                .map(|claim| Claim {
+                    speculative: claim.speculative || computed_masks,
+                    ..claim
                 }),
             });
         }
