@@ -1626,6 +1626,38 @@ impl<'m> Machine<'m> {
 
     // ---- calls ---------------------------------------------------------
 
+    /// The class template's parameters as the instance the call names
+    /// states them (`Part<32>::run(v)`, `Part<32> q; q.run(v)`); a member
+    /// calling a member of its own object keeps its own. Apart from
+    /// [`Machine::call`], whose frame every nested call keeps on the stack.
+    #[inline(never)]
+    fn bind_class_params(
+        &self,
+        act: &Activation<'m>,
+        call: &Call,
+        g: &Function,
+        same_object: bool,
+        inner: &mut Activation<'m>,
+    ) {
+        match instance_args(act.f, call).filter(|_| self.only_class(call, g)) {
+            Some(written) => {
+                for (at, name) in &g.class_params {
+                    if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a)) {
+                        inner.vars.insert(name.clone(), [Val::Int(v); 32]);
+                    }
+                }
+            }
+            None if same_object => {
+                for (_, name) in &g.class_params {
+                    if let Some(v) = act.vars.get(name) {
+                        inner.vars.insert(name.clone(), *v);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+
     /// `g`'s class is the only class of its name among the call's
     /// candidates: no specialization of the template is in view, so the
     /// instance the call writes is certainly of that class. Where there
@@ -1820,27 +1852,8 @@ impl<'m> Machine<'m> {
                     inner.vars.insert(t.clone(), [Val::Int(v); 32]);
                 }
             }
-            // The class template's parameters as the instance the call
-            // names states them (`Part<32>::run(v)`, `Part<32> q;
-            // q.run(v)`); a member calling a member of its own object
-            // keeps its own.
-            match instance_args(f, call).filter(|_| self.only_class(call, g)) {
-                Some(written) => {
-                    for (at, name) in &g.class_params {
-                        if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a))
-                        {
-                            inner.vars.insert(name.clone(), [Val::Int(v); 32]);
-                        }
-                    }
-                }
-                None if same_object => {
-                    for (_, name) in &g.class_params {
-                        if let Some(v) = act.vars.get(name) {
-                            inner.vars.insert(name.clone(), *v);
-                        }
-                    }
-                }
-                None => {}
+            if !g.class_params.is_empty() {
+                self.bind_class_params(act, call, g, same_object, &mut inner);
             }
             // The object's state fields: in before the call, out after.
             if same_object {
