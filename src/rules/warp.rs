@@ -227,13 +227,10 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
         crate::ir::fold::eval_const(f, e, &module.constants)
             .is_some_and(|v| v as u32 == 0xffff_ffff)
     };
-    // A mask parameter (`unsigned mask = 0xffffffff`): what this call
+    // Else a mask parameter (`unsigned mask = 0xffffffff`): what this call
     // passes for it in the callee itself, its default elsewhere.
-    let full_mask = |f: &Function, m: ExprId, top: bool| {
-        if full(f, m) {
-            return true;
-        }
-        let ExprKind::Var(v) = &f.expr(m).kind else {
+    let full_parameter = |f: &Function, c: &Call, top: bool| {
+        let Some(ExprKind::Var(v)) = c.args.first().map(|&m| &f.expr(m).kind) else {
             return false;
         };
         let Some(i) = f.params.iter().position(|p| p.name == *v) else {
@@ -253,11 +250,9 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
         for (_, c) in f.own_calls() {
             match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
                 Some(p) if p.is_masked() => {
-                    let full = match c.args.first() {
-                        Some(&m) => full_mask(f, m, top),
-                        None => p == Primitive::Syncwarp,
-                    };
-                    if full {
+                    if call_const_mask(module, f, c, p) == Some(0xffff_ffff)
+                        || full_parameter(f, c, top)
+                    {
                         return true;
                     }
                 }
@@ -291,9 +286,19 @@ pub fn activemask_mask(site: &CallSite, facts: &Facts) -> bool {
 
 /// The mask as a constant, if it folds.
 pub fn const_mask(site: &CallSite, module: &Module) -> Option<u32> {
-    match site.mask_arg() {
-        Some(m) => crate::ir::fold::eval_const(site.f, m, &module.constants).map(|v| v as u32),
-        None if site.prim == Some(Primitive::Syncwarp) => Some(0xffff_ffff),
+    site.prim
+        .and_then(|p| call_const_mask(module, site.f, site.call, p))
+}
+
+/// The mask a masked primitive's call in `f` passes, as a constant if it
+/// folds; `__syncwarp()`'s default names every lane.
+fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Option<u32> {
+    if !p.is_masked() {
+        return None;
+    }
+    match c.args.first() {
+        Some(&m) => crate::ir::fold::eval_const(f, m, &module.constants).map(|v| v as u32),
+        None if p == Primitive::Syncwarp => Some(0xffff_ffff),
         None => None,
     }
 }

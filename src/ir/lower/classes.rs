@@ -610,10 +610,9 @@ fn same_written(a: &str, b: &str, constants: &HashMap<String, i64>) -> bool {
     if a == b {
         return true;
     }
-    let name = |w: &str| w.split('<').next().unwrap_or(w).to_owned();
     match (crate::ir::template_args(a), crate::ir::template_args(b)) {
         (Some(x), Some(y)) => {
-            name(a) == name(b)
+            a.split('<').next() == b.split('<').next()
                 && x.len() == y.len()
                 && x.iter().zip(&y).all(|(p, q)| same_arg(p, q, constants))
         }
