@@ -1584,9 +1584,16 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
     // A warp all of whose threads returned from the kernel takes no part
     // in the barriers after its exit (a barrier waits for the threads that
     // have not exited); lanes of a warp that exit are judged within it.
+    // So does a warp whose run stopped early (a budget ran out, a thread
+    // trapped) past the barriers it reached: where it would have gone next
+    // is not known. (Budgets are per root: the last warps of a block get
+    // the fewest steps, and their runs stop first.)
     let gone: Vec<bool> = converged
         .iter()
-        .map(|(_, r)| r.trace.present != 0 && r.trace.returned_lanes == r.trace.present)
+        .map(|(_, r)| {
+            r.trace.incomplete.is_some()
+                || r.trace.present != 0 && r.trace.returned_lanes == r.trace.present
+        })
         .collect();
     for k in 0..longest {
         let key = |s: &Vec<&super::trace::Collective>| s.get(k).map(|c| c.chain.clone());
@@ -1735,4 +1742,65 @@ fn first_difference(a: &Trace, b: &Trace) -> Option<String> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::executor::trace::Collective;
+    use crate::ir::Primitive;
+    use crate::ir::primitives::SyncthreadsMode;
+
+    /// A converged run of `warp` that waited at `barriers` `__syncthreads()`
+    /// (each at its own site), stopped early when `cut`.
+    fn run(warp: u32, barriers: usize, cut: bool) -> RunResult {
+        let mut trace = Trace {
+            present: u32::MAX,
+            incomplete: cut.then(|| "a budget ran out".to_owned()),
+            ..Trace::default()
+        };
+        for i in 0..barriers {
+            trace.collectives.push(Collective {
+                prim: Primitive::Syncthreads(SyncthreadsMode::Plain),
+                chain: vec![(0, i as crate::ir::ExprId)],
+                line: 10 + i,
+                time: i as u64,
+                active: u32::MAX,
+                masks: [None; 32],
+                exited: 0,
+                present: u32::MAX,
+                regions: Vec::new(),
+                whereabouts: Vec::new(),
+                width: None,
+                reads: Vec::new(),
+            });
+        }
+        RunResult {
+            setup_index: 0,
+            warp,
+            schedule: Schedule::Converged,
+            observations: Vec::new(),
+            trace,
+        }
+    }
+
+    #[test]
+    fn a_warp_that_stops_short_of_a_barrier_misses_it() {
+        let found = cross_warp_barriers(&[run(0, 3, false), run(1, 1, false)]);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .1
+                .detail
+                .contains("warps 1 of the block never reach it")
+        );
+    }
+
+    #[test]
+    fn a_run_cut_by_a_budget_is_no_evidence_past_its_end() {
+        // The last warps of a block get what is left of the root's step
+        // budget: their runs stop first, though they would go on.
+        assert!(cross_warp_barriers(&[run(0, 3, false), run(1, 1, true)]).is_empty());
+        assert!(cross_warp_barriers(&[run(0, 1, true), run(1, 3, false)]).is_empty());
+    }
 }
