@@ -32,6 +32,7 @@ mod tests {
             template_args: targs.iter().map(|s| (*s).to_owned()).collect(),
             via_macro: None,
             home: None,
+            array_args: 0,
         }
     }
 

@@ -46,6 +46,8 @@ pub struct Param {
     pub default: Option<ExprId>,
     pub is_pointer: bool,
     pub is_float: bool,
+    /// Declared as an array (`KeyT (&keys)[N]`, `int v[4]`).
+    pub is_array: bool,
     /// Declared with a built-in integral type (`int`, `unsigned`,
     /// `size_t`, …): only these get witness values.
     pub is_integral: bool,
@@ -667,6 +669,12 @@ pub struct Call {
     /// (`Function::namespace`): C++ looks an unscoped name up there first,
     /// and a name scoped to another namespace is not there.
     pub home: Option<std::sync::Arc<str>>,
+    /// Bit `i` set: argument `i` names an array the caller declared (`int
+    /// v[1]`, an array parameter). Without types, overloads that differ in
+    /// one (`Sort(keys, values)` against `Sort(keys, begin_bit)` and
+    /// `Sort(keys, decomposer)`) are told apart by it: an array is never a
+    /// built-in scalar parameter, and binds best to an array parameter.
+    pub array_args: u64,
 }
 
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
@@ -977,10 +985,37 @@ impl Module {
                 return false;
             }
             let params = self.functions[i].params.iter().filter(|p| !p.of_field);
-            let (required, all) = params.fold((0, 0), |(r, a), p| {
+            let (required, all) = params.clone().fold((0, 0), |(r, a), p| {
                 (r + usize::from(p.default.is_none()), a + 1)
             });
-            (required..=all).contains(&call.args.len())
+            let scalar_gets_array = (params.enumerate().take(64)).any(|(k, p)| {
+                call.array_args >> k & 1 == 1 && (p.is_integral || p.is_float) && !p.is_pointer
+            });
+            (required..=all).contains(&call.args.len()) && !scalar_gets_array
+        };
+        // Of the candidates that fit, the first whose array parameters take
+        // the most of the call's array arguments: `Sort(keys, values)` is the
+        // overload of two arrays, not `Sort(keys, decomposer)`, whose second
+        // parameter would take anything.
+        let array_matches = |i: usize| {
+            let params = self.functions[i].params.iter().filter(|p| !p.of_field);
+            (params.enumerate().take(64))
+                .filter(|(k, p)| call.array_args >> k & 1 == 1 && p.is_array)
+                .count()
+        };
+        let best = |pick: &dyn Fn(usize) -> bool| {
+            let mut found: Option<(usize, usize)> = None;
+            for &i in cands.iter().filter(|&&i| fits(i) && pick(i)) {
+                let score = if call.array_args == 0 {
+                    0
+                } else {
+                    array_matches(i)
+                };
+                if found.is_none_or(|(_, s)| score > s) {
+                    found = Some((i, score));
+                }
+            }
+            found.map(|(i, _)| i)
         };
         let scope = call_scope(call).or_else(|| {
             (call.receiver.is_none() && call.object.is_none() && call.scope.is_none())
@@ -989,16 +1024,10 @@ impl Module {
         });
         // A member calling a member of its own class: that class's, of
         // several same-named ones (the offset and the name identify it).
-        let own_class = call
-            .object
-            .as_ref()
+        let own_class = (call.object.as_ref())
             .and_then(|o| o.class_at)
-            .and_then(|at| {
-                (cands.iter().copied()).find(|&i| self.functions[i].class_at == Some(at) && fits(i))
-            });
-        let scoped = scope.and_then(|scope| {
-            (cands.iter().copied()).find(|&i| self.functions[i].in_scope(scope) && fits(i))
-        });
+            .and_then(|at| best(&|i| self.functions[i].class_at == Some(at)));
+        let scoped = scope.and_then(|scope| best(&|i| self.functions[i].in_scope(scope)));
         // Without a function of the written scope, any of the name may be
         // it (a namespace alias, a `using`), but not a free function of the
         // calling namespace where the scope does not name it: `ns::f()`
@@ -1022,7 +1051,7 @@ impl Module {
         };
         own_class
             .or(scoped)
-            .or_else(|| (cands.iter().copied()).find(|&i| fits(i) && !written_elsewhere(i)))
+            .or_else(|| best(&|i| !written_elsewhere(i)))
     }
 }
 

@@ -757,6 +757,7 @@ impl super::FnBuilder<'_> {
                         is_pointer: false,
                         is_float,
                         is_integral,
+                        is_array: false,
                         of_field: true,
                         ctor_slot,
                         span,

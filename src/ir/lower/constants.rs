@@ -140,6 +140,7 @@ pub(super) fn fold_constants(
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
         variables: Default::default(),
+        arrays: Default::default(),
     };
     let mut items: Vec<Item> = Vec::new();
     for m in &file.macros.defs {

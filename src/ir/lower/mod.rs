@@ -402,6 +402,9 @@ struct FnBuilder<'a> {
     /// Names declared as variables so far (parameters, locals, and for a
     /// lambda its enclosing function's): never a template's name.
     variables: rustc_hash::FxHashSet<String>,
+    /// Those declared as arrays (`int v[4];`, `KeyT (&keys)[N]`): an
+    /// argument naming one tells overloads apart (see [`Call::array_args`]).
+    arrays: rustc_hash::FxHashSet<String>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
@@ -465,6 +468,7 @@ impl<'a> Lowerer<'a> {
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
             variables: Default::default(),
+            arrays: Default::default(),
         };
         if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
@@ -909,6 +913,9 @@ impl FnBuilder<'_> {
             };
             self.note_group(&name, p, None, text);
             self.variables.insert(name.clone());
+            if !dims.is_empty() {
+                self.arrays.insert(name.clone());
+            }
             let default = p
                 .field("default_value")
                 .map(|v| self.lower_expr(v, text, 0, None));
@@ -918,6 +925,7 @@ impl FnBuilder<'_> {
                 is_pointer: is_pointer || !dims.is_empty(),
                 is_float: type_is_float(p, text),
                 is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
+                is_array: !dims.is_empty(),
                 of_field: false,
                 ctor_slot: None,
                 span: span_of(p),
@@ -1350,6 +1358,11 @@ impl FnBuilder<'_> {
             let Some((name, is_pointer, dim_nodes)) = declared else {
                 continue;
             };
+            if dim_nodes.is_empty() {
+                self.arrays.remove(&name);
+            } else {
+                self.arrays.insert(name.clone());
+            }
             let value = (d.kind() == "init_declarator")
                 .then(|| d.field("value"))
                 .flatten();
@@ -1886,6 +1899,7 @@ impl FnBuilder<'_> {
             qualified: Vec::new(),
             // Captures are the enclosing function's variables.
             variables: self.variables.clone(),
+            arrays: self.arrays.clone(),
         };
         if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
@@ -2015,13 +2029,20 @@ impl FnBuilder<'_> {
             _ => None,
         });
         let mut args = Vec::new();
+        let mut array_args = 0u64;
         if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
             let list: Vec<Node> = a
                 .named_children(&mut c)
                 .filter(|k| k.kind() != "comment")
                 .collect();
-            for arg in list {
+            for (i, arg) in list.into_iter().enumerate() {
+                if i < 64
+                    && arg.kind() == "identifier"
+                    && self.arrays.contains(node_text(arg, text))
+                {
+                    array_args |= 1 << i;
+                }
                 args.push(self.lower_expr(arg, text, depth + 1, site));
             }
         }
@@ -2035,6 +2056,7 @@ impl FnBuilder<'_> {
                 template_args,
                 via_macro: None,
                 home: None,
+                array_args,
             })),
             span,
         )
