@@ -39,6 +39,10 @@ struct Entry {
     /// A multiple of 32 whatever its value (`64`, `32 * w`, `w << 5`):
     /// with a warp-uniform level, `tid < e` splits on warp boundaries.
     mult32: bool,
+    /// The same in every warp for each lane: a function of the lane
+    /// (`threadIdx.x % 32`, `lane_idx`) and of what the whole block shares
+    /// (see [`Levels::invariant`]).
+    invariant: bool,
 }
 
 /// Memoized levels of one function's expressions under one set of
@@ -108,6 +112,20 @@ impl Levels {
         self.entry(s, e).level
     }
 
+    /// Whether `e` is the same in every warp of the block for each lane:
+    /// built from the lane index (`threadIdx.x % 32`, `threadIdx.x & 31`,
+    /// `%laneid`) and block-uniform values, by arithmetic, loads, warp
+    /// primitives and calls that add no variation of their own, under
+    /// guards of the same kind. A warp-uniform value that is also this is
+    /// uniform over the block: a grouped GEMM's scheduler computes one
+    /// prefix sum per warp over its lanes and broadcasts it, alike in
+    /// every warp. (Lanes are `threadIdx.x % 32`: a block whose rows are
+    /// not a multiple or a divisor of 32 wide would break it, as it breaks
+    /// `thread_x_aligned`.)
+    pub fn invariant(&mut self, s: &Scope, e: ExprId) -> bool {
+        self.entry(s, e).invariant
+    }
+
     pub fn thread_x_aligned(&mut self, s: &Scope, e: ExprId) -> bool {
         self.entry(s, e).thread_x_aligned
     }
@@ -153,6 +171,13 @@ impl Levels {
             if entry.level == Level::Varying && s.facts.exchange_uniform.contains(&id) {
                 entry.level = Level::Warp;
             }
+            entry.invariant = entry.level == Level::Uniform || self.invariant_of(s, kind, &entry);
+            // Grading evidence, one value per warp that is the same in every
+            // warp is the block's (see `invariant`). The sound analysis keeps
+            // the warp level.
+            if s.assume == super::Assume::Uniform && entry.level == Level::Warp && entry.invariant {
+                entry = Entry::plain(Level::Uniform);
+            }
             // `(tile * 128 + row) - row`: the lane terms cancel.
             if entry.level == Level::Varying
                 && let ExprKind::Binary(BinOp::Sub, a, b) = kind
@@ -184,6 +209,60 @@ impl Levels {
             self.memo[id as usize] = Some(entry);
         }
         self.memo[e as usize].expect("the root was combined last")
+    }
+
+    /// Whether an expression whose children have their entries is the same
+    /// in every warp for each lane (see [`Levels::invariant`]); its own
+    /// entry so far is `entry`.
+    fn invariant_of(&self, s: &Scope, kind: &ExprKind, entry: &Entry) -> bool {
+        let all = |ids: &mut dyn Iterator<Item = ExprId>| {
+            let mut ok = true;
+            for c in ids {
+                ok &= self.get(c).invariant;
+            }
+            ok
+        };
+        match kind {
+            ExprKind::Var(_) => entry.invariant,
+            ExprKind::Builtin(b) => matches!(b, Builtin::LaneId | Builtin::WarpSize),
+            ExprKind::Lambda(_) | ExprKind::Unknown => false,
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.get(*a), self.get(*b));
+                // `tid % k` and `tid & (k - 1)` for k dividing 32: the lane.
+                let divides_32 = |k: Option<i64>| k.is_some_and(|k| k > 0 && 32 % k == 0);
+                let lane = match op {
+                    BinOp::Rem => a.thread_x_aligned && divides_32(b.constant),
+                    BinOp::BitAnd => {
+                        (a.thread_x_aligned && divides_32(b.constant.map(|m| m + 1)))
+                            || (b.thread_x_aligned && divides_32(a.constant.map(|m| m + 1)))
+                    }
+                    _ => false,
+                };
+                lane || (a.invariant && b.invariant)
+            }
+            ExprKind::Call(c) => {
+                let args = &mut c.args.iter().chain(c.receiver.iter()).copied();
+                if Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()).is_some()
+                {
+                    return all(args);
+                }
+                // A callee that returns a uniform value for uniform
+                // arguments adds no variation of its own.
+                let adds_none = match s.module.callee(c) {
+                    Some(g) => {
+                        super::extents::row_major(&s.module.functions[g]).is_none()
+                            && (s.return_level)(g) == Some(Level::Uniform)
+                    }
+                    None => {
+                        s.assume == super::Assume::Uniform
+                            || (c.receiver.is_none()
+                                && (follows_arguments(&c.name) || c.name == ASM_VALUE))
+                    }
+                };
+                adds_none && all(args)
+            }
+            other => all(&mut super::children(other).into_iter()),
+        }
     }
 
     /// The child's entry; it was combined before its parent.
@@ -367,6 +446,8 @@ impl Levels {
             warp_aligned_offset,
             row_index: false,
             mult32,
+            // Set once the entry is complete (`Levels::invariant_of`).
+            invariant: false,
         }
     }
 
@@ -535,6 +616,7 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
     };
     Entry {
         thread_x_aligned: level == Level::Varying && s.facts.thread_x_vars.contains(name),
+        invariant: level == Level::Uniform || s.facts.invariant_vars.contains(name),
         // Grading evidence, a template value is what its default states
         // (`kBase = 0`): a divergence that needs `kBase % 32 != 0` rests on
         // an instantiation the code does not show.
@@ -566,6 +648,7 @@ impl Entry {
             warp_aligned_offset: false,
             row_index: false,
             mult32: false,
+            invariant: level == Level::Uniform,
         }
     }
     fn constant(v: i64) -> Entry {

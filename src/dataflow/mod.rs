@@ -58,6 +58,9 @@ pub struct Guard {
     /// The condition (or the exit statement for `EarlyExit`).
     pub span: ByteSpan,
     pub level: Level,
+    /// The condition is the same in every warp for each lane (see
+    /// `Levels::invariant`): what it decides is too.
+    pub invariant: bool,
 }
 
 /// The guards that decide who reaches a point, outermost first.
@@ -114,6 +117,10 @@ pub struct FnFacts {
     /// caller passes such a value and the body never writes: `v / 32` is
     /// per warp.
     pub thread_x_vars: HashSet<String>,
+    /// Variables the same in every warp for each lane (see
+    /// `Levels::invariant`): every definition's value is, under guards
+    /// that are. Taken for all the body defines, then narrowed pass by pass.
+    pub invariant_vars: HashSet<String>,
     /// Call arguments that are `threadIdx.x` plus a warp-aligned offset
     /// (what makes a callee's parameter one of its `thread_x_vars`).
     pub aligned_args: HashSet<ExprId>,
@@ -387,6 +394,17 @@ impl Control<'_> {
         tail(self.guards, g).max(tail(self.exits, x))
     }
 
+    /// Whether every guard that decides whether `name` is assigned here
+    /// (counted from its declaration) is the same in every warp for each
+    /// lane.
+    fn invariant_for(&self, eval: &Eval, name: &str) -> bool {
+        let (g, x) = eval.decl_depth.get(name).copied().unwrap_or((0, 0));
+        let tail = |v: &[Guard], from: usize| {
+            (v.get(from..).unwrap_or(&[]).iter()).all(|g| g.invariant || g.level == Level::Uniform)
+        };
+        tail(self.guards, g) && tail(self.exits, x)
+    }
+
     fn declare(&self, eval: &mut Eval, name: &str) {
         let here = (self.guards.len(), self.exits.len());
         eval.decl_depth
@@ -414,6 +432,9 @@ impl Eval<'_> {
     }
     fn aligned(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.thread_x_aligned(s, e))
+    }
+    fn invariant(&mut self, facts: &FnFacts, e: ExprId) -> bool {
+        self.with_scope(facts, |t, s| t.invariant(s, e))
     }
     fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.warp_aligned_offset(s, e))
@@ -509,6 +530,22 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     // warp) starts the levels again from the seed, or `warp = tid / 32`
     // would keep the level it got before `tid` was known.
     let seeded = facts.var_level.clone();
+    // Every local is taken to be the same in every warp for each lane until
+    // a definition shows otherwise (a greatest fixpoint: `x += v` in a loop
+    // reads `x` as what the pass is deciding). Narrowing it only raises
+    // levels, as the passes do.
+    // Only grading evidence needs it (`levels::Levels::invariant`); the
+    // sound analysis keeps every local out.
+    let mut all_invariant: HashSet<String> = HashSet::default();
+    if seed.assume == Assume::Uniform {
+        all_invariant.extend((f.stmts.iter()).filter_map(|s| match &s.kind {
+            StmtKind::Decl { name, .. } if !f.params.iter().any(|p| p.name == *name) => {
+                Some(name.clone())
+            }
+            _ => None,
+        }));
+    }
+    facts.invariant_vars = all_invariant.clone();
     let mut restarts = 0;
     let mut passes_since_restart = 0;
     let mut previous_other_defs: HashSet<String> = HashSet::default();
@@ -517,6 +554,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         passes_since_restart += 1;
         let before = facts.var_level.clone();
         let before_x = facts.thread_x_vars.clone();
+        let before_invariant = facts.invariant_vars.len();
         eval.table.clear();
         // Which guards are in force where depends on this pass's levels
         // (a uniform exit pushes no guard): declarations are placed anew,
@@ -538,7 +576,11 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .cloned(),
         );
         previous_other_defs = std::mem::take(&mut walk_state.other_defs);
-        if before == facts.var_level && before_x == facts.thread_x_vars && !walk_state.learned_early
+        (facts.invariant_vars).retain(|v| !walk_state.variant_defs.contains(v));
+        if before == facts.var_level
+            && before_x == facts.thread_x_vars
+            && before_invariant == facts.invariant_vars.len()
+            && !walk_state.learned_early
         {
             // Settled: one more pass under the same levels records the
             // contexts. The table the settled pass filled holds those
@@ -549,6 +591,15 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
             break;
         }
         let learned = before_x != facts.thread_x_vars;
+        if passes_since_restart >= MAX_PASSES && !all_invariant.is_empty() {
+            // Not settled with locals narrowing: start again without them,
+            // which settles as the analysis did before it had them.
+            all_invariant.clear();
+            facts.invariant_vars.clear();
+            facts.var_level = seeded.clone();
+            passes_since_restart = 0;
+            continue;
+        }
         if passes_since_restart >= MAX_PASSES || (learned && restarts >= MAX_RESTARTS) {
             // Not settled: take the sound top for every variable and record
             // the contexts once more under it.
@@ -558,6 +609,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 .values_mut()
                 .for_each(|l| *l = Level::Varying);
             facts.thread_x_vars.clear();
+            facts.invariant_vars.clear();
             eval.table.clear();
             record_contexts(f, &mut eval, &mut facts);
             facts
@@ -570,6 +622,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
             restarts += 1;
             passes_since_restart = 0;
             facts.var_level = seeded.clone();
+            facts.invariant_vars = all_invariant.clone();
         }
     }
     // Giving up raised every variable after the last pass: read anew.
@@ -647,9 +700,22 @@ struct WalkState {
     /// pass ended: its levels rest on a set the pass changed, so it does
     /// not settle the fixpoint.
     learned_early: bool,
+    /// Variables assigned, somewhere, a value that is not the same in
+    /// every warp for each lane, or under a guard that is not.
+    variant_defs: HashSet<String>,
 }
 
 impl WalkState {
+    /// Record a definition of `name`, the same in every warp for each lane
+    /// or not. One that is not is learned at once, as thread indices are
+    /// ([`WalkState::define`]): chains of locals narrow in one pass.
+    fn define_invariant(&mut self, facts: &mut FnFacts, name: &str, invariant: bool) {
+        if !invariant {
+            self.variant_defs.insert(name.to_owned());
+            facts.invariant_vars.remove(name);
+        }
+    }
+
     fn thread_x_vars(&self) -> HashSet<String> {
         self.aligned_defs
             .difference(&self.other_defs)
@@ -773,6 +839,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             raise(&mut facts.var_level, name, lvl);
                             let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
                             ws.define(facts, name, aligned);
+                            let invariant =
+                                eval.invariant(facts, *e) && control.invariant_for(eval, name);
+                            ws.define_invariant(facts, name, invariant);
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
@@ -789,6 +858,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         } else {
                             eval.level(facts, *cond)
                         };
+                        let invariant = *constant || eval.invariant(facts, *cond);
                         let span = f.expr(*cond).span;
                         let exits_here =
                             contains_exit(eval, then_branch) || contains_exit(eval, else_branch);
@@ -804,6 +874,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 kind: GuardKind::EarlyExit { ends_threads },
                                 span,
                                 level,
+                                invariant,
                             }));
                         }
                         stack.push(Item::RestoreExits);
@@ -813,6 +884,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             kind: GuardKind::Branch { negated: true },
                             span,
                             level,
+                            invariant,
                         }));
                         stack.push(Item::HideExits(exits.len()));
                         stack.push(Item::PopGuard);
@@ -821,6 +893,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             kind: GuardKind::Branch { negated: false },
                             span,
                             level,
+                            invariant,
                         });
                     }
                     StmtKind::Loop {
@@ -843,6 +916,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 raise(&mut facts.var_level, name, lvl);
                                 let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
                                 ws.define(facts, name, aligned);
+                                let invariant =
+                                    eval.invariant(facts, *e) && control.invariant_for(eval, name);
+                                ws.define_invariant(facts, name, invariant);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
                                 assignments(f, *e, &control, eval, facts, ws);
                             }
@@ -855,6 +931,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         // the fixpoint) and the conditions of the exits.
                         let mut level =
                             cond.map(|c| eval.level(facts, c)).unwrap_or(Level::Uniform);
+                        let mut invariant = cond.is_none_or(|c| eval.invariant(facts, c));
                         // `for (i = threadIdx.x; i < n; i += blockDim.x)`
                         // with `n` a multiple of `blockDim.x`: as many
                         // trips in every thread (`slots.rs`).
@@ -871,7 +948,11 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         }
                         let span = cond.map(|c| f.expr(c).span).unwrap_or(stmt.span);
                         if contains_exit(eval, body) {
-                            level = level.max(exit_level(f, body, eval, facts));
+                            let exits = exit_level(f, body, eval, facts);
+                            level = level.max(exits);
+                            // Exits whose conditions are not uniform are
+                            // not followed for this.
+                            invariant &= exits == Level::Uniform;
                         }
                         stack.push(Item::EndLoop(exits.len()));
                         stack.push(Item::PopGuard);
@@ -880,10 +961,12 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             kind: GuardKind::Loop,
                             span,
                             level,
+                            invariant,
                         });
                     }
                     StmtKind::Switch { scrutinee, cases } => {
                         let level = eval.level(facts, *scrutinee);
+                        let invariant = eval.invariant(facts, *scrutinee);
                         let span = f.expr(*scrutinee).span;
                         for c in cases.iter().rev() {
                             stack.push(Item::PopGuard);
@@ -892,6 +975,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 kind: GuardKind::Branch { negated: false },
                                 span,
                                 level,
+                                invariant,
                             }));
                         }
                     }
@@ -951,6 +1035,9 @@ fn assignments(
                             Some(_) => false,
                         };
                     ws.define(facts, name, aligned);
+                    let invariant = one_location
+                        || (eval.invariant(facts, *rhs) && control.invariant_for(eval, name));
+                    ws.define_invariant(facts, name, invariant);
                     provenance(f, name, *rhs, false, facts);
                 } else if let Some((name, indices)) = local_element(f, *lhs, &eval.local_arrays) {
                     // `acc[i] = v`: the thread's own copy holds what it
@@ -960,6 +1047,10 @@ fn assignments(
                         .max(indices_level(eval, facts, &indices))
                         .max(control.level_for(eval, name));
                     raise(&mut facts.var_level, name, lvl);
+                    let invariant = eval.invariant(facts, *rhs)
+                        && indices.iter().all(|&i| eval.invariant(facts, i))
+                        && control.invariant_for(eval, name);
+                    ws.define_invariant(facts, name, invariant);
                 }
                 stack.push(*rhs);
             }
@@ -968,11 +1059,16 @@ fn assignments(
                     let ctl = control.level_for(eval, name);
                     raise(&mut facts.var_level, name, ctl);
                     ws.define(facts, name, false);
+                    let invariant = control.invariant_for(eval, name);
+                    ws.define_invariant(facts, name, invariant);
                 } else if let Some((name, indices)) = local_element(f, *target, &eval.local_arrays)
                 {
                     let lvl =
                         indices_level(eval, facts, &indices).max(control.level_for(eval, name));
                     raise(&mut facts.var_level, name, lvl);
+                    let invariant = indices.iter().all(|&i| eval.invariant(facts, i))
+                        && control.invariant_for(eval, name);
+                    ws.define_invariant(facts, name, invariant);
                 }
             }
             ExprKind::Comma(a, b) => {
@@ -1082,6 +1178,7 @@ fn for_each_call_guarded(
                 kind: GuardKind::Branch { negated },
                 span: f.expr(c).span,
                 level: eval.level(facts, c),
+                invariant: eval.invariant(facts, c),
             },
             parent,
         ));
