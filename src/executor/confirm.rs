@@ -776,9 +776,9 @@ const TYPE_SIZES: [i64; 5] = [4, 2, 1, 8, 16];
 /// The values a free input of `f` is tried with: only those its
 /// `static_assert`s admit (`stated`, see `ir::asserts`).
 fn candidates_for(
+    module: &Module,
     f: &crate::ir::Function,
     name: &str,
-    constants: &HashMap<String, i64>,
     stated: &HashMap<String, crate::ir::asserts::Stated>,
 ) -> Vec<i64> {
     use crate::ir::asserts::Stated;
@@ -786,7 +786,7 @@ fn candidates_for(
         Some(Stated::Value(k)) => return vec![*k],
         Some(Stated::MultipleOf(m)) => {
             let m = *m;
-            let mut out: Vec<i64> = unconstrained_candidates(f, name, constants)
+            let mut out: Vec<i64> = unconstrained_candidates(module, f, name)
                 .into_iter()
                 .filter(|v| *v > 0 && v % m == 0)
                 .collect();
@@ -799,14 +799,11 @@ fn candidates_for(
         }
         None => {}
     }
-    unconstrained_candidates(f, name, constants)
+    unconstrained_candidates(module, f, name)
 }
 
-fn unconstrained_candidates(
-    f: &crate::ir::Function,
-    name: &str,
-    constants: &HashMap<String, i64>,
-) -> Vec<i64> {
+fn unconstrained_candidates(module: &Module, f: &crate::ir::Function, name: &str) -> Vec<i64> {
+    let constants = &module.constants;
     if f.type_sizes.iter().any(|t| t == name) {
         return TYPE_SIZES.to_vec();
     }
@@ -825,9 +822,12 @@ fn unconstrained_candidates(
         &CANDIDATES
     };
     let mut out: Vec<i64> = pool.to_vec();
+    let compared_where_passed = (passed_on(module, f, name).into_iter())
+        .flat_map(|(g, as_named)| compared_constants(&module.functions[g], &as_named, constants));
     for v in compared_constants(f, name, constants)
         .into_iter()
         .chain(divided_constants(f, name, constants))
+        .chain(compared_where_passed)
     {
         if !out.contains(&v) {
             out.push(v);
@@ -1065,7 +1065,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // compared with): built once, not once per setup.
     let pools: Vec<Vec<i64>> = free
         .iter()
-        .map(|name| candidates_for(f, name, &module.constants, &asserted))
+        .map(|name| candidates_for(module, f, name, &asserted))
         .collect();
     let pool_len = pools.iter().map(Vec::len).max().unwrap_or(0);
     let wanted = if standalone {
@@ -1368,6 +1368,58 @@ fn compared_constants(
         }
         if out.len() >= 6 {
             break;
+        }
+    }
+    out
+}
+
+/// Functions searched for where a compile-time value is passed on (see
+/// [`passed_on`]).
+const PASSED_ON_SEARCH: usize = 16;
+
+/// The functions `f`'s compile-time value `name` reaches as one of their
+/// own, under the name it has there: a function template's argument
+/// (`step<N>(v)`) or the instance a member runs on (`Store<Mode>().run()`,
+/// `Part<N>::run(v)`), and on from there (the first [`PASSED_ON_SEARCH`]
+/// reached, breadth first). The constants a callee compares it with
+/// (`if constexpr (Mode == 3)`) are values a run of `f` must try: the
+/// caller's own body may never compare it.
+fn passed_on(module: &Module, f: &crate::ir::Function, name: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut next = 0;
+    loop {
+        let (from, as_named) = match next {
+            0 => (f, name.to_owned()),
+            _ => match out.get(next - 1) {
+                Some((g, n)) => (&module.functions[*g], n.clone()),
+                None => break,
+            },
+        };
+        next += 1;
+        let as_named = as_named.as_str();
+        for (_, c) in from.own_calls() {
+            if out.len() >= PASSED_ON_SEARCH {
+                return out;
+            }
+            let Some(g) = module.callee(c) else {
+                continue;
+            };
+            let callee = &module.functions[g];
+            let written = from.instance_args(c).unwrap_or_default();
+            let by_class = (callee.class_params.iter())
+                .filter(|(at, _)| written.get(*at).map(|a| a.trim()) == Some(as_named))
+                .map(|(_, n)| n);
+            let by_template = (callee
+                .template_values
+                .iter()
+                .zip(&callee.template_positions))
+            .filter(|(_, at)| c.template_args.get(**at).map(|a| a.trim()) == Some(as_named))
+            .map(|(n, _)| n);
+            for n in by_class.chain(by_template) {
+                if !out.iter().any(|(h, m)| *h == g && m == n) {
+                    out.push((g, n.clone()));
+                }
+            }
         }
     }
     out

@@ -228,6 +228,19 @@ impl Function {
         }
     }
 
+    /// The template arguments of the class instance a member call of this
+    /// function names, as written: the object's declared type (`Part<32>
+    /// q;`), the temporary's (`Part<32>(s).run()`) or the call's scope
+    /// (`Part<32>::run`).
+    pub fn instance_args<'f>(&'f self, call: &'f Call) -> Option<Vec<&'f str>> {
+        let written = match &call.object {
+            Some(o) => &self.constructions.get(o.construction?)?.written,
+            None if call.receiver.is_none() => call.scope.as_deref()?,
+            None => return None,
+        };
+        template_args(split_scope(written).1)
+    }
+
     /// The calls the function itself makes, with their expressions: every
     /// call of its IR but those of a member's prelude, which ran in the
     /// class's constructor ([`Function::prelude`]). What the call graph,

@@ -1639,7 +1639,11 @@ impl<'m> Machine<'m> {
         same_object: bool,
         inner: &mut Activation<'m>,
     ) {
-        match instance_args(act.f, call).filter(|_| self.only_class(call, g)) {
+        match act
+            .f
+            .instance_args(call)
+            .filter(|_| self.only_class(call, g))
+        {
             Some(written) => {
                 for (at, name) in &g.class_params {
                     if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a)) {
@@ -1893,18 +1897,6 @@ impl<'m> Machine<'m> {
             });
         [Val::Unknown { varying }; 32]
     }
-}
-
-/// The template arguments of the class instance a member call names, as
-/// written: the object's declared type (`Part<32> q;`) or the call's scope
-/// (`Part<32>::run`).
-fn instance_args<'f>(f: &'f Function, call: &'f Call) -> Option<Vec<&'f str>> {
-    let written = match &call.object {
-        Some(o) => &f.constructions.get(o.construction?)?.written,
-        None if call.receiver.is_none() => call.scope.as_deref()?,
-        None => return None,
-    };
-    crate::ir::template_args(crate::ir::split_scope(written).1)
 }
 
 /// Where `p->field` lives, for each lane of `m`, when every one of them

@@ -57,6 +57,11 @@ pub(super) struct ClassInfo<'t> {
     /// = Base<T, 32>;`).
     pub bases: Vec<String>,
     pub base_aliases: Vec<String>,
+    /// The type aliases it declares (`typedef WarpReduce<T, 16> WarpReduceT;`,
+    /// `using BlockScanT = …;`): name → the aliased type as written, without
+    /// spaces. Its members' bodies name classes through them, as CUB's
+    /// agents do.
+    pub aliases: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -162,6 +167,7 @@ pub(super) fn collect_class<'t>(
         {
             info.base_aliases.push(node_text(n, text).to_owned());
         }
+        info.aliases.extend(super::declared_aliases(*m, text));
         // `enum { TILE = BLOCK * ITEMS, … };`: constants of the class, like
         // its static constexpr members (one value for every thread).
         for (name, node, value) in enumerators(*m, text) {

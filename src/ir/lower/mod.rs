@@ -485,6 +485,9 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(info) = info {
             b.f.class_params = info.instance_params.clone();
+            for (name, written) in &info.aliases {
+                b.add_alias(name.clone(), written.clone());
+            }
         }
         b.f.class = member.map(|m| m.class);
         b.f.class_at = info.map(|i| i.start);
@@ -729,6 +732,29 @@ fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
         _ => return None,
     };
     Some(node_text(name, text))
+}
+
+/// The type aliases a `typedef` or `using` declaration `n` declares: (name,
+/// the aliased type as written, without spaces).
+pub(super) fn declared_aliases(n: Node, text: &str) -> Vec<(String, String)> {
+    let Some(ty) = n.field("type") else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    match n.kind() {
+        "alias_declaration" => names.extend(n.field("name")),
+        "type_definition" => {
+            let mut c = n.walk();
+            names.extend(n.children_by_field_name("declarator", &mut c));
+        }
+        _ => return Vec::new(),
+    }
+    let written: String = node_text(ty, text).split_whitespace().collect();
+    names
+        .into_iter()
+        .filter(|d| d.kind() == "type_identifier")
+        .map(|d| (node_text(d, text).to_owned(), written.clone()))
+        .collect()
 }
 
 /// The integer width of a declaration's type (`IntType::Other` for
@@ -1282,21 +1308,56 @@ impl FnBuilder<'_> {
 
     /// Record a type alias the body declares (see [`FnBuilder::aliases`]).
     fn note_alias(&mut self, n: Node, text: &str) {
-        let Some(ty) = n.field("type") else {
-            return;
+        for (name, written) in declared_aliases(n, text) {
+            self.add_alias(name, written);
+        }
+    }
+
+    /// An alias of an alias names what that one names.
+    fn add_alias(&mut self, name: String, written: String) {
+        let written = self.aliases.get(&written).cloned().unwrap_or(written);
+        self.aliases.insert(name, written);
+    }
+
+    /// `WarpReduce(temp).Sum(v)`: a member called on a temporary that the
+    /// receiver `obj` (lowered as `lowered`) constructs, CUB's documented
+    /// form. Its class is the one an alias names, or the type the call
+    /// writes; its construction takes the call's plain arguments, as a
+    /// declared object's does.
+    fn temporary(&mut self, obj: Node, lowered: ExprId, text: &str) -> Option<usize> {
+        let fun = obj
+            .field("function")
+            .filter(|_| obj.kind() == "call_expression")?;
+        if !matches!(
+            fun.kind(),
+            "identifier" | "template_function" | "qualified_identifier"
+        ) {
+            return None;
+        }
+        let as_written: String = node_text(fun, text).split_whitespace().collect();
+        let written = self.aliases.get(&as_written).cloned().unwrap_or(as_written);
+        let class = split_scope(&written).1.split('<').next()?.trim().to_owned();
+        if !is_identifier(&class) {
+            return None;
+        }
+        let ExprKind::Call(call) = &self.f.expr(lowered).kind else {
+            return None;
         };
-        let written: String = node_text(ty, text).split_whitespace().collect();
-        let mut names = Vec::new();
-        if n.kind() == "alias_declaration" {
-            names.extend(n.field("name"));
-        } else {
-            let mut c = n.walk();
-            names.extend(n.children_by_field_name("declarator", &mut c));
-        }
-        for name in names.into_iter().filter(|d| d.kind() == "type_identifier") {
-            self.aliases
-                .insert(node_text(name, text).to_owned(), written.clone());
-        }
+        let list = obj.field("arguments")?;
+        let mut c = list.walk();
+        let nodes = list
+            .named_children(&mut c)
+            .filter(|k| k.kind() != "comment");
+        let args = nodes
+            .zip(&call.args)
+            .map(|(node, &id)| is_plain_value(node).then_some(id))
+            .collect();
+        self.f.constructions.push(Construction {
+            class,
+            written,
+            args: Some(args),
+        });
+        Some(self.f.constructions.len() - 1)
     }
 
     fn lower_declaration(&mut self, n: Node, text: &str, dest: Dest, site: Option<ByteSpan>) {
@@ -1951,13 +2012,16 @@ impl FnBuilder<'_> {
         let mut scope = None;
         let mut receiver = None;
         let mut template_args = given_template_args;
+        let mut temporary = None;
         if let Some(f) = f {
             let mut target = f;
             if f.kind() == "field_expression" {
                 let obj = f.field("argument");
                 // `this->f(…)` is the member call `f(…)`.
                 if obj.is_none_or(|o| o.kind() != "this") {
-                    receiver = Some(self.lower_opt(obj, text, depth + 1, site, span));
+                    let r = self.lower_opt(obj, text, depth + 1, site, span);
+                    temporary = obj.and_then(|o| self.temporary(o, r, text));
+                    receiver = Some(r);
                 }
                 target = f.field("field").unwrap_or(f);
             }
@@ -2019,15 +2083,18 @@ impl FnBuilder<'_> {
                 name = "operator()".to_owned();
             }
         }
-        // `obj.run()` on an object this function declared by value.
-        let object = receiver.and_then(|r| match &self.f.expr(r).kind {
-            ExprKind::Var(v) => self.objects.get(v).map(|&k| ObjectRef {
+        // `obj.run()` on an object this function declared by value, or on
+        // a temporary (`WS(temp).run()`).
+        let object = receiver
+            .and_then(|r| match &self.f.expr(r).kind {
+                ExprKind::Var(v) => self.objects.get(v).copied(),
+                _ => temporary,
+            })
+            .map(|k| ObjectRef {
                 class: self.f.constructions[k].class.clone(),
                 class_at: None,
                 construction: Some(k),
-            }),
-            _ => None,
-        });
+            });
         let mut args = Vec::new();
         let mut array_args = 0u64;
         if let Some(a) = n.field("arguments") {
