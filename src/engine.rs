@@ -779,12 +779,24 @@ impl Workspace {
     }
 }
 
-/// Run `work` on a pool of `threads` workers (rayon's global pool when
-/// `None`, or when a pool cannot be built).
+/// Stack of each worker thread. Stages walk trees without recursion, but
+/// the executor's calls nest (up to `max-call-depth`) and a debug build's
+/// frames are large: rayon's default (2 MiB, like any spawned thread) is
+/// what a debug build of the test suite once overflowed. Reserved, not
+/// committed, until used.
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
+
+/// Run `work` on a pool of `threads` workers (one per core when `None`),
+/// each with [`WORKER_STACK_BYTES`] of stack; on the calling thread when a
+/// pool cannot be built.
 fn in_pool<R: Send>(threads: Option<usize>, work: impl FnOnce() -> R + Send) -> R {
-    match threads.map(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build()) {
-        Some(Ok(pool)) => pool.install(work),
-        _ => work(),
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .stack_size(WORKER_STACK_BYTES)
+        .build();
+    match pool {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
     }
 }
 
@@ -1038,6 +1050,25 @@ fn calling_site_label(module: &ir::Module, file: &SourceFile, function: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Uses about `depth` × 64 KiB of stack.
+    #[inline(never)]
+    fn deep(depth: usize) -> u64 {
+        let frame = std::hint::black_box([depth as u8; 64 << 10]);
+        if depth == 0 {
+            return u64::from(frame[0]);
+        }
+        deep(depth - 1) + u64::from(frame[depth % frame.len()])
+    }
+
+    #[test]
+    fn workers_have_more_stack_than_a_default_thread() {
+        // 8 MiB: four times a default spawned thread's stack (a 2 MiB
+        // worker aborts the test binary here), an eighth of a worker's.
+        for threads in [None, Some(1), Some(2)] {
+            assert_eq!(in_pool(threads, || deep(128)), 128 * 129 / 2);
+        }
+    }
 
     #[test]
     fn files_over_the_size_limit_are_reported_not_analysed() {

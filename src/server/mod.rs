@@ -43,8 +43,9 @@ use crate::engine::Options;
 
 /// Quiet period after the last didChange before a document is linted.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(150);
-/// Stack of the lint worker thread (the default for spawned threads is 2 MiB).
-const LINT_STACK_BYTES: usize = 64 << 20;
+/// Stack of the lint worker thread (the default for spawned threads is 2 MiB):
+/// the CLI's workers' own.
+const LINT_STACK_BYTES: usize = crate::engine::WORKER_STACK_BYTES;
 /// Documents larger than this are not linted; the server says so instead.
 pub const MAX_DOCUMENT_BYTES: usize = 8 << 20;
 
