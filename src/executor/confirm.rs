@@ -1275,11 +1275,18 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Re
 }
 
 /// Whether the root or a function it calls reads `threadIdx.y` or `.z`.
+/// A row-major thread-index helper (`extents::row_major`, CUB's
+/// `RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)`) does not count:
+/// it linearizes whatever shape the block has, a 1-D one included, and a
+/// CUB collective's constructor calls it with `BLOCK_DIM_Y = 1`.
 fn reads_thread_y(module: &Module, root: usize) -> bool {
     use crate::ir::{Builtin, Dim};
     let mut seen = HashSet::from_iter([root]);
     let mut stack = vec![root];
     while let Some(g) = stack.pop() {
+        if g != root && crate::dataflow::extents::row_major(&module.functions[g]).is_some() {
+            continue;
+        }
         for e in &module.functions[g].exprs {
             match &e.kind {
                 ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z))
