@@ -176,7 +176,7 @@ impl Levels {
             // warp is the block's (see `invariant`). The sound analysis keeps
             // the warp level.
             if s.assume == super::Assume::Uniform && entry.level == Level::Warp && entry.invariant {
-                entry = Entry::plain(Level::Uniform);
+                entry.level = Level::Uniform;
             }
             // `(tile * 128 + row) - row`: the lane terms cancel.
             if entry.level == Level::Varying
@@ -242,9 +242,11 @@ impl Levels {
             }
             ExprKind::Call(c) => {
                 let args = &mut c.args.iter().chain(c.receiver.iter()).copied();
-                if Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()).is_some()
-                {
-                    return all(args);
+                match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+                    // Which lanes are active differs from warp to warp.
+                    Some(Primitive::Activemask) => return false,
+                    Some(_) => return all(args),
+                    None => {}
                 }
                 // A callee that returns a uniform value for uniform
                 // arguments adds no variation of its own.
