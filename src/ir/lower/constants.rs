@@ -126,6 +126,7 @@ pub(super) fn fold_constants(
 ) -> HashMap<String, i64> {
     let text = file.source.text.as_str();
     let no_constants = HashMap::default();
+    let no_aliases = HashMap::default();
     let mut b = FnBuilder {
         file,
         env: &PreprocEnv::default(),
@@ -137,6 +138,7 @@ pub(super) fn fold_constants(
         groups: HashMap::default(),
         objects: HashMap::default(),
         aliases: HashMap::default(),
+        file_aliases: &no_aliases,
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
         variables: Default::default(),

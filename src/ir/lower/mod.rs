@@ -51,6 +51,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut const_decls: Vec<Node> = Vec::new();
     let mut classes = classes::Classes::default();
     let mut scopes = constants::Scopes::default();
+    let mut aliases = FileAliases::default();
     preorder(root, |n| match n.kind() {
         "function_definition" => {
             if !env.is_dead(n, text) {
@@ -96,6 +97,13 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             scopes.note_enum(n, text);
             Walk::Descend
         }
+        "alias_declaration" | "type_definition" => {
+            if !env.is_dead(n, text) && at_namespace_scope(n) {
+                aliases.note(declared_aliases(n, text));
+            }
+            // `typedef struct { … } Pair;` declares a class too.
+            Walk::Descend
+        }
         "namespace_definition" => {
             namespaces.retain(|&(end, _)| end > n.start_byte());
             let name = n
@@ -117,12 +125,14 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     });
 
     let constants = fold_constants(file, &const_decls, &scopes);
+    let file_aliases = aliases.into_map();
     let mut cx = Lowerer {
         file,
         env,
         text,
         constants: &constants,
         classes: &classes,
+        file_aliases: &file_aliases,
         module_fns: Vec::new(),
     };
     for (def, tparams, namespace) in defs {
@@ -358,6 +368,7 @@ struct Lowerer<'a> {
     text: &'a str,
     constants: &'a HashMap<String, i64>,
     classes: &'a classes::Classes<'a>,
+    file_aliases: &'a HashMap<String, String>,
     module_fns: Vec<Function>,
 }
 
@@ -396,6 +407,9 @@ struct FnBuilder<'a> {
     /// type, as CUB's documented `typedef cub::WarpReduce<int, 16>
     /// WarpReduce;` does.
     aliases: HashMap<String, String>,
+    /// Those the file declares at namespace scope (see
+    /// [`file_aliases`]), read after the body's and the class's own.
+    file_aliases: &'a HashMap<String, String>,
     /// Names read through a scope (`Traits::value`), lowered to their last
     /// segment: (expression, the name as written).
     qualified: Vec<(ExprId, String)>,
@@ -465,6 +479,7 @@ impl<'a> Lowerer<'a> {
             groups: HashMap::default(),
             objects: HashMap::default(),
             aliases: HashMap::default(),
+            file_aliases: self.file_aliases,
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
             variables: Default::default(),
@@ -732,6 +747,64 @@ fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
         _ => return None,
     };
     Some(node_text(name, text))
+}
+
+/// The type aliases a file declares at namespace scope (`using WarpSumT =
+/// WarpSum<float, 32>;` before its kernels): one target per name; a name
+/// given two different targets (in two namespaces, two `#if` arms) names
+/// none.
+#[derive(Default)]
+struct FileAliases {
+    targets: HashMap<String, String>,
+    ambiguous: rustc_hash::FxHashSet<String>,
+}
+
+impl FileAliases {
+    fn note(&mut self, declared: Vec<(String, String)>) {
+        for (name, written) in declared {
+            if self.ambiguous.contains(&name) {
+                continue;
+            }
+            match self.targets.get(&name) {
+                Some(w) if *w != written => {
+                    self.targets.remove(&name);
+                    self.ambiguous.insert(name);
+                }
+                Some(_) => {}
+                None => {
+                    self.targets.insert(name, written);
+                }
+            }
+        }
+    }
+
+    /// The targets, each alias of an alias resolved one step.
+    fn into_map(self) -> HashMap<String, String> {
+        let mut out = self.targets.clone();
+        for w in out.values_mut() {
+            if let Some(t) = self.targets.get(w.as_str()) {
+                w.clone_from(t);
+            }
+        }
+        out
+    }
+}
+
+/// Whether `n` is declared at namespace scope: not in a class, a function
+/// or a template (an alias template's target has parameters to bind).
+fn at_namespace_scope(n: Node) -> bool {
+    let mut p = n.parent();
+    while let Some(a) = p {
+        match a.kind() {
+            "translation_unit" => return true,
+            "field_declaration_list"
+            | "compound_statement"
+            | "template_declaration"
+            | "function_definition" => return false,
+            _ => p = a.parent(),
+        }
+    }
+    false
 }
 
 /// The type aliases a `typedef` or `using` declaration `n` declares: (name,
@@ -1315,8 +1388,16 @@ impl FnBuilder<'_> {
 
     /// An alias of an alias names what that one names.
     fn add_alias(&mut self, name: String, written: String) {
-        let written = self.aliases.get(&written).cloned().unwrap_or(written);
+        let written = self.alias(&written).cloned().unwrap_or(written);
         self.aliases.insert(name, written);
+    }
+
+    /// The type alias `name` names, if the body, the member's class or the
+    /// file declares one (the innermost first).
+    fn alias(&self, name: &str) -> Option<&String> {
+        self.aliases
+            .get(name)
+            .or_else(|| self.file_aliases.get(name))
     }
 
     /// `WarpReduce(temp).Sum(v)`: a member called on a temporary that the
@@ -1335,7 +1416,7 @@ impl FnBuilder<'_> {
             return None;
         }
         let as_written: String = node_text(fun, text).split_whitespace().collect();
-        let written = self.aliases.get(&as_written).cloned().unwrap_or(as_written);
+        let written = self.alias(&as_written).cloned().unwrap_or(as_written);
         let class = split_scope(&written).1.split('<').next()?.trim().to_owned();
         if !is_identifier(&class) {
             return None;
@@ -1371,9 +1452,7 @@ impl FnBuilder<'_> {
         let is_float = type_is_float(n, text);
         let int_type = int_type(n, text);
         // An object of an alias's type is of the aliased class.
-        let aliased = object_class(n, text)
-            .and_then(|c| self.aliases.get(c))
-            .cloned();
+        let aliased = object_class(n, text).and_then(|c| self.alias(c)).cloned();
         let class = match &aliased {
             Some(w) => Some(last_segment(w).to_owned()),
             None => object_class(n, text).map(str::to_owned),
@@ -1956,6 +2035,7 @@ impl FnBuilder<'_> {
             // Constructions index the enclosing function's list.
             objects: HashMap::default(),
             aliases: self.aliases.clone(),
+            file_aliases: self.file_aliases,
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
             // Captures are the enclosing function's variables.
@@ -2032,7 +2112,7 @@ impl FnBuilder<'_> {
                     let full = node_text(target, text);
                     let s = full.rsplit_once("::").map(|(s, _)| s).unwrap_or("").trim();
                     // `WS::run(v)` through a local alias names its type.
-                    scope = Some(self.aliases.get(s).map_or(s, String::as_str).to_owned());
+                    scope = Some(self.alias(s).map_or(s, String::as_str).to_owned());
                 }
                 match target.field("name") {
                     Some(inner) => target = inner,
