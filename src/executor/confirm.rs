@@ -1408,11 +1408,19 @@ fn passed_on(module: &Module, f: &crate::ir::Function, name: &str) -> Vec<(usize
             if out.len() >= PASSED_ON_SEARCH {
                 return out;
             }
+            // Only a call that writes the name among its template or
+            // instance arguments is resolved (most calls write neither).
+            let written = from.instance_args(c).unwrap_or_default();
+            if !(written.iter().copied())
+                .chain(c.template_args.iter().map(String::as_str))
+                .any(|a| a.trim() == as_named)
+            {
+                continue;
+            }
             let Some(g) = module.callee(c) else {
                 continue;
             };
             let callee = &module.functions[g];
-            let written = from.instance_args(c).unwrap_or_default();
             let by_class = (callee.class_params.iter())
                 .filter(|(at, _)| written.get(*at).map(|a| a.trim()) == Some(as_named))
                 .map(|(_, n)| n);
