@@ -227,6 +227,21 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
         crate::ir::fold::eval_const(f, e, &module.constants)
             .is_some_and(|v| v as u32 == 0xffff_ffff)
     };
+    // The callee's class parameters as this call's instance writes them:
+    // `Reducer<float, 32>(s).Sum(v)` makes `0xffffffffu >> (32 - Lanes)`
+    // the whole warp (not where the class has several specifiers: which
+    // one the instance is may be a guess).
+    let bound = instance_values(module, caller, call, g);
+    let full_in_instance = |f: &Function, c: &Call| {
+        let lookup = |n: &str| {
+            (bound.iter().find(|(b, _)| *b == n).map(|(_, v)| *v))
+                .or_else(|| module.constants.get(n).copied())
+        };
+        !bound.is_empty()
+            && (c.args.first())
+                .and_then(|&m| crate::ir::fold::eval(f, m, &lookup, 0))
+                .is_some_and(|v| v as u32 == 0xffff_ffff)
+    };
     // Else a mask parameter (`unsigned mask = 0xffffffff`): what this call
     // passes for it in the callee itself, its default elsewhere.
     let full_parameter = |f: &Function, c: &Call, top: bool| {
@@ -252,6 +267,7 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
                 Some(p) if p.is_masked() => {
                     if call_const_mask(module, f, c, p) == Some(0xffff_ffff)
                         || full_parameter(f, c, top)
+                        || (top && full_in_instance(f, c))
                     {
                         return true;
                     }
@@ -268,6 +284,39 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
         }
     }
     false
+}
+
+/// The integer values `call`'s written instance gives callee `g`'s class
+/// parameters (`Lanes = 32` for `Reducer<float, 32>(s).Sum(v)`): literals
+/// and constants, where `g`'s class has one specifier in the module.
+fn instance_values<'m>(
+    module: &'m Module,
+    caller: &Function,
+    call: &Call,
+    g: usize,
+) -> Vec<(&'m str, i64)> {
+    let callee = &module.functions[g];
+    let Some(written) = (!callee.class_params.is_empty())
+        .then(|| caller.instance_args(call))
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    let one_specifier = (module.by_name.get(&call.name).into_iter().flatten())
+        .map(|&i| &module.functions[i])
+        .filter(|h| h.class == callee.class)
+        .all(|h| h.class_at == callee.class_at);
+    if !one_specifier {
+        return Vec::new();
+    }
+    (callee.class_params.iter())
+        .filter_map(|(at, name)| {
+            let a = written.get(*at)?.trim();
+            let v = crate::ir::lower::parse_int_literal(a)
+                .or_else(|| module.constants.get(a).copied())?;
+            Some((name.as_str(), v))
+        })
+        .collect()
 }
 
 /// Is the mask argument derived from `__activemask()` (and not a
@@ -399,5 +448,25 @@ mod tests {
         );
         assert!(full_through(&m, "pass"));
         assert!(!full_through(&m, "half"));
+    }
+
+    #[test]
+    fn a_class_parameter_takes_the_instance_the_call_writes() {
+        let wide = lower(
+            "template <int Lanes> struct Part {\n\
+               static __device__ float run(float v) {\n\
+                 return __shfl_sync(0xffffffffu >> (32 - Lanes), v, 0, Lanes); }\n\
+             };\n\
+             __global__ void k(float* p) { p[0] = Part<32>::run(p[0]); }\n",
+        );
+        assert!(full_through(&wide, "run"));
+        let half = lower(
+            "template <int Lanes> struct Part {\n\
+               static __device__ float run(float v) {\n\
+                 return __shfl_sync(0xffffffffu >> (32 - Lanes), v, 0, Lanes); }\n\
+             };\n\
+             __global__ void k(float* p) { p[0] = Part<16>::run(p[0]); }\n",
+        );
+        assert!(!full_through(&half, "run"), "16 lanes: a narrower mask");
     }
 }
