@@ -171,11 +171,13 @@ impl Levels {
             if entry.level == Level::Varying && s.facts.exchange_uniform.contains(&id) {
                 entry.level = Level::Warp;
             }
-            entry.invariant = entry.level == Level::Uniform || self.invariant_of(s, kind, &entry);
             // Grading evidence, one value per warp that is the same in every
             // warp is the block's (see `invariant`). The sound analysis keeps
-            // the warp level.
-            if s.assume == super::Assume::Uniform && entry.level == Level::Warp && entry.invariant {
+            // the warp level, and does not work the fact out.
+            let grading = s.assume == super::Assume::Uniform;
+            entry.invariant =
+                entry.level == Level::Uniform || (grading && self.invariant_of(s, kind, &entry));
+            if grading && entry.level == Level::Warp && entry.invariant {
                 entry.level = Level::Uniform;
             }
             // `(tile * 128 + row) - row`: the lane terms cancel.

@@ -382,27 +382,24 @@ impl Control<'_> {
     /// The level of the control that decides whether `name` is assigned
     /// here, counted from its declaration.
     fn level_for(&self, eval: &Eval, name: &str) -> Level {
+        (self.in_force(eval, name).map(|g| g.level))
+            .max()
+            .unwrap_or(Level::Uniform)
+    }
+
+    /// The guards and exits that decide whether `name` is assigned here,
+    /// counted from its declaration.
+    fn in_force<'c>(&'c self, eval: &Eval, name: &str) -> impl Iterator<Item = &'c Guard> + 'c {
         let (g, x) = eval.decl_depth.get(name).copied().unwrap_or((0, 0));
-        let tail = |v: &[Guard], from: usize| {
-            v.get(from..)
-                .unwrap_or(&[])
-                .iter()
-                .map(|g| g.level)
-                .max()
-                .unwrap_or(Level::Uniform)
-        };
-        tail(self.guards, g).max(tail(self.exits, x))
+        let tail = |v: &'c [Guard], from: usize| v.get(from..).unwrap_or(&[]).iter();
+        tail(self.guards, g).chain(tail(self.exits, x))
     }
 
     /// Whether every guard that decides whether `name` is assigned here
     /// (counted from its declaration) is the same in every warp for each
     /// lane.
     fn invariant_for(&self, eval: &Eval, name: &str) -> bool {
-        let (g, x) = eval.decl_depth.get(name).copied().unwrap_or((0, 0));
-        let tail = |v: &[Guard], from: usize| {
-            (v.get(from..).unwrap_or(&[]).iter()).all(|g| g.invariant || g.level == Level::Uniform)
-        };
-        tail(self.guards, g) && tail(self.exits, x)
+        (self.in_force(eval, name)).all(|g| g.invariant || g.level == Level::Uniform)
     }
 
     fn declare(&self, eval: &mut Eval, name: &str) {

@@ -976,8 +976,30 @@ impl Module {
         }
     }
 
+    /// Whether function `g`'s class is the only class of its name among
+    /// `call`'s candidates: no specialization of the template is in view,
+    /// so the instance the call writes is certainly of that class. Where
+    /// there are several, the pick may be a guess (`vec_t<T, N>` for a type
+    /// `T` not known), and an instance's arguments say nothing certain.
+    pub fn only_class(&self, call: &Call, g: usize) -> bool {
+        let g = &self.functions[g];
+        (self.by_name.get(&call.name).into_iter().flatten())
+            .map(|&i| &self.functions[i])
+            .filter(|h| h.class == g.class)
+            .all(|h| h.class_at == g.class_at)
+    }
+
+    /// A template argument as written, where it is one integer: a literal
+    /// or a constant of the module.
+    pub fn written_int(&self, arg: &str) -> Option<i64> {
+        let arg = arg.trim();
+        lower::parse_int_literal(arg).or_else(|| self.constants.get(arg).copied())
+    }
+
     /// The function a call refers to: for a free call, the first of that
-    /// name that can take the arguments given (defaults fill the rest),
+    /// name that can take the arguments given (defaults fill the rest; an
+    /// array argument never a scalar parameter, and the overload whose
+    /// array parameters take the most array arguments first),
     /// one of the call's scope first (`LowHalf::combine` is `LowHalf`'s
     /// static member, `b::sum` namespace `b`'s function, where the module
     /// has one; an unscoped call, the calling code's namespace's, as C++

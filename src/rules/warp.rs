@@ -302,20 +302,11 @@ fn instance_values<'m>(
     else {
         return Vec::new();
     };
-    let one_specifier = (module.by_name.get(&call.name).into_iter().flatten())
-        .map(|&i| &module.functions[i])
-        .filter(|h| h.class == callee.class)
-        .all(|h| h.class_at == callee.class_at);
-    if !one_specifier {
+    if !module.only_class(call, g) {
         return Vec::new();
     }
     (callee.class_params.iter())
-        .filter_map(|(at, name)| {
-            let a = written.get(*at)?.trim();
-            let v = crate::ir::lower::parse_int_literal(a)
-                .or_else(|| module.constants.get(a).copied())?;
-            Some((name.as_str(), v))
-        })
+        .filter_map(|(at, name)| Some((name.as_str(), module.written_int(written.get(*at)?)?)))
         .collect()
 }
 
@@ -452,21 +443,19 @@ mod tests {
 
     #[test]
     fn a_class_parameter_takes_the_instance_the_call_writes() {
-        let wide = lower(
-            "template <int Lanes> struct Part {\n\
-               static __device__ float run(float v) {\n\
-                 return __shfl_sync(0xffffffffu >> (32 - Lanes), v, 0, Lanes); }\n\
-             };\n\
-             __global__ void k(float* p) { p[0] = Part<32>::run(p[0]); }\n",
+        let called_with = |lanes: u32| {
+            lower(&format!(
+                "template <int Lanes> struct Part {{\n\
+                   static __device__ float run(float v) {{\n\
+                     return __shfl_sync(0xffffffffu >> (32 - Lanes), v, 0, Lanes); }}\n\
+                 }};\n\
+                 __global__ void k(float* p) {{ p[0] = Part<{lanes}>::run(p[0]); }}\n"
+            ))
+        };
+        assert!(full_through(&called_with(32), "run"));
+        assert!(
+            !full_through(&called_with(16), "run"),
+            "16 lanes: a narrower mask"
         );
-        assert!(full_through(&wide, "run"));
-        let half = lower(
-            "template <int Lanes> struct Part {\n\
-               static __device__ float run(float v) {\n\
-                 return __shfl_sync(0xffffffffu >> (32 - Lanes), v, 0, Lanes); }\n\
-             };\n\
-             __global__ void k(float* p) { p[0] = Part<16>::run(p[0]); }\n",
-        );
-        assert!(!full_through(&half, "run"), "16 lanes: a narrower mask");
     }
 }

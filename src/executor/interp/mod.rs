@@ -1635,15 +1635,12 @@ impl<'m> Machine<'m> {
         &self,
         act: &Activation<'m>,
         call: &Call,
-        g: &Function,
+        callee: usize,
         same_object: bool,
         inner: &mut Activation<'m>,
     ) {
-        match act
-            .f
-            .instance_args(call)
-            .filter(|_| self.only_class(call, g))
-        {
+        let g = &self.module.functions[callee];
+        match (act.f.instance_args(call)).filter(|_| self.module.only_class(call, callee)) {
             Some(written) => {
                 for (at, name) in &g.class_params {
                     if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a)) {
@@ -1662,26 +1659,11 @@ impl<'m> Machine<'m> {
         }
     }
 
-    /// `g`'s class is the only class of its name among the call's
-    /// candidates: no specialization of the template is in view, so the
-    /// instance the call writes is certainly of that class. Where there
-    /// are several, the pick may be a guess (`vec_t<T, N>` for a type
-    /// `T` the run does not know), and its parameters are not bound.
-    fn only_class(&self, call: &Call, g: &Function) -> bool {
-        (self.module.by_name.get(&call.name).into_iter().flatten())
-            .map(|&i| &self.module.functions[i])
-            .filter(|h| h.class == g.class)
-            .all(|h| h.class_at == g.class_at)
-    }
-
     /// A class template's argument as a call writes it, where it is one
     /// integer: a literal, a constant, or a compile-time value the caller
     /// holds as one integer for every lane.
     fn instance_value(&self, act: &Activation<'m>, arg: &str) -> Option<i64> {
-        if let Some(v) = crate::ir::lower::parse_int_literal(arg) {
-            return Some(v);
-        }
-        if let Some(&v) = self.module.constants.get(arg) {
+        if let Some(v) = self.module.written_int(arg) {
             return Some(v);
         }
         let f = act.f;
@@ -1857,7 +1839,7 @@ impl<'m> Machine<'m> {
                 }
             }
             if !g.class_params.is_empty() {
-                self.bind_class_params(act, call, g, same_object, &mut inner);
+                self.bind_class_params(act, call, callee, same_object, &mut inner);
             }
             // The object's state fields: in before the call, out after.
             if same_object {
