@@ -127,7 +127,8 @@ pub fn normalize_extension(e: &str) -> String {
     e.trim().trim_start_matches('.').to_ascii_lowercase()
 }
 
-/// Executor limits a config may set; unset ones keep their defaults.
+/// Limits a config may set (`[executor]`, `[parser]`); unset ones keep
+/// their defaults.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BudgetSettings {
     pub max_steps: Option<u64>,
@@ -137,31 +138,30 @@ pub struct BudgetSettings {
     pub max_file_steps: Option<u64>,
     pub max_speculative_steps: Option<u64>,
     pub max_speculative_function_steps: Option<u64>,
+    pub max_parse_operations: Option<u64>,
+    pub max_header_bytes: Option<u64>,
 }
 
 impl BudgetSettings {
     fn apply(&self, b: &mut Budgets) {
-        if let Some(v) = self.max_steps {
-            b.max_steps = v;
+        macro_rules! set {
+            ($($field:ident),*) => {
+                $(if let Some(v) = self.$field {
+                    b.$field = v;
+                })*
+            };
         }
-        if let Some(v) = self.max_loop_iterations {
-            b.max_loop_iterations = v;
-        }
-        if let Some(v) = self.max_forks {
-            b.max_forks = v;
-        }
-        if let Some(v) = self.max_call_depth {
-            b.max_call_depth = v;
-        }
-        if let Some(v) = self.max_file_steps {
-            b.max_file_steps = v;
-        }
-        if let Some(v) = self.max_speculative_steps {
-            b.max_speculative_steps = v;
-        }
-        if let Some(v) = self.max_speculative_function_steps {
-            b.max_speculative_function_steps = v;
-        }
+        set!(
+            max_steps,
+            max_loop_iterations,
+            max_forks,
+            max_call_depth,
+            max_file_steps,
+            max_speculative_steps,
+            max_speculative_function_steps,
+            max_parse_operations,
+            max_header_bytes
+        );
     }
 }
 
@@ -473,64 +473,52 @@ impl Config {
                 self.per_file = Some((Patterns::build(&pats)?, codes));
             }
             "executor" => {
-                let DeValue::Table(t) = value.get_ref() else {
-                    return Err((
-                        value.span(),
-                        format!("expected a table, found {}", value.get_ref().type_str()),
-                    ));
-                };
-                for (k, v) in t.iter() {
-                    let bounded = |min: i128, max: i128| -> Result<i128, (Range<usize>, String)> {
-                        let n = integer(v)?;
-                        if (min..=max).contains(&n) {
-                            Ok(n)
-                        } else {
-                            Err((
-                                v.span(),
-                                format!(
-                                    "`executor.{}` must be in {min}..={max}, got {n}",
-                                    k.get_ref()
-                                ),
-                            ))
-                        }
-                    };
+                let expected = "max-steps, max-loop-iterations, max-forks, max-call-depth, \
+                                max-file-steps, max-speculative-steps or \
+                                max-speculative-function-steps";
+                limits(value, "executor", expected, |k, bounded| {
                     // The ranges keep a run bounded; the upper ends are far
                     // beyond anything useful, not tuned limits.
-                    match k.get_ref().as_ref() {
-                        "max-steps" => {
-                            self.budgets.max_steps = Some(bounded(1, 1_000_000_000)? as u64)
-                        }
+                    let b = &mut self.budgets;
+                    match k {
+                        "max-steps" => b.max_steps = Some(bounded(1, 1_000_000_000)? as u64),
                         "max-loop-iterations" => {
-                            self.budgets.max_loop_iterations = Some(bounded(1, 1_000_000)? as u32)
+                            b.max_loop_iterations = Some(bounded(1, 1_000_000)? as u32)
                         }
-                        "max-forks" => self.budgets.max_forks = Some(bounded(1, 1_000_000)? as u32),
-                        "max-call-depth" => {
-                            self.budgets.max_call_depth = Some(bounded(0, 1_000)? as u32)
-                        }
+                        "max-forks" => b.max_forks = Some(bounded(1, 1_000_000)? as u32),
+                        "max-call-depth" => b.max_call_depth = Some(bounded(0, 1_000)? as u32),
                         "max-file-steps" => {
-                            self.budgets.max_file_steps = Some(bounded(1, 100_000_000_000)? as u64)
+                            b.max_file_steps = Some(bounded(1, 100_000_000_000)? as u64)
                         }
                         "max-speculative-steps" => {
-                            self.budgets.max_speculative_steps =
-                                Some(bounded(0, 100_000_000_000)? as u64)
+                            b.max_speculative_steps = Some(bounded(0, 100_000_000_000)? as u64)
                         }
                         "max-speculative-function-steps" => {
-                            self.budgets.max_speculative_function_steps =
+                            b.max_speculative_function_steps =
                                 Some(bounded(0, 100_000_000_000)? as u64)
                         }
-                        other => {
-                            return Err((
-                                k.span(),
-                                format!(
-                                    "unknown key `executor.{other}` (expected max-steps, \
-                                     max-loop-iterations, max-forks, max-call-depth, \
-                                     max-file-steps, max-speculative-steps or \
-                                     max-speculative-function-steps)"
-                                ),
-                            ));
-                        }
+                        _ => return Ok(false),
                     }
-                }
+                    Ok(true)
+                })?;
+            }
+            "parser" => {
+                let expected = "max-operations or max-header-bytes";
+                limits(value, "parser", expected, |k, bounded| {
+                    let b = &mut self.budgets;
+                    match k {
+                        // tree-sitter's offsets are 32-bit: no file it can
+                        // parse needs more than a few billion operations.
+                        "max-operations" => {
+                            b.max_parse_operations = Some(bounded(1_000, 10_000_000_000)? as u64)
+                        }
+                        "max-header-bytes" => {
+                            b.max_header_bytes = Some(bounded(0, 1 << 30)? as u64)
+                        }
+                        _ => return Ok(false),
+                    }
+                    Ok(true)
+                })?;
             }
             other => {
                 return Err((
@@ -577,6 +565,7 @@ pub const KEYS: &[&str] = &[
     "cuda-version",
     "defines",
     "executor",
+    "parser",
 ];
 
 /// Check a `-D`/`defines` entry: `NAME` or `NAME=VALUE`.
@@ -631,6 +620,47 @@ fn rule_list(value: &Spanned<DeValue>) -> Result<Vec<String>, (Range<usize>, Str
         out.push(key.to_owned());
     }
     Ok(out)
+}
+
+/// An integer bounded to `min..=max`, for a key of a limits table.
+type Bounded<'a> = dyn Fn(i128, i128) -> Result<i128, (Range<usize>, String)> + 'a;
+
+/// Read a table of limits (`[executor]`, `[parser]`): `set(key, bounded)`
+/// stores one key's value, read through `bounded(min, max)`, and returns
+/// false for a key it does not know (`expected` lists those it does).
+fn limits(
+    value: &Spanned<DeValue>,
+    table: &str,
+    expected: &str,
+    mut set: impl FnMut(&str, &Bounded) -> Result<bool, (Range<usize>, String)>,
+) -> Result<(), (Range<usize>, String)> {
+    let DeValue::Table(t) = value.get_ref() else {
+        return Err((
+            value.span(),
+            format!("expected a table, found {}", value.get_ref().type_str()),
+        ));
+    };
+    for (k, v) in t.iter() {
+        let key = k.get_ref();
+        let bounded = |min: i128, max: i128| {
+            let n = integer(v)?;
+            if (min..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err((
+                    v.span(),
+                    format!("`{table}.{key}` must be in {min}..={max}, got {n}"),
+                ))
+            }
+        };
+        if !set(key, &bounded)? {
+            return Err((
+                k.span(),
+                format!("unknown key `{table}.{key}` (expected {expected})"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn integer(value: &Spanned<DeValue>) -> Result<i128, (Range<usize>, String)> {
@@ -986,6 +1016,10 @@ max-forks = 4
 max-call-depth = 0
 max-speculative-steps = 0
 max-speculative-function-steps = 20_000
+
+[parser]
+max-operations = 6_000_000
+max-header-bytes = 0
 "#,
         )
         .unwrap();
@@ -1008,6 +1042,8 @@ max-speculative-function-steps = 20_000
                 max_file_steps: None,
                 max_speculative_steps: Some(0),
                 max_speculative_function_steps: Some(20_000),
+                max_parse_operations: Some(6_000_000),
+                max_header_bytes: Some(0),
             }
         );
         assert!(c.excludes("third_party"));

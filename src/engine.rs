@@ -335,7 +335,8 @@ fn analyse(
         outcome.partly_analysed = Some(format!(
             "analysed only up to line {line}: the whole file is past the parse budget of \
              {budget} parser operations, so the declarations after that line were not \
-             parsed; split the file or raise the budget"
+             parsed; {}",
+            frontend::RAISE_PARSE_BUDGET
         ));
     }
     outcome.parse_error_regions = parsed.error_regions.clone();

@@ -383,3 +383,61 @@ fn block_dim_and_budgets_from_the_config_reach_the_executor() {
     assert_eq!(c["status"], "undecided", "{c}");
     assert!(c["reason"].as_str().unwrap().contains("budget (1)"), "{c}");
 }
+
+#[test]
+fn the_parser_table_sets_the_parse_budget_its_warning_names() {
+    // Two hundred small kernels, then the bug: about 10,000 parser
+    // operations before it.
+    let mut text: String = (0..200)
+        .map(|i| format!("__global__ void k{i}(int *p) {{ p[threadIdx.x] = {i}; }}\n"))
+        .collect();
+    text.push_str(BAD);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "k.cu", &text);
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_warplint"))
+            .current_dir(root)
+            .env("NO_COLOR", "1")
+            .args(["check", "--format", "concise", "k.cu"])
+            .output()
+            .unwrap()
+    };
+    let o = run();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(flagged(&o)[0], "k.cu");
+
+    write(root, "warplint.toml", "[parser]\nmax-operations = 1000\n");
+    let o = run();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    // Cut or not analysed at all, depending on how far the estimate from
+    // its tokens gets: either way it names the budget and the key.
+    assert!(err.contains("warning: k.cu: "), "{err}");
+    assert!(err.contains("budget of 1000 parser operations"), "{err}");
+    assert!(
+        err.contains("raise `max-operations` under `[parser]` in warplint.toml"),
+        "{err}"
+    );
+
+    write(root, "warplint.toml", "[parser]\nmax-operations = 100000\n");
+    assert_eq!(run().status.code(), Some(1));
+
+    write(root, "warplint.toml", "[parser]\nmax-operations = 10\n");
+    let o = run();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`parser.max-operations` must be in 1000..="),
+        "{}",
+        stderr(&o)
+    );
+    write(root, "warplint.toml", "[parser]\nmax-ops = 100000\n");
+    let o = run();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("unknown key `parser.max-ops` (expected max-operations or max-header-bytes)"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -44,7 +44,8 @@
 //!
 //! Environment: `WARPLINT_SEEDED_CORPORA=cccl,cupy` (default cccl, CuPy,
 //! CUTLASS; FlashInfer is opt-in, like `tests/realcode.rs`);
-//! `WARPLINT_REQUIRE_CORPORA=1` fails when a corpus is missing.
+//! `WARPLINT_REQUIRE_CORPORA=1` fails when a corpus is missing;
+//! `WARPLINT_SEEDED_PARSE_OPERATIONS=N` runs with that parse budget.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -165,6 +166,14 @@ fn per_kind() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(if cfg!(debug_assertions) { 15 } else { 150 })
+}
+
+/// `WARPLINT_SEEDED_PARSE_OPERATIONS`: a parse budget other than the
+/// default (as `[parser] max-operations` sets it).
+fn parse_operations() -> Option<u64> {
+    std::env::var("WARPLINT_SEEDED_PARSE_OPERATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
 }
 
 /// FNV-1a: a stable order for sampling that does not depend on the
@@ -460,11 +469,15 @@ fn seeded_bugs_in_real_code_are_found() {
         }
         // Every verdict, so that a miss says what became of the seed; found
         // means shown at the default level.
-        let opts = Options {
+        let mut opts = Options {
             threads: Some(2),
             min_confidence: MinConfidence::All,
             ..Options::default()
         };
+        // What a user raising `[parser] max-operations` gets.
+        if let Some(ops) = parse_operations() {
+            opts.budgets.max_parse_operations = ops;
+        }
         let workspace = engine::Workspace::open(std::slice::from_ref(&dir), &opts);
         for (kind, mut sites) in by_kind {
             let available = sites.len();

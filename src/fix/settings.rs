@@ -78,6 +78,6 @@ pub fn settings_text(path: &Path, resolver: &Resolver) -> Result<String, String>
     );
     line("show-refuted", opts.show_refuted.to_string());
     line("suppressions", (!opts.ignore_suppressions).to_string());
-    line("executor budgets", format!("{b:?}"));
+    line("limits", format!("{b:?}"));
     Ok(s)
 }

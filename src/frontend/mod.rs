@@ -67,6 +67,10 @@ thread_local! {
 /// never depends on the machine's speed or load.
 pub const DEFAULT_MAX_PARSE_OPERATIONS: u64 = 1_500_000;
 
+/// What a file past the parse budget can do about it.
+pub const RAISE_PARSE_BUDGET: &str =
+    "split the file or raise `max-operations` under `[parser]` in warplint.toml";
+
 /// Why a file produced no syntax tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotParsed {
@@ -91,12 +95,12 @@ impl std::fmt::Display for NotParsed {
             } => write!(
                 f,
                 "not analysed: parsing exceeded the budget of {operations} parser operations \
-                 (stopped at byte {bytes_reached}); split the file or raise the budget"
+                 (stopped at byte {bytes_reached}); {RAISE_PARSE_BUDGET}"
             ),
             NotParsed::NothingFits { operations } => write!(
                 f,
                 "not analysed: its first declaration alone is past the parse budget of \
-                 {operations} parser operations; split the file or raise the budget"
+                 {operations} parser operations; {RAISE_PARSE_BUDGET}"
             ),
             NotParsed::NoTree => write!(f, "not analysed: the parser produced no syntax tree"),
         }
