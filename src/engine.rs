@@ -537,17 +537,11 @@ fn static_verdict(f: &Finding) -> Verdict {
     }
     Verdict {
         detail: Some("it does not compile for sm_70 or later".to_owned()),
-        confirmation: Confirmation {
-            status: Status::Confirmed,
-            reason: None,
-            evidence: None,
-            proof: None,
-            witness: Some(Witness {
-                summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
-                    .to_owned(),
-                ..Witness::default()
-            }),
-        },
+        confirmation: Confirmation::confirmed(Witness {
+            summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
+                .to_owned(),
+            ..Witness::default()
+        }),
     }
 }
 

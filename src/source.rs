@@ -115,6 +115,28 @@ impl SourceFile {
         }
     }
 
+    /// The text from byte `start` to `end` on one line (each run of
+    /// whitespace one space), for messages; `?` where that is not text of
+    /// the file. At most `max` bytes: a longer one is cut to `max - 3` and
+    /// ends in `…`.
+    pub fn snippet(&self, (start, end): (usize, usize), max: usize) -> String {
+        let text: String = self
+            .text
+            .get(start..end)
+            .unwrap_or("?")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.len() > max {
+            format!(
+                "{}…",
+                &text[..text.floor_char_boundary(max.saturating_sub(3))]
+            )
+        } else {
+            text
+        }
+    }
+
     fn floor_char_boundary(&self, mut offset: usize) -> usize {
         while offset > 0 && !self.text.is_char_boundary(offset) {
             offset -= 1;

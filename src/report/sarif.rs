@@ -262,7 +262,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::diagnostic::{Confirmation, Label, Launch, Status, Witness, WitnessEvent};
+    use crate::diagnostic::{Confirmation, Label, Launch, Witness, WitnessEvent};
     use crate::outcome::FileOutcome;
 
     /// A run with what no current rule produces yet: secondary labels and a
@@ -284,28 +284,22 @@ mod tests {
                 span: source.span(cond, cond + 16),
                 message: "only lanes 0–15 take this branch".to_owned(),
             }],
-            confirmation: Confirmation {
-                status: Status::Confirmed,
-                reason: None,
-                evidence: None,
-                proof: None,
-                witness: Some(Witness {
-                    summary: "lanes 16–31 never reach the shuffle".to_owned(),
-                    launch: Launch {
-                        block_dim: [32, 1, 1],
-                        source: "assumed".to_owned(),
-                    },
-                    inputs: BTreeMap::from([("n".to_owned(), 20)]),
-                    warp: 0,
-                    schedule: None,
-                    events: vec![WitnessEvent {
-                        lanes: 0xffff,
-                        line: 3,
-                        what: "wait at the shuffle".to_owned(),
-                    }],
-                    without_caller: false,
-                }),
-            },
+            confirmation: Confirmation::confirmed(Witness {
+                summary: "lanes 16–31 never reach the shuffle".to_owned(),
+                launch: Launch {
+                    block_dim: [32, 1, 1],
+                    source: "assumed".to_owned(),
+                },
+                inputs: BTreeMap::from([("n".to_owned(), 20)]),
+                warp: 0,
+                schedule: None,
+                events: vec![WitnessEvent {
+                    lanes: 0xffff,
+                    line: 3,
+                    what: "wait at the shuffle".to_owned(),
+                }],
+                without_caller: false,
+            }),
             fix: None,
             fix_withheld: None,
             fingerprint: "0123456789abcdef0123456789abcdef".to_owned(),

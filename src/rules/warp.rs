@@ -120,13 +120,7 @@ impl CallSite<'_> {
 /// `i < n` (line 9): a guard's source on one line, cut to keep messages
 /// short (the labels show it whole).
 pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
-    let text: String = src
-        .text
-        .get(span.0..span.1)
-        .unwrap_or("?")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let text = src.snippet(span, usize::MAX);
     format!("{} (line {})", code(&text, 32), src.line_col(span.0).0)
 }
 

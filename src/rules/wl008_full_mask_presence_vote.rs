@@ -101,7 +101,7 @@ impl Rule for FullMaskPresenceVote {
                     end,
                     message: format!(
                         "`{}` asks which lanes are here, but its full mask{} demands all 32: a divergent caller hangs or gets garbage",
-                        short_text(src, (start, end)),
+                        src.snippet((start, end), 40),
                         vote.mask_text
                     ),
                     help: Some(HELP.to_owned()),
@@ -342,22 +342,6 @@ fn unseen_callers(src: &SourceFile, f: &Function, callers: &[&CallSite]) -> Opti
             f.name
         )
     })
-}
-
-/// The call's source text on one line, shortened.
-fn short_text(src: &SourceFile, span: (usize, usize)) -> String {
-    let text: String = src
-        .text
-        .get(span.0..span.1)
-        .unwrap_or("?")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if text.len() > 40 {
-        format!("{}…", &text[..text.floor_char_boundary(37)])
-    } else {
-        text
-    }
 }
 
 /// A function name for a message, shortened so that messages stay short.

@@ -419,25 +419,19 @@ mod tests {
                 span: source.span(4, 13),
                 message: "lanes 16–31 leave here".into(),
             }],
-            confirmation: Confirmation {
-                status: Status::Confirmed,
-                reason: None,
-                evidence: None,
-                proof: None,
-                witness: Some(Witness {
-                    summary: "lanes 0–15 wait forever".into(),
-                    launch: Launch::default(),
-                    inputs: Default::default(),
-                    warp: 0,
-                    schedule: None,
-                    events: vec![WitnessEvent {
-                        lanes: 0xffff,
-                        line: 2,
-                        what: "wait at the shuffle".into(),
-                    }],
-                    without_caller: false,
-                }),
-            },
+            confirmation: Confirmation::confirmed(Witness {
+                summary: "lanes 0–15 wait forever".into(),
+                launch: Launch::default(),
+                inputs: Default::default(),
+                warp: 0,
+                schedule: None,
+                events: vec![WitnessEvent {
+                    lanes: 0xffff,
+                    line: 2,
+                    what: "wait at the shuffle".into(),
+                }],
+                without_caller: false,
+            }),
             fix: None,
             fix_withheld: None,
         };

@@ -969,18 +969,7 @@ impl<'m> Machine<'m> {
             .header_of(self.current_fn)
             .map(|h| &**h)
             .unwrap_or(self.source);
-        let text: String = source
-            .text
-            .get(span.0..span.1)
-            .unwrap_or("?")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        if text.len() > 48 {
-            format!("{}…", &text[..text.floor_char_boundary(45)])
-        } else {
-            text
-        }
+        source.snippet(span, 48)
     }
 
     /// `c ? a : b` where some lanes' `c` is not known and both sides are
