@@ -284,8 +284,33 @@ fn scan(b: &[u8], w: &mut Words) {
     // body, a lost line) hides no declaration past its statement.
     let mut parens = 0usize;
     let mut signatures = Signatures::default();
+    // The brace depth a function body opened at: lowering reads no
+    // constant inside one (`const int n = blockDim.x;` is a local), so
+    // names declared there are not candidates. A `{` opens a body only
+    // right after a parameter list's `)` and qualifiers, outside a
+    // directive line, where the `(` did not follow an attribute-like word
+    // (`namespace N __attribute__((…)) {`) and no `enum` is pending; any
+    // other shape is read as a scope, which keeps more names, never fewer.
+    let mut fn_body: Option<usize> = None;
+    let mut after_params = false;
+    // Per open `(`: does an attribute-like word stand before it?
+    let mut paren_attrs: Vec<bool> = Vec::new();
+    let mut last_closed_attr = true;
+    let mut prev_word: Option<(usize, usize)> = None;
+    let (mut in_directive, mut at_line_start) = (false, true);
     while i < b.len() {
         let c = b[i];
+        if c == b'\n' {
+            let continued = b[..i].ends_with(b"\\") || b[..i].ends_with(b"\\\r");
+            in_directive &= continued;
+            at_line_start = true;
+        } else if !(c.is_ascii_whitespace()
+            || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')))
+        {
+            in_directive |= at_line_start && c == b'#';
+            at_line_start = false;
+        }
+        let mut opens_body = false;
         if !(c.is_ascii_whitespace() || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'))) {
             signatures.token(b, i, &mut w.functions);
             let qualifier = is_word_byte(c)
@@ -298,9 +323,26 @@ fn scan(b: &[u8], w: &mut Words) {
             if c == b'{' && was {
                 in_const_decl = false;
             }
+            opens_body =
+                c == b'{' && after_params && !last_closed_attr && !in_directive && !enum_pending;
+            after_params = c == b')' || qualifier && after_params;
+            if c == b'(' {
+                let attr = prev_word.is_some_and(|(s, e)| is_attribute_like(&b[s..e]));
+                paren_attrs.push(attr);
+            } else if c == b')' {
+                last_closed_attr = paren_attrs.pop().unwrap_or(true);
+            }
+            prev_word = is_word_byte(c).then(|| (i, i + word_at(b, i).len()));
         }
         match c {
-            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                // The comment's line ends with it (continuations included).
+                i = line_comment_end(b, i);
+                if b[..i].ends_with(b"\n") {
+                    in_directive = false;
+                    at_line_start = true;
+                }
+            }
             b'/' if b.get(i + 1) == Some(&b'*') => {
                 i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
             }
@@ -310,7 +352,11 @@ fn scan(b: &[u8], w: &mut Words) {
                     enum_body = Some(depth);
                     enum_pending = false;
                 }
+                if opens_body && fn_body.is_none() {
+                    fn_body = Some(depth);
+                }
                 parens = 0;
+                paren_attrs.clear();
                 depth += 1;
                 i += 1;
             }
@@ -319,13 +365,18 @@ fn scan(b: &[u8], w: &mut Words) {
                 if enum_body == Some(depth) {
                     enum_body = None;
                 }
+                if fn_body == Some(depth) {
+                    fn_body = None;
+                }
                 parens = 0;
+                paren_attrs.clear();
                 i += 1;
             }
             b';' => {
                 enum_pending = false;
                 in_const_decl = false;
                 parens = 0;
+                paren_attrs.clear();
                 i += 1;
             }
             b'(' => {
@@ -396,7 +447,7 @@ fn scan(b: &[u8], w: &mut Words) {
                     );
                 let in_const =
                     in_const_decl && after == Some(b'=') && b.get(next + 1) != Some(&b'=');
-                if (in_enum || in_const) && parens == 0 {
+                if (in_enum || in_const) && parens == 0 && fn_body.is_none() {
                     w.constants.insert(h);
                 }
                 if word == b"operator" {
@@ -610,6 +661,24 @@ fn next_token(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The run of word bytes starting at `i`.
+/// Words whose parenthesized argument is an attribute or a type, not a
+/// parameter list: a `{` after their `)` opens no function body.
+fn is_attribute_like(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"__attribute__"
+            | b"__declspec"
+            | b"alignas"
+            | b"__align__"
+            | b"decltype"
+            | b"__launch_bounds__"
+            | b"__cluster_dims__"
+            | b"_Alignas"
+            | b"__pragma"
+            | b"_Pragma"
+    )
+}
+
 fn word_at(b: &[u8], i: usize) -> &[u8] {
     let end = b[i..]
         .iter()
@@ -666,6 +735,31 @@ mod tests {
         assert!(w.has("Kind"));
         assert!(!w.has("hidden"), "words in comments are not names");
         assert!(!w.has("in_string"), "nor words in string literals");
+    }
+
+    #[test]
+    fn a_function_body_declares_no_constant_but_every_scope_still_does() {
+        let w = Words::of(
+            "#define EACH(i, n) for (int i = 0; i < n; ++i) {\n\
+             __device__ int f(int x) { const int local = x; enum { E1 = 2 }; return local; }\n\
+             struct S { __device__ int g() const { const int in_member = 1; return 0; }\n\
+               static constexpr int MEMBER = 4; };\n\
+             struct Final final { static constexpr int IN_FINAL = 8; };\n\
+             namespace N __attribute__((visibility(\"default\"))) { const int IN_NS = 2; }\n\
+             struct alignas(16) Aligned { static constexpr int IN_ALIGNED = 3; };\n\
+             enum class Kind : decltype(sizeof(int)) { K1 = 1 };\n\
+             void h() // a comment\n\
+             #define OPEN(x) if (x) {\n\
+             { }\n\
+             constexpr int AFTER = 5;\n",
+        );
+        let one = |s: &str| [h(s)].into_iter().collect::<HashSet<_>>();
+        for c in ["local", "E1", "in_member"] {
+            assert!(!w.may_define_any_constant(&one(c)), "{c}");
+        }
+        for c in ["MEMBER", "IN_FINAL", "IN_NS", "IN_ALIGNED", "K1", "AFTER"] {
+            assert!(w.may_define_any_constant(&one(c)), "{c}");
+        }
     }
 
     #[test]
