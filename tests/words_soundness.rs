@@ -4,7 +4,7 @@
 //! `Words::may_define_function`, and every constant it folds passes
 //! `Words::may_define_constant`: checked here on every file we have
 //! (testdata, the fuzz seeds, and the cached corpora's headers when the
-//! benchmark has fetched them).
+//! benchmark has fetched them; `WARPLINT_WORDS_CORPORA` picks which).
 
 use std::path::{Path, PathBuf};
 
@@ -91,7 +91,11 @@ fn every_defined_function_in_testdata_and_fuzz_seeds_is_a_candidate() {
 fn every_defined_function_in_the_cached_corpora_is_a_candidate() {
     let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join(".bench-cache");
     let mut files = Vec::new();
-    for corpus in ["cccl", "cupy", "cutlass"] {
+    // FlashInfer (300 MB) is opt-in, as in `tests/realcode.rs`:
+    // `WARPLINT_WORDS_CORPORA=cccl,cupy,cutlass,flashinfer`.
+    let selected =
+        std::env::var("WARPLINT_WORDS_CORPORA").unwrap_or_else(|_| "cccl,cupy,cutlass".to_owned());
+    for corpus in selected.split(',').map(str::trim).filter(|c| !c.is_empty()) {
         files.extend(files_under(
             &cache.join(corpus),
             &["cuh", "h", "hpp", "cu", "inl"],

@@ -205,8 +205,10 @@ pub struct Words {
     /// Words that may name a folded constant: in `enum` bodies and in
     /// declarations from a `const`/`constexpr` to their `;`, outside
     /// parentheses (a parameter's default, `T const &theta = T()`, is no
-    /// constant). Function bodies count: where error recovery loses a
-    /// definition, its locals are the tree's declarations.
+    /// constant) and outside function bodies (lowering folds no local).
+    /// Where error recovery loses a definition its locals become the
+    /// tree's declarations; such a "constant" is an artifact of the
+    /// misparse, and a unit does not look for it.
     constants: HashSet<u64>,
 }
 
@@ -284,6 +286,10 @@ fn scan(b: &[u8], w: &mut Words) {
     // body, a lost line) hides no declaration past its statement.
     let mut parens = 0usize;
     let mut signatures = Signatures::default();
+    let mut templates = TemplateScopes::default();
+    // A constant declared where template parameters are in scope, and
+    // what its initializer names so far.
+    let mut pending: Option<(u64, Initializer)> = None;
     // The brace depth a function body opened at: lowering reads no
     // constant inside one (`const int n = blockDim.x;` is a local), so
     // names declared there are not candidates. A `{` opens a body only
@@ -333,6 +339,11 @@ fn scan(b: &[u8], w: &mut Words) {
                 last_closed_attr = paren_attrs.pop().unwrap_or(true);
             }
             prev_word = is_word_byte(c).then(|| (i, i + word_at(b, i).len()));
+            templates.token(b, i, depth, in_directive);
+            let ends_initializer = c == b';' || c == b'}' || c == b',' && parens == 0;
+            if ends_initializer && let Some((h, init)) = pending.take() {
+                templates.settle(h, init, &mut w.constants);
+            }
         }
         match c {
             b'/' if b.get(i + 1) == Some(&b'/') => {
@@ -447,8 +458,19 @@ fn scan(b: &[u8], w: &mut Words) {
                     );
                 let in_const =
                     in_const_decl && after == Some(b'=') && b.get(next + 1) != Some(&b'=');
+                if let Some((_, init)) = pending.as_mut() {
+                    init.name(h, templates.is_parameter(h));
+                }
                 if (in_enum || in_const) && parens == 0 && fn_body.is_none() {
-                    w.constants.insert(h);
+                    if templates.in_scope() {
+                        // Settled at the end of its initializer.
+                        let fresh = (h, Initializer::default());
+                        if let Some((h, init)) = pending.replace(fresh) {
+                            templates.settle(h, init, &mut w.constants);
+                        }
+                    } else {
+                        w.constants.insert(h);
+                    }
                 }
                 if word == b"operator" {
                     w.functions.insert(h);
@@ -467,7 +489,204 @@ fn scan(b: &[u8], w: &mut Words) {
             _ => i += 1,
         }
     }
+    if let Some((h, init)) = pending {
+        templates.settle(h, init, &mut w.constants);
+    }
+    templates.finish(w);
     signatures.finish(&mut w.functions);
+}
+
+/// The most template declarations tracked at once (nesting); the
+/// parameters of one past it are not tracked, which keeps its constants.
+const MAX_TEMPLATE_SCOPES: usize = 64;
+
+/// Template parameters in scope. A constant whose initializer names one
+/// (`static constexpr int kThreads = BLOCK_X * BLOCK_Y;` in a class
+/// template, `template <class T> constexpr bool is_v = f<T>();`) takes its
+/// value per instance, and lowering folds it in no file; so it is no
+/// candidate, unless another word of its initializer may name a constant
+/// or macro of the header (folding reads `Shape::kK` through a file's
+/// `kK`, and a parameter may share a constant's name), which
+/// [`TemplateScopes::finish`] decides once the whole text is read.
+#[derive(Default)]
+struct TemplateScopes {
+    /// The parameter list being read (after `template <`).
+    head: Option<Head>,
+    /// Per template declaration: the brace depth it stands at, its
+    /// parameters, and whether its braces (a class or function body) have
+    /// opened.
+    active: Vec<(usize, Vec<u64>, bool)>,
+    /// Constants left out, with the other words their initializers name.
+    dependent: Vec<(u64, Vec<u64>)>,
+}
+
+/// The most words of one initializer kept; past it the constant is a
+/// candidate.
+const MAX_INITIALIZER_WORDS: usize = 64;
+
+/// What a constant's initializer names.
+#[derive(Default)]
+struct Initializer {
+    /// It names a template parameter in scope.
+    parameter: bool,
+    /// Its words, parameters included (one may share a constant's name).
+    words: Vec<u64>,
+    /// More words than [`MAX_INITIALIZER_WORDS`].
+    long: bool,
+}
+
+impl Initializer {
+    fn name(&mut self, h: u64, parameter: bool) {
+        self.parameter |= parameter;
+        if self.words.len() < MAX_INITIALIZER_WORDS {
+            self.words.push(h);
+        } else {
+            self.long = true;
+        }
+    }
+}
+
+#[derive(Default)]
+struct Head {
+    angles: u32,
+    parens: u32,
+    params: Vec<u64>,
+    /// The last word of the parameter being read: its name.
+    last: Option<u64>,
+    /// Past the `=` of the parameter's default.
+    in_default: bool,
+    /// Words of the parameter read so far.
+    words: u32,
+}
+
+impl TemplateScopes {
+    /// Read the token at `i` (not whitespace or a comment), at brace
+    /// `depth` (before a `{` or `}` there counts).
+    /// `directive`: the token is on a directive line (`#define X template
+    /// <class T>` starts no declaration here).
+    fn token(&mut self, b: &[u8], i: usize, depth: usize, directive: bool) {
+        let c = b[i];
+        if let Some(head) = self.head.as_mut() {
+            let top_level = head.angles == 1 && head.parens == 0;
+            match c {
+                b'<' => head.angles += 1,
+                b'>' if head.parens == 0 => {
+                    head.angles = head.angles.saturating_sub(1);
+                    if head.angles == 0 {
+                        let mut head = self.head.take().expect("reading a head");
+                        head.params.extend(head.last);
+                        if self.active.len() < MAX_TEMPLATE_SCOPES {
+                            self.active.push((depth, head.params, false));
+                        }
+                    }
+                }
+                b'(' => head.parens += 1,
+                b')' => head.parens = head.parens.saturating_sub(1),
+                b',' if top_level => {
+                    head.params.extend(head.last.take());
+                    head.in_default = false;
+                    head.words = 0;
+                }
+                b'=' if top_level => head.in_default = true,
+                // Not a parameter list after all.
+                b'{' | b'}' | b';' => self.head = None,
+                _ if is_word_byte(c) && top_level && !head.in_default => {
+                    // A parameter's name ends it, after its kind or type:
+                    // `typename T`, `int N`, `std::size_t N`; an unnamed
+                    // one (`int`, `std::size_t`, `Foo`) names nothing.
+                    let word = word_at(b, i);
+                    let qualified = b[..i].trim_ascii_end().ends_with(b"::");
+                    let named = head.words > 0
+                        && !qualified
+                        && !c.is_ascii_digit()
+                        && !KEYWORDS.contains(&std::str::from_utf8(word).unwrap_or(""));
+                    head.last = named.then(|| hash_word(word));
+                    head.words += 1;
+                }
+                _ => {}
+            }
+            return;
+        }
+        match c {
+            _ if !directive && is_word_byte(c) && word_at(b, i) == b"template" => {
+                let next = next_token(b, i + "template".len());
+                if b.get(next) == Some(&b'<') {
+                    self.head = Some(Head::default());
+                }
+            }
+            b'{' => {
+                if let Some(top) = self.active.last_mut()
+                    && top.0 == depth
+                {
+                    top.2 = true;
+                }
+            }
+            b'}' => {
+                // The depth after this `}`.
+                let after = depth.saturating_sub(1);
+                while self
+                    .active
+                    .last()
+                    .is_some_and(|t| t.0 > after || t.0 == after && t.2)
+                {
+                    self.active.pop();
+                }
+            }
+            b';' => {
+                // A declaration without braces ends (`template <class T>
+                // constexpr bool v = …;`, an alias, a declaration).
+                while self.active.last().is_some_and(|t| t.0 == depth && !t.2) {
+                    self.active.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn in_scope(&self) -> bool {
+        self.active.iter().any(|t| !t.1.is_empty())
+    }
+
+    fn is_parameter(&self, h: u64) -> bool {
+        self.active.iter().any(|t| t.1.contains(&h))
+    }
+
+    /// The initializer of the constant `h` ended.
+    fn settle(&mut self, h: u64, init: Initializer, constants: &mut HashSet<u64>) {
+        if !init.parameter || init.long {
+            constants.insert(h);
+        } else {
+            self.dependent.push((h, init.words));
+        }
+    }
+
+    /// A constant left out is a candidate after all where a word of its
+    /// initializer may name a constant or macro of the header, including
+    /// one taken in by this rule (to a fixed point; each pass takes in at
+    /// least one, and a bounded number of passes then takes in the rest).
+    fn finish(self, w: &mut Words) {
+        const MAX_PASSES: usize = 8;
+        let mut left = self.dependent;
+        for _ in 0..MAX_PASSES {
+            let before = left.len();
+            left.retain(|(h, words)| {
+                let folds =
+                    (words.iter()).any(|x| w.constants.contains(x) || w.defines.contains(x));
+                if folds {
+                    w.constants.insert(*h);
+                }
+                !folds
+            });
+            if left.len() == before {
+                return;
+            }
+        }
+        for (h, words) in left {
+            if !words.is_empty() {
+                w.constants.insert(h);
+            }
+        }
+    }
 }
 
 /// How many tokens after a parameter list's `)`, or inside a template
@@ -590,8 +809,13 @@ impl Signatures {
             b'(' => self.open.push(self.name),
             b'[' => self.open.push(None),
             b')' | b']' => {
-                if let Some(Some(h)) = self.open.pop() {
-                    self.push_tail(h, self.open.len(), functions);
+                // No function is defined inside brackets: a name whose
+                // list closes within another's (`x(c ? f() : g())`, a
+                // ternary's `:` after `f()`) is called.
+                if let Some(Some(h)) = self.open.pop()
+                    && self.open.is_empty()
+                {
+                    self.push_tail(h, 0, functions);
                 }
             }
             _ => {}
@@ -763,10 +987,46 @@ mod tests {
     }
 
     #[test]
+    fn a_constant_whose_value_names_a_template_parameter_is_no_candidate() {
+        let w = Words::of(
+            "template <int BLOCK_X, int BLOCK_Y = 1, typename... Ts> struct Block {\n\
+               static constexpr int THREADS = BLOCK_X * BLOCK_Y;\n\
+               static constexpr int WARP = 32, TWICE = BLOCK_Y * 2;\n\
+               enum { ITEMS = BLOCK_X / 32, FIXED = 4 };\n\
+               struct Inner { static constexpr int INNER_DEP = BLOCK_Y + 1; };\n\
+               template <class U> __device__ void f() { }\n\
+               static constexpr int STILL = sizeof...(Ts);\n\
+             };\n\
+             template <class T> constexpr bool is_small_v = sizeof(T) < 8;\n\
+             constexpr int AFTER = BLOCK_X;\n\
+             template <int> struct Unnamed { static constexpr int SIZE = sizeof(int); };\n\
+             template <std::size_t> struct Q { static constexpr int QS = sizeof(size_t); };\n\
+             #define LANES 32\n\
+             template <int LANES> struct Shadow { static constexpr int SHADOWED = LANES * 2; };\n\
+             x.template get<BLOCK_X>(); const int LATER = BLOCK_Y;\n",
+        );
+        let one = |s: &str| [h(s)].into_iter().collect::<HashSet<_>>();
+        for c in [
+            "THREADS",
+            "TWICE",
+            "ITEMS",
+            "INNER_DEP",
+            "STILL",
+            "is_small_v",
+        ] {
+            assert!(!w.may_define_any_constant(&one(c)), "{c}");
+        }
+        for c in ["WARP", "FIXED", "AFTER", "SIZE", "QS", "SHADOWED", "LATER"] {
+            assert!(w.may_define_any_constant(&one(c)), "{c}");
+        }
+    }
+
+    #[test]
     fn a_call_is_not_a_definition_but_every_signature_shape_is() {
         let w = Words::of(
             "void use() { x = max(a, b); if (min(a, b) > 3) { y = clamp(v) + 1; }\n\
              z = forward<T>(v); ok = is_same_v<T, U> && pred(q) == 2; }\n\
+             struct L { int lane; L() : lane(c ? laneid() : mod(x) % 8) {} };\n\
              __device__ int plain(int a) { return a; }\n\
              struct S { S(int a) : v(a) {} S() = default; int v; };\n\
              auto trailing() -> int { return 0; }\n\
@@ -777,13 +1037,23 @@ mod tests {
              void tried() try { } catch (...) { }\n\
              int unclosed(",
         );
-        for called in ["max", "min", "clamp", "forward", "is_same_v", "pred"] {
+        for called in [
+            "max",
+            "min",
+            "clamp",
+            "forward",
+            "is_same_v",
+            "pred",
+            "laneid",
+            "mod",
+        ] {
             assert!(!w.may_define_function(called), "{called} is only called");
         }
         for defined in [
             "use",
             "plain",
             "S",
+            "L",
             "trailing",
             "quals",
             "spec",
