@@ -276,10 +276,6 @@ fn scan(b: &[u8], w: &mut Words) {
     let mut depth = 0usize;
     let mut enum_body: Option<usize> = None;
     let mut in_const_decl = false;
-    // The last token closed a parameter list or was a function qualifier:
-    // a `{` now opens a function body, which ends a `const` declaration
-    // (`operator T() const { return T(); }` declares no constant).
-    let mut body_may_follow = false;
     // Open parentheses: a declarator inside them is a parameter
     // (`T const &theta = T()`, a default argument), never a constant.
     // Reset at every `;`, `{` and `}`, so that an unbalanced `(` (a macro
@@ -290,55 +286,29 @@ fn scan(b: &[u8], w: &mut Words) {
     // A constant declared where template parameters are in scope, and
     // what its initializer names so far.
     let mut pending: Option<(u64, Initializer)> = None;
-    // The brace depth a function body opened at: lowering reads no
-    // constant inside one (`const int n = blockDim.x;` is a local), so
-    // names declared there are not candidates. A `{` opens a body only
-    // right after a parameter list's `)` and qualifiers, outside a
-    // directive line, where the `(` did not follow an attribute-like word
-    // (`namespace N __attribute__((…)) {`) and no `enum` is pending; any
-    // other shape is read as a scope, which keeps more names, never fewer.
-    let mut fn_body: Option<usize> = None;
-    let mut after_params = false;
-    // Per open `(`: does an attribute-like word stand before it?
-    let mut paren_attrs: Vec<bool> = Vec::new();
-    let mut last_closed_attr = true;
-    let mut prev_word: Option<(usize, usize)> = None;
+    let mut bodies = FunctionBodies::default();
     let (mut in_directive, mut at_line_start) = (false, true);
     while i < b.len() {
         let c = b[i];
+        let starts_comment = c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'));
+        let is_token = !(c.is_ascii_whitespace() || starts_comment);
         if c == b'\n' {
             let continued = b[..i].ends_with(b"\\") || b[..i].ends_with(b"\\\r");
             in_directive &= continued;
             at_line_start = true;
-        } else if !(c.is_ascii_whitespace()
-            || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*')))
-        {
+        } else if is_token {
             in_directive |= at_line_start && c == b'#';
             at_line_start = false;
         }
         let mut opens_body = false;
-        if !(c.is_ascii_whitespace() || c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'))) {
+        if is_token {
             signatures.token(b, i, &mut w.functions);
-            let qualifier = is_word_byte(c)
-                && matches!(
-                    word_at(b, i),
-                    b"const" | b"noexcept" | b"override" | b"final" | b"mutable" | b"volatile"
-                );
-            let was = body_may_follow;
-            body_may_follow = c == b')' || qualifier;
-            if c == b'{' && was {
+            let word = is_word_byte(c).then(|| word_at(b, i));
+            opens_body = bodies.token(c, word, in_directive || enum_pending);
+            if opens_body {
+                // `operator T() const { return T(); }` declares no constant.
                 in_const_decl = false;
             }
-            opens_body =
-                c == b'{' && after_params && !last_closed_attr && !in_directive && !enum_pending;
-            after_params = c == b')' || qualifier && after_params;
-            if c == b'(' {
-                let attr = prev_word.is_some_and(|(s, e)| is_attribute_like(&b[s..e]));
-                paren_attrs.push(attr);
-            } else if c == b')' {
-                last_closed_attr = paren_attrs.pop().unwrap_or(true);
-            }
-            prev_word = is_word_byte(c).then(|| (i, i + word_at(b, i).len()));
             templates.token(b, i, depth, in_directive);
             let ends_initializer = c == b';' || c == b'}' || c == b',' && parens == 0;
             if ends_initializer && let Some((h, init)) = pending.take() {
@@ -363,11 +333,11 @@ fn scan(b: &[u8], w: &mut Words) {
                     enum_body = Some(depth);
                     enum_pending = false;
                 }
-                if opens_body && fn_body.is_none() {
-                    fn_body = Some(depth);
+                if opens_body {
+                    bodies.open(depth);
                 }
                 parens = 0;
-                paren_attrs.clear();
+                bodies.clear_parens();
                 depth += 1;
                 i += 1;
             }
@@ -376,18 +346,16 @@ fn scan(b: &[u8], w: &mut Words) {
                 if enum_body == Some(depth) {
                     enum_body = None;
                 }
-                if fn_body == Some(depth) {
-                    fn_body = None;
-                }
+                bodies.close(depth);
                 parens = 0;
-                paren_attrs.clear();
+                bodies.clear_parens();
                 i += 1;
             }
             b';' => {
                 enum_pending = false;
                 in_const_decl = false;
                 parens = 0;
-                paren_attrs.clear();
+                bodies.clear_parens();
                 i += 1;
             }
             b'(' => {
@@ -461,7 +429,7 @@ fn scan(b: &[u8], w: &mut Words) {
                 if let Some((_, init)) = pending.as_mut() {
                     init.name(h, templates.is_parameter(h));
                 }
-                if (in_enum || in_const) && parens == 0 && fn_body.is_none() {
+                if (in_enum || in_const) && parens == 0 && !bodies.inside() {
                     if templates.in_scope() {
                         // Settled at the end of its initializer.
                         let fresh = (h, Initializer::default());
@@ -494,6 +462,72 @@ fn scan(b: &[u8], w: &mut Words) {
     }
     templates.finish(w);
     signatures.finish(&mut w.functions);
+}
+
+/// Function bodies: lowering reads no constant inside one (`const int n =
+/// blockDim.x;` is a local), so names declared there are not candidates.
+/// A `{` opens a body only right after a parameter list's `)` and
+/// qualifiers, where the `(` did not follow an attribute-like word
+/// (`namespace N __attribute__((…)) {`), off directive lines and not for
+/// a pending `enum`; any other shape is read as a scope, which keeps more
+/// names, never fewer.
+#[derive(Default)]
+struct FunctionBodies {
+    /// The brace depth the outermost body opened at.
+    open_at: Option<usize>,
+    /// The tokens since the last `)` are qualifiers only.
+    after_params: bool,
+    /// Per open `(`: does an attribute-like word stand before it?
+    parens: Vec<bool>,
+    /// The last `(…)` closed followed an attribute-like word (or was
+    /// unbalanced).
+    closed_attribute: bool,
+    /// The previous token is an attribute-like word.
+    after_attribute_word: bool,
+}
+
+impl FunctionBodies {
+    /// Read a token (`word` where it is one); `off` where a `{` cannot
+    /// open a body here. Does a `{` here open a function body?
+    fn token(&mut self, c: u8, word: Option<&[u8]>, off: bool) -> bool {
+        let qualifier = word.is_some_and(|w| {
+            matches!(
+                w,
+                b"const" | b"noexcept" | b"override" | b"final" | b"mutable" | b"volatile"
+            )
+        });
+        let opens = c == b'{' && self.after_params && !self.closed_attribute && !off;
+        self.after_params = c == b')' || qualifier && self.after_params;
+        match c {
+            b'(' => {
+                self.parens.push(self.after_attribute_word);
+            }
+            b')' => self.closed_attribute = self.parens.pop().unwrap_or(true),
+            _ => {}
+        }
+        self.after_attribute_word = word.is_some_and(is_attribute_like);
+        opens
+    }
+
+    fn open(&mut self, depth: usize) {
+        self.open_at.get_or_insert(depth);
+    }
+
+    /// A `}` closed the brace opened at `depth`.
+    fn close(&mut self, depth: usize) {
+        if self.open_at == Some(depth) {
+            self.open_at = None;
+        }
+    }
+
+    /// Unbalanced `(` end at `;`, `{` and `}`.
+    fn clear_parens(&mut self) {
+        self.parens.clear();
+    }
+
+    fn inside(&self) -> bool {
+        self.open_at.is_some()
+    }
 }
 
 /// The most template declarations tracked at once (nesting); the
