@@ -831,14 +831,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         }
                         control.declare(eval, name);
                         if let Some(e) = init {
-                            let ctl = control.level_for(eval, name);
-                            let lvl = eval.level(facts, *e).max(ctl);
-                            raise(&mut facts.var_level, name, lvl);
-                            let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                            ws.define(facts, name, aligned);
-                            let invariant =
-                                eval.invariant(facts, *e) && control.invariant_for(eval, name);
-                            ws.define_invariant(facts, name, invariant);
+                            initialize(name, *e, &control, eval, facts, ws);
                             provenance(f, name, *e, *is_pointer, facts);
                         }
                     }
@@ -908,14 +901,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             } = &f.stmt(*s).kind
                             {
                                 control.declare(eval, name);
-                                let ctl = control.level_for(eval, name);
-                                let lvl = eval.level(facts, *e).max(ctl);
-                                raise(&mut facts.var_level, name, lvl);
-                                let aligned = ctl == Level::Uniform && eval.aligned(facts, *e);
-                                ws.define(facts, name, aligned);
-                                let invariant =
-                                    eval.invariant(facts, *e) && control.invariant_for(eval, name);
-                                ws.define_invariant(facts, name, invariant);
+                                initialize(name, *e, &control, eval, facts, ws);
                             } else if let StmtKind::Expr(e) = &f.stmt(*s).kind {
                                 assignments(f, *e, &control, eval, facts, ws);
                             }
@@ -992,6 +978,26 @@ fn raise(levels: &mut HashMap<String, Level>, name: &str, lvl: Level) {
 }
 
 /// Record assignment effects of expression `e` evaluated under control `ctl`.
+/// `name`, just declared where `control` holds, takes initializer `e`:
+/// its level (the initializer's, at least the guards'), whether it stays
+/// block-aligned, and whether it is lane-invariant.
+fn initialize(
+    name: &str,
+    e: ExprId,
+    control: &Control,
+    eval: &mut Eval,
+    facts: &mut FnFacts,
+    ws: &mut WalkState,
+) {
+    let ctl = control.level_for(eval, name);
+    let lvl = eval.level(facts, e).max(ctl);
+    raise(&mut facts.var_level, name, lvl);
+    let aligned = ctl == Level::Uniform && eval.aligned(facts, e);
+    ws.define(facts, name, aligned);
+    let invariant = eval.invariant(facts, e) && control.invariant_for(eval, name);
+    ws.define_invariant(facts, name, invariant);
+}
+
 fn assignments(
     f: &Function,
     e: ExprId,
