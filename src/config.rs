@@ -472,54 +472,7 @@ impl Config {
                 }
                 self.per_file = Some((Patterns::build(&pats)?, codes));
             }
-            "executor" => {
-                let expected = "max-steps, max-loop-iterations, max-forks, max-call-depth, \
-                                max-file-steps, max-speculative-steps or \
-                                max-speculative-function-steps";
-                limits(value, "executor", expected, |k, bounded| {
-                    // The ranges keep a run bounded; the upper ends are far
-                    // beyond anything useful, not tuned limits.
-                    let b = &mut self.budgets;
-                    match k {
-                        "max-steps" => b.max_steps = Some(bounded(1, 1_000_000_000)? as u64),
-                        "max-loop-iterations" => {
-                            b.max_loop_iterations = Some(bounded(1, 1_000_000)? as u32)
-                        }
-                        "max-forks" => b.max_forks = Some(bounded(1, 1_000_000)? as u32),
-                        "max-call-depth" => b.max_call_depth = Some(bounded(0, 1_000)? as u32),
-                        "max-file-steps" => {
-                            b.max_file_steps = Some(bounded(1, 100_000_000_000)? as u64)
-                        }
-                        "max-speculative-steps" => {
-                            b.max_speculative_steps = Some(bounded(0, 100_000_000_000)? as u64)
-                        }
-                        "max-speculative-function-steps" => {
-                            b.max_speculative_function_steps =
-                                Some(bounded(0, 100_000_000_000)? as u64)
-                        }
-                        _ => return Ok(false),
-                    }
-                    Ok(true)
-                })?;
-            }
-            "parser" => {
-                let expected = "max-operations or max-header-bytes";
-                limits(value, "parser", expected, |k, bounded| {
-                    let b = &mut self.budgets;
-                    match k {
-                        // tree-sitter's offsets are 32-bit: no file it can
-                        // parse needs more than a few billion operations.
-                        "max-operations" => {
-                            b.max_parse_operations = Some(bounded(1_000, 10_000_000_000)? as u64)
-                        }
-                        "max-header-bytes" => {
-                            b.max_header_bytes = Some(bounded(0, 1 << 30)? as u64)
-                        }
-                        _ => return Ok(false),
-                    }
-                    Ok(true)
-                })?;
-            }
+            "executor" | "parser" => limits(value, key, &mut self.budgets)?,
             other => {
                 return Err((
                     key_span,
@@ -622,17 +575,102 @@ fn rule_list(value: &Spanned<DeValue>) -> Result<Vec<String>, (Range<usize>, Str
     Ok(out)
 }
 
-/// An integer bounded to `min..=max`, for a key of a limits table.
-type Bounded<'a> = dyn Fn(i128, i128) -> Result<i128, (Range<usize>, String)> + 'a;
+/// A limit a config sets under a table: its key, its range and where it
+/// goes. One list serves the parser, `--show-settings` and the README's
+/// check. The ranges keep a run bounded; the upper ends are far beyond
+/// anything useful, not tuned limits.
+pub struct Limit {
+    pub table: &'static str,
+    pub key: &'static str,
+    pub min: i128,
+    pub max: i128,
+    /// The value a run uses.
+    pub get: fn(&Budgets) -> u64,
+    set: fn(&mut BudgetSettings, u64),
+}
 
-/// Read a table of limits (`[executor]`, `[parser]`): `set(key, bounded)`
-/// stores one key's value, read through `bounded(min, max)`, and returns
-/// false for a key it does not know (`expected` lists those it does).
+pub const LIMITS: &[Limit] = &[
+    Limit {
+        table: "executor",
+        key: "max-steps",
+        min: 1,
+        max: 1_000_000_000,
+        get: |b| b.max_steps,
+        set: |s, v| s.max_steps = Some(v),
+    },
+    Limit {
+        table: "executor",
+        key: "max-loop-iterations",
+        min: 1,
+        max: 1_000_000,
+        get: |b| u64::from(b.max_loop_iterations),
+        set: |s, v| s.max_loop_iterations = Some(v as u32),
+    },
+    Limit {
+        table: "executor",
+        key: "max-forks",
+        min: 1,
+        max: 1_000_000,
+        get: |b| u64::from(b.max_forks),
+        set: |s, v| s.max_forks = Some(v as u32),
+    },
+    Limit {
+        table: "executor",
+        key: "max-call-depth",
+        min: 0,
+        max: 1_000,
+        get: |b| u64::from(b.max_call_depth),
+        set: |s, v| s.max_call_depth = Some(v as u32),
+    },
+    Limit {
+        table: "executor",
+        key: "max-file-steps",
+        min: 1,
+        max: 100_000_000_000,
+        get: |b| b.max_file_steps,
+        set: |s, v| s.max_file_steps = Some(v),
+    },
+    Limit {
+        table: "executor",
+        key: "max-speculative-steps",
+        min: 0,
+        max: 100_000_000_000,
+        get: |b| b.max_speculative_steps,
+        set: |s, v| s.max_speculative_steps = Some(v),
+    },
+    Limit {
+        table: "executor",
+        key: "max-speculative-function-steps",
+        min: 0,
+        max: 100_000_000_000,
+        get: |b| b.max_speculative_function_steps,
+        set: |s, v| s.max_speculative_function_steps = Some(v),
+    },
+    // tree-sitter's offsets are 32-bit: no file it can parse needs more
+    // than a few billion operations.
+    Limit {
+        table: "parser",
+        key: "max-operations",
+        min: 1_000,
+        max: 10_000_000_000,
+        get: |b| b.max_parse_operations,
+        set: |s, v| s.max_parse_operations = Some(v),
+    },
+    Limit {
+        table: "parser",
+        key: "max-header-bytes",
+        min: 0,
+        max: 1 << 30,
+        get: |b| b.max_header_bytes,
+        set: |s, v| s.max_header_bytes = Some(v),
+    },
+];
+
+/// Read a table of limits (`[executor]`, `[parser]`) into `settings`.
 fn limits(
     value: &Spanned<DeValue>,
     table: &str,
-    expected: &str,
-    mut set: impl FnMut(&str, &Bounded) -> Result<bool, (Range<usize>, String)>,
+    settings: &mut BudgetSettings,
 ) -> Result<(), (Range<usize>, String)> {
     let DeValue::Table(t) = value.get_ref() else {
         return Err((
@@ -640,25 +678,31 @@ fn limits(
             format!("expected a table, found {}", value.get_ref().type_str()),
         ));
     };
+    let known: Vec<&Limit> = LIMITS.iter().filter(|l| l.table == table).collect();
     for (k, v) in t.iter() {
         let key = k.get_ref();
-        let bounded = |min: i128, max: i128| {
-            let n = integer(v)?;
-            if (min..=max).contains(&n) {
-                Ok(n)
+        let Some(limit) = known.iter().find(|l| l.key == key) else {
+            let names: Vec<&str> = known.iter().map(|l| l.key).collect();
+            let (last, rest) = names.split_last().expect("a table has limits");
+            let expected = if rest.is_empty() {
+                (*last).to_owned()
             } else {
-                Err((
-                    v.span(),
-                    format!("`{table}.{key}` must be in {min}..={max}, got {n}"),
-                ))
-            }
-        };
-        if !set(key, &bounded)? {
+                format!("{} or {last}", rest.join(", "))
+            };
             return Err((
                 k.span(),
                 format!("unknown key `{table}.{key}` (expected {expected})"),
             ));
+        };
+        let n = integer(v)?;
+        let (min, max) = (limit.min, limit.max);
+        if !(min..=max).contains(&n) {
+            return Err((
+                v.span(),
+                format!("`{table}.{key}` must be in {min}..={max}, got {n}"),
+            ));
         }
+        (limit.set)(settings, n as u64);
     }
     Ok(())
 }

@@ -327,6 +327,10 @@ fn the_readme_documents_every_key_and_its_example_is_valid() {
             "README config table lacks `{key}`"
         );
     }
+    for l in warplint::config::LIMITS {
+        let row = format!("| `[{}]` `{}` |", l.table, l.key);
+        assert!(section.contains(&row), "README config table lacks {row}");
+    }
     let example = section
         .split("```toml\n")
         .nth(1)

@@ -565,6 +565,25 @@ fn statistics_show_files_show_settings_and_output_format() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.contains("warplint.toml"), "{s}");
     assert!(s.contains("block-dim              = 64, 1, 1"), "{s}");
+    // Limits under their config keys, aligned among themselves.
+    let limits: Vec<&str> = s
+        .lines()
+        .filter(|l| l.starts_with("executor.") || l.starts_with("parser."))
+        .collect();
+    assert_eq!(limits.len(), warplint::config::LIMITS.len(), "{s}");
+    let column = |l: &str| l.find(" = ").unwrap();
+    assert!(limits.iter().all(|l| column(l) == column(limits[0])), "{s}");
+    for (key, value) in [
+        ("executor.max-steps", "200000"),
+        ("parser.max-operations", "1500000"),
+    ] {
+        assert!(
+            limits
+                .iter()
+                .any(|l| l.starts_with(key) && l.ends_with(&format!(" = {value}"))),
+            "{s}"
+        );
+    }
     let a = warplint(
         dir.path(),
         &["check", "--isolated", "--output-format", "json", "a.cu"],

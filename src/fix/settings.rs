@@ -78,6 +78,13 @@ pub fn settings_text(path: &Path, resolver: &Resolver) -> Result<String, String>
     );
     line("show-refuted", opts.show_refuted.to_string());
     line("suppressions", (!opts.ignore_suppressions).to_string());
-    line("limits", format!("{b:?}"));
+    // Limits under the keys a config sets them with.
+    let keys: Vec<String> = (crate::config::LIMITS.iter())
+        .map(|l| format!("{}.{}", l.table, l.key))
+        .collect();
+    let width = keys.iter().map(String::len).max().unwrap_or(0);
+    for (key, l) in keys.iter().zip(crate::config::LIMITS) {
+        s.push_str(&format!("{key:<width$} = {}\n", (l.get)(b)));
+    }
     Ok(s)
 }
