@@ -127,41 +127,31 @@ pub fn normalize_extension(e: &str) -> String {
     e.trim().trim_start_matches('.').to_ascii_lowercase()
 }
 
-/// Limits a config may set (`[executor]`, `[parser]`); unset ones keep
+/// Limits a config sets (`[executor]`, `[parser]`); unset ones keep
 /// their defaults.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BudgetSettings {
-    pub max_steps: Option<u64>,
-    pub max_loop_iterations: Option<u32>,
-    pub max_forks: Option<u32>,
-    pub max_call_depth: Option<u32>,
-    pub max_file_steps: Option<u64>,
-    pub max_speculative_steps: Option<u64>,
-    pub max_speculative_function_steps: Option<u64>,
-    pub max_parse_operations: Option<u64>,
-    pub max_header_bytes: Option<u64>,
+    /// (index into [`LIMITS`], value), in the order the config gives them.
+    set: Vec<(usize, u64)>,
 }
 
 impl BudgetSettings {
     fn apply(&self, b: &mut Budgets) {
-        macro_rules! set {
-            ($($field:ident),*) => {
-                $(if let Some(v) = self.$field {
-                    b.$field = v;
-                })*
-            };
+        for &(i, v) in &self.set {
+            (LIMITS[i].put)(b, v);
         }
-        set!(
-            max_steps,
-            max_loop_iterations,
-            max_forks,
-            max_call_depth,
-            max_file_steps,
-            max_speculative_steps,
-            max_speculative_function_steps,
-            max_parse_operations,
-            max_header_bytes
-        );
+    }
+
+    /// The value the config gives `table.key`, if any.
+    pub fn get(&self, table: &str, key: &str) -> Option<u64> {
+        let i = LIMITS
+            .iter()
+            .position(|l| l.table == table && l.key == key)?;
+        self.set
+            .iter()
+            .rev()
+            .find(|&&(j, _)| j == i)
+            .map(|&(_, v)| v)
     }
 }
 
@@ -584,9 +574,9 @@ pub struct Limit {
     pub key: &'static str,
     pub min: i128,
     pub max: i128,
-    /// The value a run uses.
+    /// The value a run uses, and where a config's value goes.
     pub get: fn(&Budgets) -> u64,
-    set: fn(&mut BudgetSettings, u64),
+    put: fn(&mut Budgets, u64),
 }
 
 pub const LIMITS: &[Limit] = &[
@@ -596,7 +586,7 @@ pub const LIMITS: &[Limit] = &[
         min: 1,
         max: 1_000_000_000,
         get: |b| b.max_steps,
-        set: |s, v| s.max_steps = Some(v),
+        put: |b, v| b.max_steps = v,
     },
     Limit {
         table: "executor",
@@ -604,7 +594,7 @@ pub const LIMITS: &[Limit] = &[
         min: 1,
         max: 1_000_000,
         get: |b| u64::from(b.max_loop_iterations),
-        set: |s, v| s.max_loop_iterations = Some(v as u32),
+        put: |b, v| b.max_loop_iterations = v as u32,
     },
     Limit {
         table: "executor",
@@ -612,7 +602,7 @@ pub const LIMITS: &[Limit] = &[
         min: 1,
         max: 1_000_000,
         get: |b| u64::from(b.max_forks),
-        set: |s, v| s.max_forks = Some(v as u32),
+        put: |b, v| b.max_forks = v as u32,
     },
     Limit {
         table: "executor",
@@ -620,7 +610,7 @@ pub const LIMITS: &[Limit] = &[
         min: 0,
         max: 1_000,
         get: |b| u64::from(b.max_call_depth),
-        set: |s, v| s.max_call_depth = Some(v as u32),
+        put: |b, v| b.max_call_depth = v as u32,
     },
     Limit {
         table: "executor",
@@ -628,7 +618,7 @@ pub const LIMITS: &[Limit] = &[
         min: 1,
         max: 100_000_000_000,
         get: |b| b.max_file_steps,
-        set: |s, v| s.max_file_steps = Some(v),
+        put: |b, v| b.max_file_steps = v,
     },
     Limit {
         table: "executor",
@@ -636,7 +626,7 @@ pub const LIMITS: &[Limit] = &[
         min: 0,
         max: 100_000_000_000,
         get: |b| b.max_speculative_steps,
-        set: |s, v| s.max_speculative_steps = Some(v),
+        put: |b, v| b.max_speculative_steps = v,
     },
     Limit {
         table: "executor",
@@ -644,7 +634,7 @@ pub const LIMITS: &[Limit] = &[
         min: 0,
         max: 100_000_000_000,
         get: |b| b.max_speculative_function_steps,
-        set: |s, v| s.max_speculative_function_steps = Some(v),
+        put: |b, v| b.max_speculative_function_steps = v,
     },
     // tree-sitter's offsets are 32-bit: no file it can parse needs more
     // than a few billion operations.
@@ -654,7 +644,7 @@ pub const LIMITS: &[Limit] = &[
         min: 1_000,
         max: 10_000_000_000,
         get: |b| b.max_parse_operations,
-        set: |s, v| s.max_parse_operations = Some(v),
+        put: |b, v| b.max_parse_operations = v,
     },
     Limit {
         table: "parser",
@@ -662,7 +652,7 @@ pub const LIMITS: &[Limit] = &[
         min: 0,
         max: 1 << 30,
         get: |b| b.max_header_bytes,
-        set: |s, v| s.max_header_bytes = Some(v),
+        put: |b, v| b.max_header_bytes = v,
     },
 ];
 
@@ -678,11 +668,14 @@ fn limits(
             format!("expected a table, found {}", value.get_ref().type_str()),
         ));
     };
-    let known: Vec<&Limit> = LIMITS.iter().filter(|l| l.table == table).collect();
     for (k, v) in t.iter() {
         let key = k.get_ref();
-        let Some(limit) = known.iter().find(|l| l.key == key) else {
-            let names: Vec<&str> = known.iter().map(|l| l.key).collect();
+        let found = (LIMITS.iter().enumerate()).find(|(_, l)| l.table == table && l.key == key);
+        let Some((i, limit)) = found else {
+            let names: Vec<&str> = (LIMITS.iter())
+                .filter(|l| l.table == table)
+                .map(|l| l.key)
+                .collect();
             let (last, rest) = names.split_last().expect("a table has limits");
             let expected = if rest.is_empty() {
                 (*last).to_owned()
@@ -702,7 +695,7 @@ fn limits(
                 format!("`{table}.{key}` must be in {min}..={max}, got {n}"),
             ));
         }
-        (limit.set)(settings, n as u64);
+        settings.set.push((i, n as u64));
     }
     Ok(())
 }
@@ -1076,20 +1069,19 @@ max-header-bytes = 0
         assert_eq!(c.block_dim, Some(BlockDim([16, 8, 1])));
         assert_eq!(c.min_arch, Some(700));
         assert_eq!(c.force_exclude, Some(true));
-        assert_eq!(
-            c.budgets,
-            BudgetSettings {
-                max_steps: Some(1000),
-                max_loop_iterations: Some(16),
-                max_forks: Some(4),
-                max_call_depth: Some(0),
-                max_file_steps: None,
-                max_speculative_steps: Some(0),
-                max_speculative_function_steps: Some(20_000),
-                max_parse_operations: Some(6_000_000),
-                max_header_bytes: Some(0),
-            }
-        );
+        for (key, value) in [
+            ("max-steps", Some(1000)),
+            ("max-loop-iterations", Some(16)),
+            ("max-forks", Some(4)),
+            ("max-call-depth", Some(0)),
+            ("max-file-steps", None),
+            ("max-speculative-steps", Some(0)),
+            ("max-speculative-function-steps", Some(20_000)),
+        ] {
+            assert_eq!(c.budgets.get("executor", key), value, "{key}");
+        }
+        assert_eq!(c.budgets.get("parser", "max-operations"), Some(6_000_000));
+        assert_eq!(c.budgets.get("parser", "max-header-bytes"), Some(0));
         assert!(c.excludes("third_party"));
         assert!(
             c.excludes("src/third_party"),
