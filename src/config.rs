@@ -579,81 +579,63 @@ pub struct Limit {
     put: fn(&mut Budgets, u64),
 }
 
+/// A [`Limit`] on the [`Budgets`] field named last (whose type holds
+/// every value of the range).
+macro_rules! limit {
+    ($table:literal, $key:literal, $min:literal..=$max:expr, $field:ident) => {
+        Limit {
+            table: $table,
+            key: $key,
+            min: $min,
+            max: $max,
+            get: |b| b.$field as u64,
+            put: |b, v| b.$field = v as _,
+        }
+    };
+}
+
 pub const LIMITS: &[Limit] = &[
-    Limit {
-        table: "executor",
-        key: "max-steps",
-        min: 1,
-        max: 1_000_000_000,
-        get: |b| b.max_steps,
-        put: |b, v| b.max_steps = v,
-    },
-    Limit {
-        table: "executor",
-        key: "max-loop-iterations",
-        min: 1,
-        max: 1_000_000,
-        get: |b| u64::from(b.max_loop_iterations),
-        put: |b, v| b.max_loop_iterations = v as u32,
-    },
-    Limit {
-        table: "executor",
-        key: "max-forks",
-        min: 1,
-        max: 1_000_000,
-        get: |b| u64::from(b.max_forks),
-        put: |b, v| b.max_forks = v as u32,
-    },
-    Limit {
-        table: "executor",
-        key: "max-call-depth",
-        min: 0,
-        max: 1_000,
-        get: |b| u64::from(b.max_call_depth),
-        put: |b, v| b.max_call_depth = v as u32,
-    },
-    Limit {
-        table: "executor",
-        key: "max-file-steps",
-        min: 1,
-        max: 100_000_000_000,
-        get: |b| b.max_file_steps,
-        put: |b, v| b.max_file_steps = v,
-    },
-    Limit {
-        table: "executor",
-        key: "max-speculative-steps",
-        min: 0,
-        max: 100_000_000_000,
-        get: |b| b.max_speculative_steps,
-        put: |b, v| b.max_speculative_steps = v,
-    },
-    Limit {
-        table: "executor",
-        key: "max-speculative-function-steps",
-        min: 0,
-        max: 100_000_000_000,
-        get: |b| b.max_speculative_function_steps,
-        put: |b, v| b.max_speculative_function_steps = v,
-    },
+    limit!("executor", "max-steps", 1..=1_000_000_000, max_steps),
+    limit!(
+        "executor",
+        "max-loop-iterations",
+        1..=1_000_000,
+        max_loop_iterations
+    ),
+    limit!("executor", "max-forks", 1..=1_000_000, max_forks),
+    limit!("executor", "max-call-depth", 0..=1_000, max_call_depth),
+    limit!(
+        "executor",
+        "max-file-steps",
+        1..=100_000_000_000,
+        max_file_steps
+    ),
+    limit!(
+        "executor",
+        "max-speculative-steps",
+        0..=100_000_000_000,
+        max_speculative_steps
+    ),
+    limit!(
+        "executor",
+        "max-speculative-function-steps",
+        0..=100_000_000_000,
+        max_speculative_function_steps
+    ),
     // tree-sitter's offsets are 32-bit: no file it can parse needs more
     // than a few billion operations.
-    Limit {
-        table: "parser",
-        key: "max-operations",
-        min: 1_000,
-        max: 10_000_000_000,
-        get: |b| b.max_parse_operations,
-        put: |b, v| b.max_parse_operations = v,
-    },
-    Limit {
-        table: "parser",
-        key: "max-header-bytes",
-        min: 0,
-        max: 1 << 30,
-        get: |b| b.max_header_bytes,
-        put: |b, v| b.max_header_bytes = v,
-    },
+    limit!(
+        "parser",
+        "max-operations",
+        1_000..=10_000_000_000,
+        max_parse_operations
+    ),
+    limit!(
+        "parser",
+        "max-header-bytes",
+        0..=(1 << 30),
+        max_header_bytes
+    ),
 ];
 
 /// Read a table of limits (`[executor]`, `[parser]`) into `settings`.

@@ -276,11 +276,6 @@ fn scan(b: &[u8], w: &mut Words) {
     let mut depth = 0usize;
     let mut enum_body: Option<usize> = None;
     let mut in_const_decl = false;
-    // Open parentheses: a declarator inside them is a parameter
-    // (`T const &theta = T()`, a default argument), never a constant.
-    // Reset at every `;`, `{` and `}`, so that an unbalanced `(` (a macro
-    // body, a lost line) hides no declaration past its statement.
-    let mut parens = 0usize;
     let mut signatures = Signatures::default();
     let mut templates = TemplateScopes::default();
     // A constant declared where template parameters are in scope, and
@@ -309,8 +304,8 @@ fn scan(b: &[u8], w: &mut Words) {
                 // `operator T() const { return T(); }` declares no constant.
                 in_const_decl = false;
             }
-            templates.token(b, i, depth, in_directive);
-            let ends_initializer = c == b';' || c == b'}' || c == b',' && parens == 0;
+            templates.token(b, i, word, depth, in_directive);
+            let ends_initializer = c == b';' || c == b'}' || c == b',' && bodies.parens() == 0;
             if ends_initializer && let Some((h, init)) = pending.take() {
                 templates.settle(h, init, &mut w.constants);
             }
@@ -336,8 +331,6 @@ fn scan(b: &[u8], w: &mut Words) {
                 if opens_body {
                     bodies.open(depth);
                 }
-                parens = 0;
-                bodies.clear_parens();
                 depth += 1;
                 i += 1;
             }
@@ -347,23 +340,11 @@ fn scan(b: &[u8], w: &mut Words) {
                     enum_body = None;
                 }
                 bodies.close(depth);
-                parens = 0;
-                bodies.clear_parens();
                 i += 1;
             }
             b';' => {
                 enum_pending = false;
                 in_const_decl = false;
-                parens = 0;
-                bodies.clear_parens();
-                i += 1;
-            }
-            b'(' => {
-                parens += 1;
-                i += 1;
-            }
-            b')' => {
-                parens = parens.saturating_sub(1);
                 i += 1;
             }
             _ if c.is_ascii_digit() => {
@@ -429,7 +410,7 @@ fn scan(b: &[u8], w: &mut Words) {
                 if let Some((_, init)) = pending.as_mut() {
                     init.name(h, templates.is_parameter(h));
                 }
-                if (in_enum || in_const) && parens == 0 && !bodies.inside() {
+                if (in_enum || in_const) && bodies.parens() == 0 && !bodies.inside() {
                     if templates.in_scope() {
                         // Settled at the end of its initializer.
                         let fresh = (h, Initializer::default());
@@ -477,7 +458,11 @@ struct FunctionBodies {
     open_at: Option<usize>,
     /// The tokens since the last `)` are qualifiers only.
     after_params: bool,
-    /// Per open `(`: does an attribute-like word stand before it?
+    /// Per open `(`: does an attribute-like word stand before it? A
+    /// declarator inside parentheses is a parameter (`T const &theta =
+    /// T()`, a default argument), never a constant. Emptied at every `;`,
+    /// `{` and `}`, so that an unbalanced `(` (a macro body, a lost line)
+    /// hides no declaration past its statement.
     parens: Vec<bool>,
     /// The last `(…)` closed followed an attribute-like word (or was
     /// unbalanced).
@@ -503,6 +488,7 @@ impl FunctionBodies {
                 self.parens.push(self.after_attribute_word);
             }
             b')' => self.closed_attribute = self.parens.pop().unwrap_or(true),
+            b';' | b'{' | b'}' => self.parens.clear(),
             _ => {}
         }
         self.after_attribute_word = word.is_some_and(is_attribute_like);
@@ -520,9 +506,9 @@ impl FunctionBodies {
         }
     }
 
-    /// Unbalanced `(` end at `;`, `{` and `}`.
-    fn clear_parens(&mut self) {
-        self.parens.clear();
+    /// Parentheses open at this token.
+    fn parens(&self) -> usize {
+        self.parens.len()
     }
 
     fn inside(&self) -> bool {
@@ -594,11 +580,11 @@ struct Head {
 }
 
 impl TemplateScopes {
-    /// Read the token at `i` (not whitespace or a comment), at brace
-    /// `depth` (before a `{` or `}` there counts).
+    /// Read the token at `i` (not whitespace or a comment; `word` where
+    /// it is one), at brace `depth` (before a `{` or `}` there counts).
     /// `directive`: the token is on a directive line (`#define X template
     /// <class T>` starts no declaration here).
-    fn token(&mut self, b: &[u8], i: usize, depth: usize, directive: bool) {
+    fn token(&mut self, b: &[u8], i: usize, word: Option<&[u8]>, depth: usize, directive: bool) {
         let c = b[i];
         if let Some(head) = self.head.as_mut() {
             let top_level = head.angles == 1 && head.parens == 0;
@@ -624,11 +610,13 @@ impl TemplateScopes {
                 b'=' if top_level => head.in_default = true,
                 // Not a parameter list after all.
                 b'{' | b'}' | b';' => self.head = None,
-                _ if is_word_byte(c) && top_level && !head.in_default => {
+                _ if let Some(word) = word
+                    && top_level
+                    && !head.in_default =>
+                {
                     // A parameter's name ends it, after its kind or type:
                     // `typename T`, `int N`, `std::size_t N`; an unnamed
                     // one (`int`, `std::size_t`, `Foo`) names nothing.
-                    let word = word_at(b, i);
                     let qualified = b[..i].trim_ascii_end().ends_with(b"::");
                     let named = head.words > 0
                         && !qualified
@@ -642,7 +630,7 @@ impl TemplateScopes {
             return;
         }
         match c {
-            _ if !directive && is_word_byte(c) && word_at(b, i) == b"template" => {
+            _ if !directive && word == Some(b"template") => {
                 let next = next_token(b, i + "template".len());
                 if b.get(next) == Some(&b'<') {
                     self.head = Some(Head::default());
