@@ -111,12 +111,16 @@ fn check_bytes(
         // A file with no warp code can still hold suppression comments, and
         // those must be audited (an unused one is reported).
         let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(&bytes);
-        // A file without warp code of its own is still analysed when a
-        // header it includes has some: it may call a wrapper defined there.
+        // A file without warp code of its own is still analysed when it
+        // may reach a header's: it may call a wrapper defined there.
         let relevant = prefilter::has_warp_code(&bytes)
             || session.is_some_and(|s| {
                 prefilter::may_define_device_code(&bytes)
-                    && s.unit_has_warp_code(std::path::Path::new(path), &bytes, &unit_options(opts))
+                    && s.unit_reaches_warp_code(
+                        std::path::Path::new(path),
+                        &bytes,
+                        &unit_options(opts),
+                    )
             });
         clock.lap(Stage::Prefilter);
         if relevant || audit_comments {

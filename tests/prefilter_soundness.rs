@@ -61,9 +61,9 @@ fn cccl_headers_give_the_same_diagnostics_unfiltered() {
 /// Files of a multi-file tree, checked with the tree on disk (each a
 /// translation unit with its headers): the prefilter must not skip a file
 /// whose warp code is all in the headers it includes.
-fn assert_tree_same_with_and_without_prefilter(root: &Path) -> (usize, usize) {
+fn assert_tree_same_with_and_without_prefilter(root: &Path) -> (usize, Vec<String>) {
     let opts = Options::default();
-    let (mut findings, mut skipped) = (0, 0);
+    let (mut findings, mut skipped) = (0, Vec::new());
     for path in files_under(root, &["cu", "cuh", "h"]) {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();
@@ -85,7 +85,9 @@ fn assert_tree_same_with_and_without_prefilter(root: &Path) -> (usize, usize) {
             "the prefilter changed the header findings seen from {name}"
         );
         findings += filtered.diagnostics.len() + filtered.header_diagnostics.len();
-        skipped += usize::from(filtered.skipped_by_prefilter);
+        if filtered.skipped_by_prefilter {
+            skipped.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
     }
     (findings, skipped)
 }
@@ -131,10 +133,44 @@ fn multi_file_trees_give_the_same_diagnostics_unfiltered() {
         "src/unrelated.cu",
         "#include <vector>\nint twice(int a) { return 2 * a; }\n",
     );
+    // A header with a warp wrapper beside plain helpers: a file calling
+    // only a plain helper cannot reach the wrapper and is skipped; one
+    // using its macro, or a member defined out of its class, is not.
+    write(
+        "include/wrap/util.cuh",
+        "#pragma once\n#define SHFL_DOWN(v, d) __shfl_down_sync(0xffffffffu, v, d)\n\
+         __device__ inline int clamp_index(int i, int n) { return i < n ? i : n - 1; }\n\
+         __device__ inline float warp_total(float v) {\n    for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);\n    return v;\n}\n\
+         struct Reducer {\n    __device__ float pair(float v);\n};\n\
+         __device__ float Reducer::pair(float v) { return v + __shfl_xor_sync(0xffffffffu, v, 1); }\n",
+    );
+    write(
+        "src/plain.cu",
+        "#include <wrap/util.cuh>\n__global__ void plain(float *x, int n) {\n    int i = clamp_index(threadIdx.x, n);\n    if (i < n) x[i] = 2.0f * x[i];\n}\n",
+    );
+    write(
+        "src/by_macro.cu",
+        "#include <wrap/util.cuh>\n__global__ void by_macro(float *x, int n) {\n    int i = threadIdx.x;\n    if (i < n) x[i] = SHFL_DOWN(x[i], 1);\n}\n",
+    );
+    write(
+        "src/by_member.cu",
+        "#include <wrap/util.cuh>\n__global__ void by_member(float *x, int n) {\n    int i = threadIdx.x;\n    Reducer r;\n    if (i < n) x[i] = r.pair(x[i]);\n}\n",
+    );
     let (findings, skipped) = assert_tree_same_with_and_without_prefilter(root);
     assert!(
-        findings >= 2,
-        "the tree's two divergent calls must be found ({findings} findings)"
+        findings >= 4,
+        "the tree's four divergent calls must be found ({findings} findings)"
     );
-    assert!(skipped >= 1, "files without device code should be skipped");
+    for file in ["unrelated.cu", "plain.cu"] {
+        assert!(
+            skipped.iter().any(|s| s == file),
+            "{file} should be skipped: {skipped:?}"
+        );
+    }
+    for file in ["tail.cu", "pairs.cu", "by_macro.cu", "by_member.cu"] {
+        assert!(
+            !skipped.iter().any(|s| s == file),
+            "{file} must be analysed"
+        );
+    }
 }

@@ -5,12 +5,19 @@
 //! `Words::may_define_constant`: checked here on every file we have
 //! (testdata, the fuzz seeds, and the cached corpora's headers when the
 //! benchmark has fetched them; `WARPLINT_WORDS_CORPORA` picks which).
+//!
+//! The prefilter skips a file without warp code of its own when no header
+//! declaration its names reach holds warp code (`tu::reach`). That is
+//! sound only if a call of a function reaches all of its text and every
+//! call it makes (its constructors' too), and a use of a macro its whole
+//! definition: checked here on the same files.
 
 use std::path::{Path, PathBuf};
 
 use warplint::frontend::{self, PreprocEnv};
 use warplint::ir;
 use warplint::source::SourceFile;
+use warplint::tu::reach::Reach;
 use warplint::tu::words::Words;
 
 mod common;
@@ -55,7 +62,57 @@ fn missed_definitions(path: &Path) -> Vec<String> {
                 .map(|name| format!("constant {name}")),
         );
     }
+    missed.extend(unreached_definitions(&parsed, &module));
     missed.sort();
+    missed
+}
+
+/// Functions and macros whose text the declarations reached from their
+/// name do not cover.
+fn unreached_definitions(parsed: &frontend::ParsedFile, module: &ir::Module) -> Vec<String> {
+    let reach = Reach::of(&parsed.source.text);
+    let mut missed = Vec::new();
+    let covered = |spans: &[(usize, usize)], s: ir::ByteSpan| {
+        ir::is_synthesized(s) || spans.iter().any(|&(a, b)| a <= s.0 && s.1 <= b)
+    };
+    for f in &module.functions {
+        if !ir::lower::is_identifier(&f.name) || is_keyword(&f.name) {
+            continue;
+        }
+        let (spans, _) = reach.closure_of(&f.name);
+        // Its statements, not its span: error recovery can stretch a
+        // definition over a namespace's `}`. (Statements from elsewhere,
+        // a base class's constants, are the prelude; their calls are
+        // checked below.)
+        let own = |s: &ir::ByteSpan| f.span.0 <= s.0 && s.1 <= f.span.1;
+        let mut stmts = (f.stmts.iter().map(|st| st.span).filter(own)).chain([f.name_span]);
+        if let Some(s) = stmts.find(|&s| !covered(&spans, s)) {
+            missed.push(format!("reach of {} (bytes {}..{})", f.name, s.0, s.1));
+        }
+        for e in &f.exprs {
+            if let ir::ExprKind::Call(c) = &e.kind
+                && !covered(&spans, e.span)
+            {
+                missed.push(format!(
+                    "reach of {}: its call of {} at byte {}",
+                    f.name, c.name, e.span.0
+                ));
+            }
+        }
+    }
+    for m in &parsed.macros.defs {
+        let (spans, _) = reach.closure_of(&m.name);
+        // An empty body may start past the line's end.
+        let body = m.body.trim_end();
+        let end = if body.trim().is_empty() {
+            m.define_start + 1
+        } else {
+            m.body_start + body.len()
+        };
+        if !covered(&spans, (m.define_start, end)) {
+            missed.push(format!("reach of macro {}", m.name));
+        }
+    }
     missed
 }
 
@@ -73,7 +130,8 @@ fn assert_no_missed(files: &[PathBuf]) {
     }
     assert!(
         problems.is_empty(),
-        "functions or constants defined where the words lexer says none may be:\n{}",
+        "functions or constants defined where the words lexer says none may be, or \
+         definitions their name does not reach:\n{}",
         problems.join("\n")
     );
 }

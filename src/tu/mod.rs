@@ -24,6 +24,7 @@
 
 pub mod compile_db;
 pub mod contracts;
+pub mod reach;
 pub mod resolve;
 pub mod words;
 
@@ -39,6 +40,7 @@ use crate::ir::{self, ExprKind, Function, Module};
 use crate::source::SourceFile;
 
 use compile_db::{CompileDb, Flags};
+use reach::Reach;
 use resolve::{Directive, SuffixIndex, normalize};
 use words::{Words, code_words, hash_word};
 
@@ -102,8 +104,9 @@ struct Node {
     scan: OnceLock<Arc<Scan>>,
     /// Per search key: the files its includes name.
     targets: PerKey<Targets>,
-    /// Per configuration key: the words of its configured view.
-    words: PerKey<Option<Arc<Words>>>,
+    /// Per configuration key: the words of its configured view, and its
+    /// top-level declarations for the prefilter (`reach.rs`).
+    lexed: PerKey<Option<(Arc<Words>, Arc<Reach>)>>,
     /// Per configuration key: the header parsed and lowered.
     lowered: PerKey<Option<Arc<Lowered>>>,
 }
@@ -253,21 +256,58 @@ impl Session {
         }
     }
 
-    /// Does the translation unit of `path` (text `bytes`) hold warp code
-    /// anywhere: in the file or in a header it includes, transitively? The
-    /// prefilter's question for a whole unit.
-    pub fn unit_has_warp_code(&self, path: &Path, bytes: &[u8], opts: &UnitOptions) -> bool {
+    /// Can the translation unit of `path` (text `bytes`) bring warp code
+    /// into the file's analysis? The prefilter's question for a file
+    /// without warp code of its own. A header's code reaches the file only
+    /// through a macro the file's lowering expands or a function linked
+    /// for a call ([`Unit::macros`], [`Unit::link`]), both by name, so the
+    /// answer follows names (`reach.rs`): from the file's words to the
+    /// headers' declarations that may define one, and on from their words,
+    /// until one holds warp code (or a `-D` value named does).
+    pub fn unit_reaches_warp_code(&self, path: &Path, bytes: &[u8], opts: &UnitOptions) -> bool {
         if opts.includes.disabled {
             return false;
         }
         let text = String::from_utf8_lossy(bytes);
         let search = self.search_for(path, opts);
-        let mut found = false;
-        self.walk(path, &text, &search, opts, &mut |scan| {
-            found |= scan.has_warp_code;
-            !found
-        });
-        found
+        let mut order = Vec::new();
+        self.walk_paths(path, &text, &search, opts, &mut order);
+        let has_warp = |v: &str| crate::prefilter::has_warp_code(v.as_bytes());
+        if !search.defines.iter().any(|(_, v)| has_warp(v))
+            && !(order.iter()).any(|h| self.fits(h, opts) && self.scan(h, opts).has_warp_code)
+        {
+            return false;
+        }
+        let key = search.key(opts.env, opts.max_parse_operations);
+        let headers: Vec<Arc<Reach>> = (order.iter())
+            .filter(|h| self.fits(h, opts))
+            .filter_map(|h| self.reach(h, key, opts))
+            .collect();
+        let mut reached: Vec<HashSet<u32>> = vec![HashSet::default(); headers.len()];
+        let mut defined = vec![false; search.defines.len()];
+        let mut names = code_words(&text);
+        let mut fresh = names.clone();
+        while !fresh.is_empty() {
+            let mut next: HashSet<u64> = HashSet::default();
+            for ((name, value), done) in search.defines.iter().zip(&mut defined) {
+                if !*done && fresh.contains(&hash_word(name.as_bytes())) {
+                    *done = true;
+                    if has_warp(value) {
+                        return true;
+                    }
+                    next.extend(code_words(value));
+                }
+            }
+            for (header, seen) in headers.iter().zip(&mut reached) {
+                if header.step(&fresh, seen, &mut next) {
+                    return true;
+                }
+            }
+            next.retain(|w| !names.contains(w));
+            names.extend(next.iter().copied());
+            fresh = next;
+        }
+        false
     }
 
     /// The translation unit of `path`, whose configured view is `text`.
@@ -283,12 +323,7 @@ impl Session {
         let mut order: Vec<Arc<Node>> = Vec::new();
         let (missing, resolved, cut) = self.walk_paths(path, text, &search, opts, &mut order);
         for header in order {
-            // Generated tables of many MB would cost their tree's memory.
-            if self
-                .scan(&header, opts)
-                .bytes
-                .is_some_and(|b| b > opts.max_header_bytes)
-            {
+            if !self.fits(&header, opts) {
                 unit.cut += 1;
                 continue;
             }
@@ -317,35 +352,10 @@ impl Session {
         unit
     }
 
-    /// Visit the scans of the unit's headers (depth first, in include
-    /// order) until `visit` returns false.
-    fn walk(
-        &self,
-        path: &Path,
-        text: &str,
-        search: &Search,
-        opts: &UnitOptions,
-        visit: &mut dyn FnMut(&Scan) -> bool,
-    ) {
-        let mut order = Vec::new();
-        let mut stop = false;
-        self.walk_inner(path, text, search, opts, &mut order, &mut |s| {
-            if !stop && !visit(s) {
-                stop = true;
-            }
-            !stop
-        });
-    }
-
-    fn walk_paths(
-        &self,
-        path: &Path,
-        text: &str,
-        search: &Search,
-        opts: &UnitOptions,
-        order: &mut Vec<Arc<Node>>,
-    ) -> (Vec<String>, usize, usize) {
-        self.walk_inner(path, text, search, opts, order, &mut |_| true)
+    /// Is `header` within the size of headers a unit takes? Generated
+    /// tables of many MB would cost their tree's memory.
+    fn fits(&self, header: &Node, opts: &UnitOptions) -> bool {
+        (self.scan(header, opts).bytes).is_none_or(|b| b <= opts.max_header_bytes)
     }
 
     /// The include walk: an explicit stack (no recursion), each header
@@ -353,14 +363,13 @@ impl Session {
     /// `order` receives the headers in the order their contents end, which
     /// is the order a preprocessor finishes them: a header's own includes
     /// come before it.
-    fn walk_inner(
+    fn walk_paths(
         &self,
         path: &Path,
         text: &str,
         search: &Search,
         opts: &UnitOptions,
         order: &mut Vec<Arc<Node>>,
-        visit: &mut dyn FnMut(&Scan) -> bool,
     ) -> (Vec<String>, usize, usize) {
         let mut missing: Vec<String> = Vec::new();
         let mut missing_seen: HashSet<String> = HashSet::default();
@@ -423,9 +432,6 @@ impl Session {
                 cut += 1;
                 continue;
             }
-            if !visit(&scan) {
-                break;
-            }
             let targets = self.targets(&header, &scan, search);
             stack.push((Some(header), targets, 0));
         }
@@ -443,7 +449,7 @@ impl Session {
             path: path.to_path_buf(),
             scan: OnceLock::new(),
             targets: Mutex::default(),
-            words: Mutex::default(),
+            lexed: Mutex::default(),
             lowered: Mutex::default(),
         });
         nodes.insert(path.to_path_buf(), Arc::clone(&n));
@@ -535,19 +541,25 @@ impl Session {
     /// per header and configuration: a lexer pass, no parse. `None` when
     /// it cannot be read.
     fn words(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
-        let cell = per_key(&header.words, key);
+        self.lexed(header, key, opts).map(|(words, _)| words)
+    }
+
+    fn reach(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Reach>> {
+        self.lexed(header, key, opts).map(|(_, reach)| reach)
+    }
+
+    /// The header's words and top-level declarations, once per
+    /// configuration: configuring the view costs more than both lexers.
+    fn lexed(
+        &self,
+        header: &Node,
+        key: u64,
+        opts: &UnitOptions,
+    ) -> Option<(Arc<Words>, Arc<Reach>)> {
+        let cell = per_key(&header.lexed, key);
         cell.get_or_init(|| {
-            let source = read_source(&header.path, opts.max_file_bytes)?;
-            // The view `frontend::parse_configured` parses.
-            let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
-            let mut env = frontend::MacroEnv::from_config(opts.env);
-            let view = frontend::configure::configure_within(
-                source.text.as_bytes(),
-                opts.env,
-                &mut env,
-                max_tokens,
-            );
-            Some(Arc::new(Words::of(&view.text)))
+            let view = configured_view(header, opts)?;
+            Some((Arc::new(Words::of(&view)), Arc::new(Reach::of(&view))))
         })
         .clone()
     }
@@ -657,6 +669,19 @@ fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
         return None;
     }
     std::fs::read(header).ok()
+}
+
+/// The view of `header` that `frontend::parse_configured` parses.
+fn configured_view(header: &Node, opts: &UnitOptions) -> Option<String> {
+    let source = read_source(&header.path, opts.max_file_bytes)?;
+    Some(view_of(source.text.as_bytes(), opts))
+}
+
+/// The view of `text` that `frontend::parse_configured` parses.
+fn view_of(text: &[u8], opts: &UnitOptions) -> String {
+    let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
+    let mut env = frontend::MacroEnv::from_config(opts.env);
+    frontend::configure::configure_within(text, opts.env, &mut env, max_tokens).text
 }
 
 fn read_source(header: &Path, max_bytes: u64) -> Option<SourceFile> {

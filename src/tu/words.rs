@@ -32,6 +32,7 @@
 //! parsed for nothing.
 
 use rustc_hash::FxHashSet as HashSet;
+use std::sync::LazyLock;
 
 use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
 
@@ -48,7 +49,7 @@ pub fn hash_word(w: &[u8]) -> u64 {
 
 /// Bytes that may be part of an identifier as tree-sitter-cuda lexes it
 /// (a superset: `$` and every non-ASCII byte count).
-fn is_word_byte(b: u8) -> bool {
+pub(crate) fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 
@@ -200,6 +201,10 @@ pub struct Words {
     /// Words followed by `<` or by a parameter list a body may follow,
     /// and `operator`.
     functions: HashSet<u64>,
+    /// Of `functions`, those read outside function bodies (or decided
+    /// late: every uncertain case): a body defines no function a unit
+    /// links, so only these can define one (`reach.rs`).
+    heads: HashSet<u64>,
     /// The first word after each `define`.
     defines: HashSet<u64>,
     /// Words that may name a folded constant: in `enum` bodies and in
@@ -252,9 +257,56 @@ impl Words {
             && (self.defines.contains(&name) || self.constants.contains(&name))
     }
 
+    /// The names a unit may take from it: those it may `#define`, and
+    /// those it may define a function of outside function bodies but
+    /// keywords (`Unit::link` never looks for one, `operator()` included).
+    pub fn linkable_names(&self) -> impl Iterator<Item = u64> + '_ {
+        (self.heads.iter())
+            .filter(|h| !KEYWORD_WORDS.contains(h))
+            .chain(&self.defines)
+            .copied()
+    }
+
     /// Every word of the view.
     pub fn all(&self) -> &HashSet<u64> {
         &self.all
+    }
+
+    fn defs(&mut self, inside: bool) -> Defs<'_> {
+        Defs {
+            functions: &mut self.functions,
+            heads: &mut self.heads,
+            inside,
+        }
+    }
+}
+
+/// The words of [`KEYWORDS`].
+static KEYWORD_WORDS: LazyLock<HashSet<u64>> =
+    LazyLock::new(|| KEYWORDS.iter().map(|k| hash_word(k.as_bytes())).collect());
+
+/// Where [`Signatures`] records a name it reads as defined.
+struct Defs<'w> {
+    functions: &'w mut HashSet<u64>,
+    heads: &'w mut HashSet<u64>,
+    /// The current token is inside a function body.
+    inside: bool,
+}
+
+impl Defs<'_> {
+    /// Decided at its signature's tail, so where the name stands.
+    fn define(&mut self, h: u64) {
+        self.functions.insert(h);
+        if !self.inside {
+            self.heads.insert(h);
+        }
+    }
+
+    /// Decided later than its tail (a bound ran out, the text ended):
+    /// wherever it stood, a head.
+    fn define_late(&mut self, h: u64) {
+        self.functions.insert(h);
+        self.heads.insert(h);
     }
 }
 
@@ -297,7 +349,8 @@ fn scan(b: &[u8], w: &mut Words) {
         }
         let mut opens_body = false;
         if is_token {
-            signatures.token(b, i, &mut w.functions);
+            let inside = bodies.inside();
+            signatures.token(b, i, &mut w.defs(inside));
             let word = is_word_byte(c).then(|| word_at(b, i));
             opens_body = bodies.token(c, word, in_directive || enum_pending);
             if opens_body {
@@ -422,11 +475,11 @@ fn scan(b: &[u8], w: &mut Words) {
                     }
                 }
                 if word == b"operator" {
-                    w.functions.insert(h);
+                    w.defs(bodies.inside()).define(h);
                 } else if after == Some(b'(') {
                     signatures.name_before_paren(h);
                 } else if after == Some(b'<') {
-                    signatures.name_before_angle(h, &mut w.functions);
+                    signatures.name_before_angle(h, &mut w.defs(bodies.inside()));
                 }
                 match word {
                     b"define" => after_define = true,
@@ -442,7 +495,7 @@ fn scan(b: &[u8], w: &mut Words) {
         templates.settle(h, init, &mut w.constants);
     }
     templates.finish(w);
-    signatures.finish(&mut w.functions);
+    signatures.finish(&mut w.defs(false));
 }
 
 /// Function bodies: lowering reads no constant inside one (`const int n =
@@ -759,15 +812,15 @@ impl Signatures {
     }
 
     /// The word just read is followed by `<`.
-    fn name_before_angle(&mut self, h: u64, functions: &mut HashSet<u64>) {
+    fn name_before_angle(&mut self, h: u64, defs: &mut Defs) {
         if self.arguments.len() >= MAX_PENDING_SIGNATURES {
-            functions.insert(self.arguments.remove(0).0);
+            defs.define_late(self.arguments.remove(0).0);
         }
         self.arguments.push((h, self.open.len(), 0, 0));
     }
 
     /// Read the token at `i` (not whitespace or a comment).
-    fn token(&mut self, b: &[u8], i: usize, functions: &mut HashSet<u64>) {
+    fn token(&mut self, b: &[u8], i: usize, defs: &mut Defs) {
         let c = b[i];
         let depth = self.open.len();
         self.name = self.next_name.take();
@@ -779,12 +832,12 @@ impl Signatures {
                 let verdict = if depth > *at { Tail::Continues } else { tail };
                 match verdict {
                     Tail::Defines => {
-                        functions.insert(*h);
+                        defs.define(*h);
                         false
                     }
                     Tail::Calls => false,
                     Tail::Continues if *seen > SIGNATURE_TOKENS => {
-                        functions.insert(*h);
+                        defs.define_late(*h);
                         false
                     }
                     Tail::Continues => true,
@@ -796,7 +849,7 @@ impl Signatures {
             self.arguments.retain_mut(|(h, at, angles, seen)| {
                 *seen += 1;
                 if *seen > SIGNATURE_TOKENS {
-                    functions.insert(*h);
+                    defs.define_late(*h);
                     return false;
                 }
                 if depth > *at {
@@ -824,7 +877,7 @@ impl Signatures {
                 // `Foo<T> bar(…) {` (a tree can give the function the
                 // return type's name). The tokens after the `>` decide.
                 self.next_name = closed;
-                self.push_tail(h, depth, functions);
+                self.push_tail(h, depth, defs);
             }
         }
         match c {
@@ -837,7 +890,7 @@ impl Signatures {
                 if let Some(Some(h)) = self.open.pop()
                     && self.open.is_empty()
                 {
-                    self.push_tail(h, 0, functions);
+                    self.push_tail(h, 0, defs);
                 }
             }
             _ => {}
@@ -846,18 +899,19 @@ impl Signatures {
 
     /// Read the tokens after `h`'s parameter list (or template arguments),
     /// at nesting `depth`.
-    fn push_tail(&mut self, h: u64, depth: usize, functions: &mut HashSet<u64>) {
+    fn push_tail(&mut self, h: u64, depth: usize, defs: &mut Defs) {
         if self.tails.len() >= MAX_PENDING_SIGNATURES {
-            functions.insert(self.tails.remove(0).0);
+            defs.define_late(self.tails.remove(0).0);
         }
         self.tails.push((h, depth, 0));
     }
 
     /// The text ended with names unread: take them as defined.
-    fn finish(self, functions: &mut HashSet<u64>) {
-        functions.extend(self.tails.into_iter().map(|(h, _, _)| h));
-        functions.extend(self.arguments.into_iter().map(|(h, _, _, _)| h));
-        functions.extend(self.open.into_iter().flatten());
+    fn finish(self, defs: &mut Defs) {
+        let names = (self.tails.into_iter().map(|(h, _, _)| h))
+            .chain(self.arguments.into_iter().map(|(h, _, _, _)| h))
+            .chain(self.open.into_iter().flatten());
+        names.for_each(|h| defs.define_late(h));
     }
 }
 
