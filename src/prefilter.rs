@@ -99,11 +99,29 @@ pub fn has_warp_code(bytes: &[u8]) -> bool {
         let end = ident_end(bytes, m.end());
         judged_until = end;
         let next = bytes[end..].iter().copied().find(|&b| b > b' ');
-        if is_warp_identifier(&bytes[start..end], next) && !lexer.in_comment_at(start) {
+        if is_warp_identifier(&bytes[start..end], next)
+            && !(&bytes[start..end] == b"sync" && is_bare_empty_call(bytes, start, end))
+            && !lexer.in_comment_at(start)
+        {
             return true;
         }
     }
     false
+}
+
+/// Is the identifier at `start..end` called with no receiver and no
+/// argument (`sync()`, a stream's or event's own member)? No group's sync
+/// is written so: `g.sync()`, `cg::sync(g)`, `sync(g)`. Anything unsure (a
+/// comment or continuation next to it) is not.
+fn is_bare_empty_call(bytes: &[u8], start: usize, end: usize) -> bool {
+    let prev = bytes[..start].iter().rev().copied().find(|&b| b > b' ');
+    if prev.is_none_or(|b| matches!(b, b'.' | b'>' | b':' | b'/' | b'\\') || b >= 0x7f) {
+        return false;
+    }
+    let after = |i: usize| (i..bytes.len()).find(|&j| bytes[j] > b' ');
+    after(end).is_some_and(|open| {
+        bytes[open] == b'(' && after(open + 1).is_some_and(|close| bytes[close] == b')')
+    })
 }
 
 /// ASCII identifier bytes only. tree-sitter also takes some non-ASCII
@@ -448,6 +466,9 @@ mod tests {
             "g.sync /* now */ ()",
             "g.sync \\\n ()",
             "g.sync\u{a0}()",
+            "sync(block)",
+            "stream->sync()",
+            "sync /* g */ ()",
             "\u{fffd}__ballot(p)",
             "\u{e9}__shfl(v, 0)",
             "x\u{fffd}__syncwarp()",
@@ -466,6 +487,8 @@ mod tests {
             "bool b = __all_of(v) || __any_of(v); __allocator a; __any_cast<int>(x);",
             "cuda::std::async(f); memcpy_async(d, s, n); __sync_fetch_and_add(&x, 1) ;",
             "int sync = 3; syncer(); x.synchronize(); cudaDeviceSynchronize();",
+            // A function named `sync` is no group's: `sync()` has neither.
+            "__host__ void sync() const { cudaStreamSynchronize(s); }\nvoid wait() { sync (); }",
             // Comments never count.
             "// calls __syncthreads() here\nint x;",
             "/* __shfl_down_sync(mask, v, 1)\n __shared__ */ int y;",

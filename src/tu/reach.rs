@@ -28,8 +28,8 @@ struct Entity {
     /// Byte range in the view.
     start: usize,
     end: usize,
-    /// Every word it holds, sorted, without repeats.
-    words: Vec<u64>,
+    /// Every word it holds, without repeats.
+    words: Box<[u64]>,
     warp: bool,
 }
 
@@ -50,29 +50,37 @@ impl Reach {
         let mut reach = Reach::default();
         for (start, end) in spans {
             let text = &view[start..end];
+            let directive = text.starts_with('#');
+            let classes = class_names(text.as_bytes());
+            // Only a name before `(` or `<` may define a function: a
+            // declaration without either, a class head or a `#`
+            // (`#define`s inside an enum) defines nothing a name
+            // reaches, so it is left out.
+            if classes.is_empty() && !text.bytes().any(|c| matches!(c, b'(' | b'<' | b'#')) {
+                continue;
+            }
             let words = Words::of(text);
-            let index = reach.entities.len() as u32;
             // A directive defines what its words may name: a tree can
             // read a continued `#define` as defining a later word.
-            let names: Vec<u64> = if text.starts_with('#') {
+            let names: Vec<u64> = if directive {
                 words.all().iter().copied().collect()
             } else {
-                (words.linkable_names())
-                    .chain(class_names(text.as_bytes()))
-                    .collect()
+                words.linkable_names().chain(classes).collect()
             };
+            if names.is_empty() {
+                continue;
+            }
+            let index = reach.entities.len() as u32;
             for name in names {
                 let entities = reach.by_name.entry(name).or_default();
                 if entities.last() != Some(&index) {
                     entities.push(index);
                 }
             }
-            let mut all: Vec<u64> = words.all().iter().copied().collect();
-            all.sort_unstable();
             reach.entities.push(Entity {
                 start,
                 end,
-                words: all,
+                words: words.all().iter().copied().collect(),
                 warp: prefilter::has_warp_code(text.as_bytes()),
             });
         }
@@ -197,7 +205,9 @@ fn entity_spans(b: &[u8]) -> Option<Vec<(usize, usize)>> {
         }
         if at_line_start && c == b'#' {
             let end = directive_end(b, i);
-            if start.is_none() {
+            // Only a `#define` gives a unit anything (an `#include`'s
+            // header is a unit's header of its own).
+            if start.is_none() && is_define(&b[i + 1..end]) {
                 spans.push((i, end));
             }
             i = end;
@@ -326,6 +336,15 @@ fn word_end(b: &[u8], i: usize) -> usize {
         .iter()
         .position(|&c| !is_word_byte(c))
         .map_or(b.len(), |e| i + e)
+}
+
+/// Does a directive's text (after the `#`) define a macro?
+fn is_define(d: &[u8]) -> bool {
+    let s = d
+        .iter()
+        .position(|&c| !c.is_ascii_whitespace())
+        .unwrap_or(d.len());
+    d[s..].starts_with(b"define") && !d.get(s + 6).copied().is_some_and(is_word_byte)
 }
 
 /// Does the token after a closing `}` continue the declaration?
@@ -473,6 +492,8 @@ mod tests {
             "__device__ void f() {\n#define OPEN {\n  __syncwarp();\n}\n__device__ void g() {}\n";
         assert!(reaches_warp(text, "f"));
         assert!(!reaches_warp(text, "g"));
+        // An `#include` gives nothing, whatever its name says.
+        assert!(!reaches_warp("#include <ptx/shfl_sync.h>\n", "ptx"));
         // A continued `#define` may be read as defining a later word.
         let continued = "#define END_NS \\\n  } /* end */ \\\n  POSTFIX\n";
         assert!(!Reach::of(continued).closure_of("POSTFIX").0.is_empty());
