@@ -361,6 +361,12 @@ pub(crate) fn line_comment_end(b: &[u8], from: usize) -> usize {
     b.len()
 }
 
+/// End (exclusive) of the block comment opened at `from` (its `/*`):
+/// after the `*/`, or the end of the text.
+pub(crate) fn block_comment_end(b: &[u8], from: usize) -> usize {
+    memchr::memmem::find(&b[from + 2..], b"*/").map_or(b.len(), |e| from + 2 + e + 2)
+}
+
 /// End (exclusive) of a literal whose body starts at `from`: after the
 /// closing quote, or at the end of the line if it is unterminated.
 pub(crate) fn literal_end(b: &[u8], from: usize, quote: u8) -> usize {

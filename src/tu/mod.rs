@@ -272,15 +272,15 @@ impl Session {
         let search = self.search_for(path, opts);
         let mut order = Vec::new();
         self.walk_paths(path, &text, &search, opts, &mut order);
+        order.retain(|h| self.fits(h, opts));
         let has_warp = |v: &str| crate::prefilter::has_warp_code(v.as_bytes());
         if !search.defines.iter().any(|(_, v)| has_warp(v))
-            && !(order.iter()).any(|h| self.fits(h, opts) && self.scan(h, opts).has_warp_code)
+            && !order.iter().any(|h| self.scan(h, opts).has_warp_code)
         {
             return false;
         }
         let key = search.key(opts.env, opts.max_parse_operations);
         let headers: Vec<Arc<Reach>> = (order.iter())
-            .filter(|h| self.fits(h, opts))
             .filter_map(|h| self.reach(h, key, opts))
             .collect();
         let mut reached: Vec<HashSet<u32>> = vec![HashSet::default(); headers.len()];
@@ -544,6 +544,8 @@ impl Session {
         self.lexed(header, key, opts).map(|(words, _)| words)
     }
 
+    /// The header's top-level declarations (`reach.rs`), from the same
+    /// lexing as its words.
     fn reach(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Reach>> {
         self.lexed(header, key, opts).map(|(_, reach)| reach)
     }
@@ -674,14 +676,15 @@ fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
 /// The view of `header` that `frontend::parse_configured` parses.
 fn configured_view(header: &Node, opts: &UnitOptions) -> Option<String> {
     let source = read_source(&header.path, opts.max_file_bytes)?;
-    Some(view_of(source.text.as_bytes(), opts))
-}
-
-/// The view of `text` that `frontend::parse_configured` parses.
-fn view_of(text: &[u8], opts: &UnitOptions) -> String {
     let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
     let mut env = frontend::MacroEnv::from_config(opts.env);
-    frontend::configure::configure_within(text, opts.env, &mut env, max_tokens).text
+    let view = frontend::configure::configure_within(
+        source.text.as_bytes(),
+        opts.env,
+        &mut env,
+        max_tokens,
+    );
+    Some(view.text)
 }
 
 fn read_source(header: &Path, max_bytes: u64) -> Option<SourceFile> {

@@ -19,8 +19,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::words::{Words, hash_word, is_word_byte, key_word};
-use crate::prefilter::{self, line_comment_end, literal_end, raw_string_end};
+use super::words::{
+    Words, hash_word, is_word_byte, key_word, next_token, word_at, word_or_raw_string,
+};
+use crate::prefilter::{self, block_comment_end, line_comment_end, literal_end};
 
 /// One top-level declaration of a header.
 #[derive(Debug)]
@@ -200,7 +202,7 @@ fn entity_spans(b: &[u8]) -> Option<Vec<(usize, usize)>> {
             continue;
         }
         if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |e| i + 2 + e + 2);
+            i = block_comment_end(b, i);
             continue;
         }
         if at_line_start && c == b'#' {
@@ -257,23 +259,20 @@ fn entity_spans(b: &[u8]) -> Option<Vec<(usize, usize)>> {
             }
             _ if is_word_byte(c) => {
                 let s = i;
-                while i < b.len() && is_word_byte(b[i]) {
-                    i += 1;
-                }
-                let word = &b[s..i];
-                if b.get(i) == Some(&b'"') && matches!(word, b"R" | b"u8R" | b"LR" | b"uR" | b"UR")
-                {
-                    i = raw_string_end(b, i).unwrap_or(i);
+                let raw;
+                (i, raw) = word_or_raw_string(b, i);
+                if raw {
                     continue;
                 }
+                let word = &b[s..i];
                 if open.is_empty() {
                     if word == b"namespace" {
                         scope_pending = true;
                     } else if word == b"extern" {
                         // `extern "C" {`: the literal, then the brace.
-                        let n = skip_blank(b, i);
+                        let n = next_token(b, i);
                         if b.get(n) == Some(&b'"') {
-                            let after = skip_blank(b, literal_end(b, n + 1, b'"'));
+                            let after = next_token(b, literal_end(b, n + 1, b'"'));
                             scope_pending = b.get(after) == Some(&b'{');
                         }
                     }
@@ -304,7 +303,7 @@ fn class_names(b: &[u8]) -> Vec<u64> {
             i += 1;
             continue;
         }
-        let end = word_end(b, i);
+        let end = i + word_at(b, i).len();
         let keyword = matches!(&b[i..end], b"class" | b"struct" | b"union");
         let before = b[..i].iter().rev().find(|c| !c.is_ascii_whitespace());
         if !keyword || matches!(before, Some(b'<' | b',')) {
@@ -320,7 +319,7 @@ fn class_names(b: &[u8]) -> Vec<u64> {
             if j >= b.len() || !is_word_byte(b[j]) {
                 break;
             }
-            let e = word_end(b, j);
+            let e = j + word_at(b, j).len();
             if !b[j].is_ascii_digit() {
                 names.push(hash_word(&b[j..e]));
             }
@@ -329,13 +328,6 @@ fn class_names(b: &[u8]) -> Vec<u64> {
         i = end;
     }
     names
-}
-
-fn word_end(b: &[u8], i: usize) -> usize {
-    b[i..]
-        .iter()
-        .position(|&c| !is_word_byte(c))
-        .map_or(b.len(), |e| i + e)
 }
 
 /// Does a directive's text (after the `#`) define a macro?
@@ -349,27 +341,12 @@ fn is_define(d: &[u8]) -> bool {
 
 /// Does the token after a closing `}` continue the declaration?
 fn continues(b: &[u8], from: usize) -> bool {
-    let n = skip_blank(b, from);
+    let n = next_token(b, from);
     match b.get(n) {
         Some(b',' | b'{' | b';') => true,
         Some(_) => b[n..].starts_with(b"catch") && !b.get(n + 5).copied().is_some_and(is_word_byte),
         None => false,
     }
-}
-
-/// Past whitespace and comments.
-fn skip_blank(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() {
-        match b[i] {
-            c if c.is_ascii_whitespace() => i += 1,
-            b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |e| i + 2 + e + 2);
-            }
-            _ => return i,
-        }
-    }
-    i
 }
 
 /// The end of the directive line starting at `i`: continuations and
@@ -380,9 +357,7 @@ fn directive_end(b: &[u8], mut i: usize) -> usize {
             b'\n' if !(b[..i].ends_with(b"\\") || b[..i].ends_with(b"\\\r")) => return i,
             // A line comment ends the directive with its line.
             b'/' if b.get(i + 1) == Some(&b'/') => return line_comment_end(b, i),
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |e| i + 2 + e + 2);
-            }
+            b'/' if b.get(i + 1) == Some(&b'*') => i = block_comment_end(b, i),
             b'"' | b'\'' => i = literal_end(b, i + 1, b[i]),
             _ => i += 1,
         }

@@ -34,7 +34,7 @@
 use rustc_hash::FxHashSet as HashSet;
 use std::sync::LazyLock;
 
-use crate::prefilter::{line_comment_end, literal_end, raw_string_end};
+use crate::prefilter::{block_comment_end, line_comment_end, literal_end, raw_string_end};
 
 /// A name as the sets store it.
 pub fn hash_word(w: &[u8]) -> u64 {
@@ -373,7 +373,7 @@ fn scan(b: &[u8], w: &mut Words) {
                 }
             }
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
+                i = block_comment_end(b, i);
             }
             b'"' | b'\'' => i = literal_end(b, i + 1, c),
             b'{' => {
@@ -416,15 +416,12 @@ fn scan(b: &[u8], w: &mut Words) {
             }
             _ if is_word_byte(c) => {
                 let start = i;
-                while i < b.len() && is_word_byte(b[i]) {
-                    i += 1;
-                }
-                let word = &b[start..i];
-                if b.get(i) == Some(&b'"') && matches!(word, b"R" | b"u8R" | b"LR" | b"uR" | b"UR")
-                {
-                    i = raw_string_end(b, i).unwrap_or(i);
+                let raw;
+                (i, raw) = word_or_raw_string(b, i);
+                if raw {
                     continue;
                 }
+                let word = &b[start..i];
                 let h = hash_word(word);
                 w.all.insert(h);
                 if after_define {
@@ -944,15 +941,26 @@ fn tail_token(b: &[u8], i: usize) -> Tail {
     }
 }
 
+/// At the word starting at `i`: where it ends, and whether it is a raw
+/// string literal's prefix (`R"x(;})x"`, `u8R`…), when the end is the
+/// literal's.
+pub(crate) fn word_or_raw_string(b: &[u8], i: usize) -> (usize, bool) {
+    let end = i + word_at(b, i).len();
+    if b.get(end) == Some(&b'"') && matches!(&b[i..end], b"R" | b"u8R" | b"LR" | b"uR" | b"UR") {
+        return (raw_string_end(b, end).unwrap_or(end), true);
+    }
+    (end, false)
+}
+
 /// Where the next token after `from` starts: past whitespace,
 /// backslash-newlines and comments.
-fn next_token(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn next_token(b: &[u8], mut i: usize) -> usize {
     while i < b.len() {
         match b[i] {
             c if c.is_ascii_whitespace() || c == b'\\' => i += 1,
             b'/' if b.get(i + 1) == Some(&b'/') => i = line_comment_end(b, i),
             b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = find(b, i + 2, b"*/").map_or(b.len(), |e| e + 2);
+                i = block_comment_end(b, i);
             }
             _ => return i,
         }
@@ -979,16 +987,12 @@ fn is_attribute_like(word: &[u8]) -> bool {
     )
 }
 
-fn word_at(b: &[u8], i: usize) -> &[u8] {
+pub(crate) fn word_at(b: &[u8], i: usize) -> &[u8] {
     let end = b[i..]
         .iter()
         .position(|&c| !is_word_byte(c))
         .map_or(b.len(), |e| i + e);
     &b[i..end]
-}
-
-fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(b.get(from..)?, needle).map(|p| from + p)
 }
 
 #[cfg(test)]
