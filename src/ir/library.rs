@@ -33,6 +33,7 @@ mod tests {
             via_macro: None,
             home: None,
             array_args: 0,
+            from_free_function: false,
         }
     }
 

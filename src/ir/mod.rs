@@ -688,6 +688,9 @@ pub struct Call {
     /// `Sort(keys, decomposer)`) are told apart by it: an array is never a
     /// built-in scalar parameter, and binds best to an array parameter.
     pub array_args: u64,
+    /// Written in a free function (not a member, not a lambda): there an
+    /// unqualified name never names a member of a class.
+    pub from_free_function: bool,
 }
 
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
@@ -1084,7 +1087,19 @@ impl Module {
                     .split("::")
                     .any(|s| s.split('<').next().map(str::trim) == Some(home))
         };
+        // From a free function an unqualified call names a free function
+        // (of its namespace first); a member of some class of that name is
+        // not a candidate. (From a member it may be a base class's.)
+        let free = (call.from_free_function && class.is_none() && call.scope.is_none())
+            .then(|| {
+                let free_fn = |i: usize| self.functions[i].class.is_none();
+                scope
+                    .and_then(|s| best(&|i| free_fn(i) && self.functions[i].in_scope(s)))
+                    .or_else(|| best(&free_fn))
+            })
+            .flatten();
         own_class
+            .or(free)
             .or(scoped)
             .or_else(|| best(&|i| !written_elsewhere(i)))
     }

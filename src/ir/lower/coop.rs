@@ -475,6 +475,7 @@ impl FnBuilder<'_> {
                 template_args: Vec::new(),
                 via_macro: None,
                 home: None,
+                from_free_function: false,
                 array_args: 0,
             })),
             span,

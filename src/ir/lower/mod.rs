@@ -138,6 +138,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     for (def, tparams, namespace) in defs {
         let lambdas = cx.module_fns.len();
         if let Some(mut f) = cx.lower_function(def, tparams, namespace.as_deref()) {
+            if f.class.is_none() {
+                mark_free_calls(&mut f);
+            }
             if let Some(home) = &namespace {
                 set_call_home(&mut f, home);
                 for l in &mut cx.module_fns[lambdas..] {
@@ -177,6 +180,15 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
     }
     module
+}
+
+/// Mark `f`'s calls as written in a free function.
+fn mark_free_calls(f: &mut Function) {
+    for e in &mut f.exprs {
+        if let ExprKind::Call(c) = &mut e.kind {
+            c.from_free_function = true;
+        }
+    }
 }
 
 /// Give `f`'s free calls (scoped or not) the namespace they are written in.
@@ -2203,6 +2215,7 @@ impl FnBuilder<'_> {
                 template_args,
                 via_macro: None,
                 home: None,
+                from_free_function: false,
                 array_args,
             })),
             span,
