@@ -884,6 +884,7 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         .iter_mut()
         .flat_map(|f| std::mem::take(&mut f.header_diagnostics))
         .collect();
+    respell_header_paths(files, &mut all);
     keep_strongest_header_findings(&mut all);
     // Header path → its text and the units' verdicts (shown or not).
     type Verdicts = (Arc<SourceFile>, Vec<(Diagnostic, bool)>);
@@ -959,6 +960,42 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         }
         if outcome.source.is_none() {
             outcome.source = Some(source);
+        }
+    }
+}
+
+/// A header that is also a checked file gets that file's spelling: a unit
+/// names it by the path its include resolved to (an absolute include
+/// directory, a run on `../src` or an absolute path), and matching by text
+/// reported its findings twice. Matched by canonical path, looked up only
+/// for spellings no checked file has.
+fn respell_header_paths(files: &[FileOutcome], found: &mut [HeaderDiagnostic]) {
+    let spelt: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    if found
+        .iter()
+        .all(|h| spelt.contains(h.diagnostic.path.as_str()))
+    {
+        return;
+    }
+    let by_canonical: BTreeMap<PathBuf, &str> = (files.iter())
+        .filter_map(|f| Some((std::fs::canonicalize(&f.path).ok()?, f.path.as_str())))
+        .collect();
+    for h in found.iter_mut() {
+        if spelt.contains(h.diagnostic.path.as_str()) {
+            continue;
+        }
+        let Some(&path) =
+            (std::fs::canonicalize(&h.diagnostic.path).ok()).and_then(|c| by_canonical.get(&c))
+        else {
+            continue;
+        };
+        h.diagnostic.path = path.to_owned();
+        if h.source.path != path {
+            h.source = Arc::new(SourceFile::from_string(
+                path.to_owned(),
+                h.source.text.clone(),
+                h.source.lossy,
+            ));
         }
     }
 }

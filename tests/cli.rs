@@ -440,3 +440,35 @@ fn an_unusable_compile_database_is_an_error() {
         assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     }
 }
+
+#[test]
+fn a_header_finding_is_reported_once_however_the_checked_path_is_spelt() {
+    // The unit names the header by the path its include resolved to; the
+    // header's own check by the path as discovered. Both are one file.
+    let abs = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/tu/include_dirs");
+    let abs = abs.to_string_lossy().into_owned();
+    for root in [
+        abs.as_str(),
+        "testdata/tu/../tu/include_dirs",
+        "testdata/tu/include_dirs",
+    ] {
+        let o = run(&[
+            "check",
+            root,
+            "--format",
+            "json",
+            "--min-confidence",
+            "all",
+            "--exit-zero",
+        ]);
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let votes = (report["diagnostics"].as_array().unwrap().iter())
+            .filter(|d| {
+                d["path"].as_str().unwrap().ends_with("vendor/inc/vote.cuh")
+                    && d["line"] == 4
+                    && d["code"] == "WL006"
+            })
+            .count();
+        assert_eq!(votes, 1, "checked as {root}: {}", stdout(&o));
+    }
+}
