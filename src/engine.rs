@@ -980,22 +980,24 @@ fn respell_header_paths(files: &[FileOutcome], found: &mut [HeaderDiagnostic]) {
     let by_canonical: BTreeMap<PathBuf, &str> = (files.iter())
         .filter_map(|f| Some((std::fs::canonicalize(&f.path).ok()?, f.path.as_str())))
         .collect();
+    // Per header spelling, once: the checked file's spelling and the
+    // header's text under it (a header has several findings).
+    let mut respelt: BTreeMap<String, Option<Arc<SourceFile>>> = BTreeMap::new();
     for h in found.iter_mut() {
         if spelt.contains(h.diagnostic.path.as_str()) {
             continue;
         }
-        let Some(&path) =
-            (std::fs::canonicalize(&h.diagnostic.path).ok()).and_then(|c| by_canonical.get(&c))
-        else {
-            continue;
-        };
-        h.diagnostic.path = path.to_owned();
-        if h.source.path != path {
-            h.source = Arc::new(SourceFile::from_string(
+        let source = respelt.entry(h.diagnostic.path.clone()).or_insert_with(|| {
+            let path = *by_canonical.get(&std::fs::canonicalize(&h.diagnostic.path).ok()?)?;
+            Some(Arc::new(SourceFile::from_string(
                 path.to_owned(),
                 h.source.text.clone(),
                 h.source.lossy,
-            ));
+            )))
+        });
+        if let Some(source) = source {
+            h.diagnostic.path = source.path.clone();
+            h.source = Arc::clone(source);
         }
     }
 }
