@@ -70,16 +70,35 @@ enum Key {
 
 type Lanes = Rc<Vec<V>>;
 
+/// A counted loop's variable: the loop, its start, its step and the step's
+/// sign.
+type LoopVar = (StmtId, ExprId, Option<ExprId>, i64);
+
+/// What [`Eval`] reads of a function whatever the call site: built once
+/// per function and kept in its facts ([`FnFacts::lane_base`]). A generated
+/// kernel of thousands of lines has hundreds of masked calls, and building
+/// this per call made the proof quadratic in the kernel's length.
+#[derive(Debug, Default)]
+pub struct EvalBase {
+    /// Locals declared once and never written after: their initializer.
+    immutable: HashMap<String, ExprId>,
+    /// Names written anywhere (never read through their declaration).
+    written: HashSet<String>,
+    /// Counted loops' variables.
+    loop_vars: HashMap<String, LoopVar>,
+    /// The expressions of each source span, in order: a guard names its
+    /// condition by span.
+    by_span: HashMap<(usize, usize), Vec<ExprId>>,
+    /// The spans of `switch` scrutinees: a guard there takes no arm by
+    /// truth.
+    switches: HashSet<(usize, usize)>,
+}
+
 struct Eval<'a> {
     module: &'a Module,
     f: &'a Function,
     ff: &'a FnFacts,
-    /// Locals declared once and never written after: their initializer.
-    immutable: HashMap<&'a str, ExprId>,
-    /// Names written anywhere (never read through their declaration).
-    written: HashSet<&'a str>,
-    /// Counted loops' variables: the loop, its start and its step.
-    loop_vars: HashMap<&'a str, (StmtId, ExprId, Option<ExprId>, i64)>,
+    base: &'a EvalBase,
     intern: HashMap<Key, u32>,
     booleans: HashSet<u32>,
     ballots: HashMap<u32, ExprId>,
@@ -87,8 +106,8 @@ struct Eval<'a> {
     evals: usize,
 }
 
-impl<'a> Eval<'a> {
-    fn new(module: &'a Module, f: &'a Function, ff: &'a FnFacts) -> Eval<'a> {
+impl EvalBase {
+    fn of<'a>(module: &'a Module, f: &'a Function) -> EvalBase {
         let mut decls: HashMap<&str, (usize, Option<ExprId>)> = HashMap::default();
         for s in &f.stmts {
             if let StmtKind::Decl {
@@ -147,15 +166,37 @@ impl<'a> Eval<'a> {
                     && !module.constants.contains_key(*n)
                     && !module.globals.contains(*n)
             })
-            .map(|(n, (_, init))| (n, init.unwrap_or_default()))
+            .map(|(n, (_, init))| (n.to_owned(), init.unwrap_or_default()))
             .collect();
+        let mut by_span: HashMap<(usize, usize), Vec<ExprId>> = HashMap::default();
+        for (id, e) in f.exprs.iter().enumerate() {
+            by_span.entry(e.span).or_default().push(id as ExprId);
+        }
+        let switches = (f.stmts.iter())
+            .filter_map(|s| match &s.kind {
+                StmtKind::Switch { scrutinee, .. } => Some(f.expr(*scrutinee).span),
+                _ => None,
+            })
+            .collect();
+        EvalBase {
+            immutable,
+            by_span,
+            switches,
+            written: written.into_iter().map(str::to_owned).collect(),
+            loop_vars: (loop_vars.into_iter())
+                .map(|(n, v)| (n.to_owned(), v))
+                .collect(),
+        }
+    }
+}
+
+impl<'a> Eval<'a> {
+    fn new(module: &'a Module, f: &'a Function, ff: &'a FnFacts) -> Eval<'a> {
         Eval {
             module,
             f,
             ff,
-            immutable,
-            written,
-            loop_vars,
+            base: ff.lane_base.get_or_init(|| EvalBase::of(module, f)),
             intern: HashMap::default(),
             booleans: HashSet::default(),
             ballots: HashMap::default(),
@@ -267,12 +308,12 @@ impl<'a> Eval<'a> {
     }
 
     fn var(&mut self, e: ExprId, name: &str, d: usize) -> Lanes {
-        if let Some(&init) = self.immutable.get(name) {
+        if let Some(&init) = self.base.immutable.get(name) {
             return self.eval(init, d);
         }
         // Lanes that start a counted loop at the same value and step by
         // the same amount hold the same value in every iteration.
-        if let Some(&(stmt, start, step, sign)) = self.loop_vars.get(name) {
+        if let Some(&(stmt, start, step, sign)) = self.base.loop_vars.get(name) {
             let a = self.eval(start, d);
             let b: Lanes = match step {
                 Some(r) => {
@@ -296,7 +337,7 @@ impl<'a> Eval<'a> {
             .stmts
             .iter()
             .any(|s| matches!(&s.kind, StmtKind::Decl { name: n, .. } if n == name));
-        if !local && !self.written.contains(name) {
+        if !local && !self.base.written.contains(name) {
             if let Some(&c) = self.module.constants.get(name)
                 && !self.f.params.iter().any(|p| p.name == name)
             {
@@ -459,7 +500,7 @@ fn counted_loops<'a>(
     f: &'a Function,
     decls: &HashMap<&str, (usize, Option<ExprId>)>,
     written: &HashMap<&str, usize>,
-) -> HashMap<&'a str, (StmtId, ExprId, Option<ExprId>, i64)> {
+) -> HashMap<&'a str, LoopVar> {
     let mut out = HashMap::default();
     for (id, s) in f.stmts.iter().enumerate() {
         let StmtKind::Loop {
@@ -510,7 +551,7 @@ fn counted_loops<'a>(
 /// The condition of the counted loop whose condition spans `span`.
 fn counted_loop_cond(
     f: &Function,
-    loop_vars: &HashMap<&str, (StmtId, ExprId, Option<ExprId>, i64)>,
+    loop_vars: &HashMap<String, LoopVar>,
     span: (usize, usize),
 ) -> Option<ExprId> {
     loop_vars
@@ -644,14 +685,7 @@ type GuardValues = Vec<(usize, Option<bool>, Lanes)>;
 /// condition the spans do not name).
 fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
     let f = ev.f;
-    let switches: HashSet<(usize, usize)> = f
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            StmtKind::Switch { scrutinee, .. } => Some(f.expr(*scrutinee).span),
-            _ => None,
-        })
-        .collect();
+    let base = ev.base;
     let mut guards: GuardValues = Vec::new();
     for (i, g) in context.guards.iter().enumerate() {
         if g.level < Level::Varying {
@@ -662,7 +696,7 @@ fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
             // A counted loop without exits: lanes whose condition has the
             // same value in every iteration run it equally often.
             GuardKind::Loop => {
-                let cond = counted_loop_cond(f, &ev.loop_vars, g.span)?;
+                let cond = counted_loop_cond(f, &base.loop_vars, g.span)?;
                 let v = ev.eval(cond, 0);
                 guards.push((i, None, v));
                 continue;
@@ -670,17 +704,15 @@ fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
             GuardKind::EarlyExit { .. } => return None, // not modelled
         };
         let mut vals: Option<Lanes> = None;
-        for (id, e) in f.exprs.iter().enumerate() {
-            if e.span == g.span {
-                let v = ev.eval(id as ExprId, 0);
-                match &vals {
-                    Some(w) if *w != v => return None,
-                    _ => vals = Some(v),
-                }
+        for &id in base.by_span.get(&g.span).into_iter().flatten() {
+            let v = ev.eval(id, 0);
+            match &vals {
+                Some(w) if *w != v => return None,
+                _ => vals = Some(v),
             }
         }
         // Which value takes the branch, where the guard is a condition.
-        let taken = (!switches.contains(&g.span)).then_some(!negated);
+        let taken = (!base.switches.contains(&g.span)).then_some(!negated);
         guards.push((i, taken, vals?));
     }
     Some(guards)

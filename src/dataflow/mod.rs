@@ -148,6 +148,11 @@ pub struct FnFacts {
     /// How many expressions write each variable (assignments, updates,
     /// `&x`): what a block-stride loop's index may be written by.
     pub(crate) writes: HashMap<String, u32>,
+    /// Every name the function declares: its locals and parameters.
+    pub declared: HashSet<String>,
+    /// What the lane-by-lane proof of a mask reads of the function
+    /// whatever the call (`lanes.rs`), built at its first call.
+    pub(crate) lane_base: OnceLock<lanes::EvalBase>,
     pub stats: FlowStats,
 }
 
@@ -643,6 +648,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     facts.stats.exprs = f.exprs.len();
     facts.stats.stmts = f.stmts.len();
     facts.stats.evaluations = eval.table.evaluations;
+    facts.declared = eval.declared;
     facts
 }
 

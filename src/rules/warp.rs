@@ -341,19 +341,12 @@ fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Opt
 /// constants, defaults and values computed in the function; false when the
 /// mask comes from a member, an unknown global, or a parameter the caller
 /// supplies (then the call sites are judged instead).
-pub fn mask_is_modelled(site: &CallSite, module: &Module) -> bool {
+pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
     let Some(m) = site.mask_arg() else {
         return true;
     };
     let f = site.f;
-    let locals: rustc_hash::FxHashSet<&str> = f
-        .stmts
-        .iter()
-        .filter_map(|s| match &s.kind {
-            crate::ir::StmtKind::Decl { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
+    let declared = &facts.functions[site.function].declared;
     !dataflow::any_subexpr(f, m, &mut |k| match k {
         // Members and methods of objects the IR does not model.
         ExprKind::Member(..) => true,
@@ -363,7 +356,7 @@ pub fn mask_is_modelled(site: &CallSite, module: &Module) -> bool {
             match param {
                 Some(p) => p.default.is_none() && f.kind != crate::ir::FnKind::Kernel,
                 None => {
-                    !locals.contains(v.as_str())
+                    !declared.contains(v.as_str())
                         && !module.constants.contains_key(v)
                         && !f.template_values.contains(v)
                 }

@@ -51,7 +51,9 @@ impl Rule for FullMaskInDivergentCode {
             let mut computed_masks = false;
             let message = match site.prim {
                 Some(p) if p.is_masked() => {
-                    if activemask_mask(&site, cx.facts) || !mask_is_modelled(&site, cx.module) {
+                    if activemask_mask(&site, cx.facts)
+                        || !mask_is_modelled(&site, cx.module, cx.facts)
+                    {
                         continue; // WL003's business, or a mask only callers know
                     }
                     match partial {

@@ -43,7 +43,7 @@ impl Rule for ShuffleSourceOutsideMask {
             };
             if const_mask(&site, cx.module) == Some(0xffff_ffff)
                 || activemask_mask(&site, cx.facts)
-                || !mask_is_modelled(&site, cx.module)
+                || !mask_is_modelled(&site, cx.module, cx.facts)
             {
                 continue;
             }
