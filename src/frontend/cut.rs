@@ -6,11 +6,15 @@
 //! more tokens than the budget over 3.5 cannot be parsed within it. Rather
 //! than parsing until the budget runs out (a second spent on a file then
 //! reported as not analysed), such a view keeps a prefix of whole
-//! top-level declarations holding at most a 24th of the budget in tokens,
-//! and the rest is blanked. A larger prefix took over a second to analyse
-//! where it held one generated kernel of thousands of lines (at a 16th,
-//! the first kernel of FlashInfer's `cake_sampling_kernels_part2.cuh`:
-//! 1.2 s), which costs far more per token than the files that fit whole. The namespaces and
+//! top-level declarations holding at most a 12th of the budget in tokens,
+//! and the rest is blanked. A generated kernel of thousands of lines costs
+//! far more per token than the files that fit whole: at a 12th, the
+//! slowest cut file of the corpora (FlashInfer's `alphamoe_nvfp4_sm100.cu`,
+//! 3.5 MB) takes 0.54 s, and 11 of FlashInfer's 12 generated sampling
+//! files (`cake_sampling_kernels_part*.cuh`, 4 MB, kernels of 45,000 to
+//! 130,000 tokens) are analysed up to a cut after their first kernels; at
+//! an 8th the slowest takes 0.67 s; at a 24th, 11 of the 12 sampling
+//! files were not analysed at all. The namespaces and
 //! `extern "C"` blocks still open at the cut keep their closing braces, so
 //! the prefix parses as it did in the whole file; the blanked tail is one
 //! gap the parser skips ([`super::gaps`]). The file is reported as
@@ -31,7 +35,7 @@ use super::host_bodies::TRAILING;
 pub const MIN_OPS_PER_TEN_TOKENS: u64 = 35;
 
 /// The budget over this is the most tokens a cut view keeps.
-pub const PREFIX_OPS_PER_TOKEN: u64 = 24;
+pub const PREFIX_OPS_PER_TOKEN: u64 = 12;
 
 /// Where a view is cut: its kept prefix ends at `at`; `closers` are the
 /// offsets of the `}` that close the scopes still open there.
@@ -201,7 +205,7 @@ mod tests {
         let src = format!("namespace a {{ namespace b {{\n{}}} }}\n", kernels(200));
         // 200 kernels of 40 tokens after the namespaces' 6: 8,006 tokens,
         // past a budget of 12,000 operations; the prefix keeps at most
-        // 12,000 / 24 = 500 tokens, so 12 whole kernels.
+        // 12,000 / 12 = 1,000 tokens, so 24 whole kernels.
         let v = view(&src, 12_000);
         let at = v.cut_at.expect("cut");
         assert!(
