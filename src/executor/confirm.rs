@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 
 use super::check::{Class, Observation, observe};
 use super::interp::{Allowance, Machine, RunConfig, Schedule};
-use super::trace::Trace;
+use super::trace::{Site, Trace};
 use crate::budgets::Budgets;
 use crate::diagnostic::{
     Confirmation, Evidence, Launch, Proof, Witness, WitnessEvent, lanes_phrase,
 };
-use crate::ir::{ExprKind, FnKind, Module};
+use crate::ir::{ExprId, ExprKind, FnKind, Module};
 pub use crate::rules::Claim;
 use crate::source::SourceFile;
 
@@ -501,6 +501,7 @@ fn explore_root(
         for (i, obs) in extra {
             per_warp[i].observations.push(obs);
         }
+        let indexes: Vec<RunIndex> = per_warp.iter().map(RunIndex::of).collect();
         for &ci in idxs {
             let Some(claim) = &claims[ci] else { continue };
             let Some(st) = state.get_mut(&ci) else {
@@ -510,20 +511,17 @@ fn explore_root(
             if out_of_budget {
                 st.incomplete.get_or_insert_with(|| budget_note.clone());
             }
-            for r in &per_warp {
+            for (r, index) in per_warp.iter().zip(&indexes) {
                 st.runs += 1;
+                let at = |s: &ExprId| (claim.function, *s);
                 let reached_here = claim
                     .sites
                     .iter()
-                    .any(|s| r.trace.reached.contains(&(claim.function, *s)))
-                    || r.trace.accesses.iter().any(|a| {
-                        a.chain
-                            .iter()
-                            .any(|(f, e)| *f == claim.function && claim.sites.contains(e))
-                    });
+                    .any(|s| r.trace.reached.contains(&at(s)) || index.accessed.contains(&at(s)));
+                let shown = index.shown(r, claim);
                 if reached_here {
                     st.reached = true;
-                    if !r.observations.iter().any(|o| shows(claim, o)) {
+                    if shown.is_empty() {
                         st.quiet_in |= 1 << setup.shape;
                     }
                 }
@@ -548,12 +546,8 @@ fn explore_root(
                 // (A guess after the operation, in lanes the observation
                 // does not follow, leaves it standing: lanes that took the
                 // branch to the call split again later.)
-                let mut shown = r.observations.iter().filter(|o| shows(claim, o));
-                let first_shown = shown.next();
-                let clean = first_shown
-                    .into_iter()
-                    .chain(shown)
-                    .find(|o| !o.rests_on(&r.trace));
+                let first_shown = shown.first();
+                let clean = shown.iter().copied().find(|o| !o.rests_on(&r.trace));
                 if let Some((line, text)) = &r.trace.split_guess
                     && first_shown.is_some()
                     && clean.is_none()
@@ -954,6 +948,53 @@ fn observations_of(m: &mut Machine, sched: Schedule) -> Vec<Observation> {
 }
 
 /// Whether observation `o` is the problem `claim` proposes, at its sites.
+/// A run's observations and shared-memory accesses by the sites on their
+/// call paths: each claim looks up its own sites instead of scanning the
+/// whole record of every run (quadratic in a kernel with thousands of
+/// findings).
+struct RunIndex {
+    /// Site → indices of the observations whose chain holds it.
+    observations: HashMap<Site, Vec<usize>>,
+    /// Sites on the chain of some access.
+    accessed: HashSet<Site>,
+}
+
+impl RunIndex {
+    fn of(r: &RunResult) -> RunIndex {
+        let mut observations: HashMap<Site, Vec<usize>> = HashMap::default();
+        for (i, o) in r.observations.iter().enumerate() {
+            for site in &o.chain {
+                let at = observations.entry(*site).or_default();
+                if at.last() != Some(&i) {
+                    at.push(i);
+                }
+            }
+        }
+        let accessed = (r.trace.accesses.iter())
+            .flat_map(|a| a.chain.iter().copied())
+            .collect();
+        RunIndex {
+            observations,
+            accessed,
+        }
+    }
+
+    /// The observations of `r` that show `claim`, in the run's order.
+    fn shown<'r>(&self, r: &'r RunResult, claim: &Claim) -> Vec<&'r Observation> {
+        let mut at: Vec<usize> = (claim.sites.iter())
+            .filter_map(|s| self.observations.get(&(claim.function, *s)))
+            .flatten()
+            .copied()
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at.into_iter()
+            .map(|i| &r.observations[i])
+            .filter(|o| shows(claim, o))
+            .collect()
+    }
+}
+
 fn shows(claim: &Claim, o: &Observation) -> bool {
     claim.classes.contains(&o.class)
         && o.chain
