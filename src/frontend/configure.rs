@@ -1808,10 +1808,79 @@ fn friend_first(out: &mut [u8], toks: &[CodeTok], i: usize) -> bool {
     if specs.contains(&b'\n') {
         return false;
     }
+    if out[start..end].contains(&b'\n') {
+        // `CUTLASS_HOST_DEVICE` on its own line above `friend`: the line
+        // break stays where it is (every later line keeps its number).
+        let words: Vec<&[u8]> = (specs.split(|b| b.is_ascii_whitespace()))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let Some(laid) = friend_layout(&out[start..end], &words) else {
+            return false;
+        };
+        out[start..end].copy_from_slice(&laid);
+        return true;
+    }
     blank(out, start, end);
     out[start..start + 6].copy_from_slice(b"friend");
     out[start + 7..start + 7 + specs.len()].copy_from_slice(&specs);
     true
+}
+
+/// `friend` and the specifiers `words` laid out in the bytes of `region`,
+/// its line breaks where they are: `friend` first on the first line, then
+/// each word (longest first) on the first line with room for it. Where the
+/// lines cannot hold every word, the code-generation hints
+/// (`__forceinline__` and its kin), which change nothing the analysis
+/// reads, are left out, and then `__host__` beside `__device__` (the body
+/// is device code either way). `None` when even that does not fit.
+fn friend_layout(region: &[u8], words: &[&[u8]]) -> Option<Vec<u8>> {
+    const HINTS: &[&[u8]] = &[
+        b"__forceinline__",
+        b"__noinline__",
+        b"__inline__",
+        b"inline",
+    ];
+    let lay = |words: &[&[u8]]| -> Option<Vec<u8>> {
+        let line_break = |b: u8| b == b'\n' || b == b'\r';
+        let mut out: Vec<u8> = (region.iter())
+            .map(|&b| if line_break(b) { b } else { b' ' })
+            .collect();
+        // The lines of the region: (next free byte, end).
+        let mut lines: Vec<(usize, usize)> = Vec::new();
+        let mut from = 0;
+        for (k, &b) in region.iter().enumerate() {
+            if line_break(b) {
+                lines.push((from, k));
+                from = k + 1;
+            }
+        }
+        lines.push((from, region.len()));
+        let mut sorted: Vec<&[u8]> = words.to_vec();
+        sorted.sort_by_key(|w| std::cmp::Reverse(w.len()));
+        for (n, w) in std::iter::once(&b"friend"[..]).chain(sorted).enumerate() {
+            let line = if n == 0 {
+                lines.first_mut().filter(|(at, end)| at + w.len() <= *end)?
+            } else {
+                lines.iter_mut().find(|(at, end)| at + w.len() <= *end)?
+            };
+            out[line.0..line.0 + w.len()].copy_from_slice(w);
+            line.0 += w.len() + 1;
+        }
+        Some(out)
+    };
+    let hints_out: Vec<&[u8]> = (words.iter().copied())
+        .filter(|w| !HINTS.contains(w))
+        .collect();
+    let host_out: Vec<&[u8]> = if hints_out.contains(&&b"__device__"[..]) {
+        (hints_out.iter().copied())
+            .filter(|w| *w != b"__host__")
+            .collect()
+    } else {
+        hints_out.clone()
+    };
+    lay(words)
+        .or_else(|| lay(&hints_out))
+        .or_else(|| lay(&host_out))
 }
 
 /// Is the `typename` at `toks[i]` followed by a qualified name (`A::B`,
