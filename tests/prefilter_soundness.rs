@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use warplint::engine::{self, Options};
 
 mod common;
-use common::files_under;
+use common::{files_under, own_inputs};
 
 fn assert_same_with_and_without_prefilter(files: &[PathBuf]) -> usize {
     let opts = Options::default();
@@ -28,9 +28,7 @@ fn assert_same_with_and_without_prefilter(files: &[PathBuf]) -> usize {
 
 #[test]
 fn testdata_and_fuzz_seeds_give_the_same_diagnostics_unfiltered() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = files_under(&root.join("testdata"), &[]);
-    files.extend(files_under(&root.join("tests/fuzz_corpus"), &[]));
+    let files = own_inputs();
     assert!(files.len() > 10);
     assert_same_with_and_without_prefilter(&files);
 }

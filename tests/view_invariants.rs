@@ -11,14 +11,14 @@
 //! cached corpora (`WARPLINT_VIEW_CORPORA` picks which; FlashInfer is
 //! opt-in, as in `tests/realcode.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use warplint::frontend::configure::{configure, configure_keeping_host_bodies};
 use warplint::frontend::{MacroEnv, PpConfig};
 use warplint::source::SourceFile;
 
 mod common;
-use common::files_under;
+use common::{corpus_inputs, own_inputs};
 
 /// Where `view` breaks lines or has bytes `text` does not.
 fn broken(text: &[u8], view: &[u8]) -> Option<String> {
@@ -72,9 +72,7 @@ fn assert_views_keep_lines(files: &[PathBuf]) {
 
 #[test]
 fn views_of_testdata_and_fuzz_seeds_keep_every_line() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = files_under(&root.join("testdata"), &[]);
-    files.extend(files_under(&root.join("tests/fuzz_corpus"), &[]));
+    let files = own_inputs();
     assert!(files.len() > 100);
     assert_views_keep_lines(&files);
 }
@@ -103,16 +101,7 @@ fn a_specifier_line_above_friend_keeps_its_line_break() {
 
 #[test]
 fn views_of_the_cached_corpora_keep_every_line() {
-    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join(".bench-cache");
-    let selected =
-        std::env::var("WARPLINT_VIEW_CORPORA").unwrap_or_else(|_| "cccl,cupy,cutlass".to_owned());
-    let mut files = Vec::new();
-    for corpus in selected.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-        files.extend(files_under(
-            &cache.join(corpus),
-            &["cuh", "h", "hpp", "cu", "inl"],
-        ));
-    }
+    let files = corpus_inputs("WARPLINT_VIEW_CORPORA");
     if files.is_empty() {
         eprintln!("skipped: no corpus in .bench-cache (cargo bench --bench corpus fetches them)");
         return;

@@ -21,7 +21,7 @@ use warplint::tu::reach::Reach;
 use warplint::tu::words::Words;
 
 mod common;
-use common::files_under;
+use common::{corpus_inputs, own_inputs};
 
 /// The names defined in `path`'s lowered module that its words miss.
 fn missed_definitions(path: &Path) -> Vec<String> {
@@ -138,27 +138,16 @@ fn assert_no_missed(files: &[PathBuf]) {
 
 #[test]
 fn every_defined_function_in_testdata_and_fuzz_seeds_is_a_candidate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = files_under(&root.join("testdata"), &[]);
-    files.extend(files_under(&root.join("tests/fuzz_corpus"), &[]));
+    let files = own_inputs();
     assert!(files.len() > 100);
     assert_no_missed(&files);
 }
 
 #[test]
 fn every_defined_function_in_the_cached_corpora_is_a_candidate() {
-    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join(".bench-cache");
-    let mut files = Vec::new();
-    // FlashInfer (300 MB) is opt-in, as in `tests/realcode.rs`:
+    // FlashInfer is opt-in:
     // `WARPLINT_WORDS_CORPORA=cccl,cupy,cutlass,flashinfer`.
-    let selected =
-        std::env::var("WARPLINT_WORDS_CORPORA").unwrap_or_else(|_| "cccl,cupy,cutlass".to_owned());
-    for corpus in selected.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-        files.extend(files_under(
-            &cache.join(corpus),
-            &["cuh", "h", "hpp", "cu", "inl"],
-        ));
-    }
+    let files = corpus_inputs("WARPLINT_WORDS_CORPORA");
     if files.is_empty() {
         eprintln!("skipped: no corpus in .bench-cache (cargo bench --bench corpus fetches them)");
         return;

@@ -139,3 +139,29 @@ pub fn files_under(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// Every file of testdata and the fuzz seeds: the inputs the soundness
+/// and invariant tests always check.
+pub fn own_inputs() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = files_under(&root.join("testdata"), &[]);
+    files.extend(files_under(&root.join("tests/fuzz_corpus"), &[]));
+    files
+}
+
+/// The CUDA files of the cached corpora that `selector` (an environment
+/// variable holding a comma-separated list) picks; cccl, CuPy and CUTLASS
+/// when it is unset (FlashInfer, 300 MB, is opt-in, as in
+/// `tests/realcode.rs`). Empty when none is cached.
+pub fn corpus_inputs(selector: &str) -> Vec<PathBuf> {
+    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join(".bench-cache");
+    let selected = std::env::var(selector).unwrap_or_else(|_| "cccl,cupy,cutlass".to_owned());
+    let mut files = Vec::new();
+    for corpus in selected.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+        files.extend(files_under(
+            &cache.join(corpus),
+            &["cuh", "h", "hpp", "cu", "inl"],
+        ));
+    }
+    files
+}
