@@ -80,6 +80,8 @@ type LoopVar = (StmtId, ExprId, Option<ExprId>, i64);
 /// this per call made the proof quadratic in the kernel's length.
 #[derive(Debug, Default)]
 pub struct EvalBase {
+    /// Every name a declaration in the function declares.
+    locals: HashSet<String>,
     /// Locals declared once and never written after: their initializer.
     immutable: HashMap<String, ExprId>,
     /// Names written anywhere (never read through their declaration).
@@ -153,6 +155,7 @@ impl EvalBase {
             }
         }
         let loop_vars = counted_loops(f, &decls, &written);
+        let locals = decls.keys().map(|n| (*n).to_owned()).collect();
         let written: HashSet<&str> = written.into_keys().collect();
         let immutable = decls
             .into_iter()
@@ -179,6 +182,7 @@ impl EvalBase {
             })
             .collect();
         EvalBase {
+            locals,
             immutable,
             by_span,
             switches,
@@ -332,11 +336,7 @@ impl<'a> Eval<'a> {
                     .collect(),
             );
         }
-        let local = self
-            .f
-            .stmts
-            .iter()
-            .any(|s| matches!(&s.kind, StmtKind::Decl { name: n, .. } if n == name));
+        let local = self.base.locals.contains(name);
         if !local && !self.base.written.contains(name) {
             if let Some(&c) = self.module.constants.get(name)
                 && !self.f.params.iter().any(|p| p.name == name)

@@ -1771,8 +1771,9 @@ fn rewrite_grammar_gaps(out: &mut [u8], toks: &[CodeTok]) -> usize {
 }
 
 /// `__host__ __device__ friend T f(…)`: the grammar takes `friend` only
-/// first, so the run of CUDA specifiers and `friend` (on one line) is
-/// rewritten, in the same bytes, as `friend __host__ __device__`.
+/// first, so the run of CUDA specifiers and `friend` is rewritten, in the
+/// same bytes, as `friend __host__ __device__`. A line break between the
+/// specifiers and `friend` stays where it is ([`friend_layout`]).
 fn friend_first(out: &mut [u8], toks: &[CodeTok], i: usize) -> bool {
     const CUDA_SPECIFIERS: &[&[u8]] = &[
         b"__host__",
@@ -1805,10 +1806,11 @@ fn friend_first(out: &mut [u8], toks: &[CodeTok], i: usize) -> bool {
     }
     let (start, end) = (toks[first].start, toks[i].end);
     let specs = out[start..toks[i - 1].end].to_vec();
-    if specs.contains(&b'\n') {
+    let line_break = |b: &u8| matches!(b, b'\n' | b'\r');
+    if specs.iter().any(line_break) {
         return false;
     }
-    if out[start..end].contains(&b'\n') {
+    if out[start..end].iter().any(line_break) {
         // `CUTLASS_HOST_DEVICE` on its own line above `friend`: the line
         // break stays where it is (every later line keeps its number).
         let words: Vec<&[u8]> = (specs.split(|b| b.is_ascii_whitespace()))
