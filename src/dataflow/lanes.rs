@@ -129,30 +129,14 @@ impl EvalBase {
                 };
             }
         }
-        let mut written: HashMap<&str, usize> = HashMap::default();
-        let scan = |g: &'a Function, written: &mut HashMap<&'a str, usize>| {
-            for e in &g.exprs {
-                let target = match &e.kind {
-                    ExprKind::Assign { lhs, .. } => Some(*lhs),
-                    ExprKind::Update { target, .. } => Some(*target),
-                    ExprKind::Unary(UnOp::AddrOf, a) => Some(*a),
-                    _ => None,
-                };
-                if let Some(t) = target
-                    && let ExprKind::Var(v) = &g.expr(t).kind
-                {
-                    *written.entry(v.as_str()).or_default() += 1;
-                }
-            }
-        };
-        scan(f, &mut written);
         // A lambda capturing by reference may write the function's locals.
-        for e in &f.exprs {
-            if let ExprKind::Lambda(i) = e.kind
-                && let Some(g) = module.functions.get(i)
-            {
-                scan(g, &mut written);
-            }
+        let lambdas = (f.exprs.iter()).filter_map(|e| match e.kind {
+            ExprKind::Lambda(i) => module.functions.get(i),
+            _ => None,
+        });
+        let mut written: HashMap<&str, usize> = HashMap::default();
+        for name in std::iter::once(f).chain(lambdas).flat_map(Function::writes) {
+            *written.entry(name).or_default() += 1;
         }
         let loop_vars = counted_loops(f, &decls, &written);
         let locals = decls.keys().map(|n| (*n).to_owned()).collect();
