@@ -17,6 +17,25 @@ pub const ANCHORS: &[&str] = &[
     "sync",
     "__activemask",
     "__shared__",
+    "thread_block",
+    "tiled_partition",
+    "this_grid",
+    "grid_group",
+    "this_cluster",
+    "cluster_group",
+];
+
+/// Names without which no cooperative group has lanes the lowering knows
+/// (`ir::lower::coop`: a group's kind comes from its declared type or its
+/// initializer). A tile's `shfl_down`, `ballot` or `cg::reduce(tile, …)` is
+/// a rule's trigger, and a file may hold nothing else warp-level.
+const GROUP_NAMES: &[&str] = &[
+    "thread_block", // also thread_block_tile, this_thread_block
+    "tiled_partition",
+    "this_grid",
+    "grid_group",
+    "this_cluster",
+    "cluster_group",
 ];
 
 /// Legacy maskless primitives, matched as whole identifiers only: `__all`
@@ -42,9 +61,14 @@ fn is_warp_identifier(ident: &[u8], next: Option<u8>) -> bool {
         || ident.starts_with(b"__syncthreads") // and _count/_and/_or
         || ident == b"__activemask"
         || ident == b"__shared__"
+        || GROUP_NAMES.iter().any(|n| contains(ident, n.as_bytes()))
         // cg::sync(g), block.sync(); a comment, a line continuation or a
         // byte tree-sitter may skip as an error can stand before the `(`.
         || (ident == b"sync" && next.is_some_and(|b| matches!(b, b'(' | b'/' | b'\\') || b >= 0x7f))
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
 }
 
 /// Markers that make a `.h`/`.cpp`-style file CUDA source.
@@ -474,6 +498,13 @@ mod tests {
             "g.sync\u{a0}()",
             "sync(block)",
             "stream->sync()",
+            // Cooperative groups whose lanes the lowering knows: their
+            // shuffles, votes and collectives need no `_sync` name.
+            "cg::thread_block_tile<32> t = cg::tiled_partition<32>(b); v = t.shfl_down(v, 1);",
+            "auto t = tiled_partition<8>(this_thread_block()); v = cg::inclusive_scan(t, v);",
+            "float f(const cg::thread_block_tile<16> &t, float v) { return cg::reduce(t, v, op); }",
+            "auto g = cg::this_grid(); r = g.thread_rank();",
+            "cg::cluster_group c = cg::this_cluster();",
             "sync /* g */ ()",
             "\u{fffd}__ballot(p)",
             "\u{e9}__shfl(v, 0)",

@@ -1,13 +1,15 @@
 //! The prefilter only saves time: on every file we have (testdata, the fuzz
 //! seeds, and the cuda-cccl headers when the benchmark has cached them),
 //! checking with it and without it gives the same diagnostics.
+//! `WARPLINT_PREFILTER_CORPORA=cccl,cupy,cutlass,flashinfer` checks every
+//! file of those cached corpora too (release build: minutes).
 
 use std::path::{Path, PathBuf};
 
 use warplint::engine::{self, Options};
 
 mod common;
-use common::{files_under, own_inputs};
+use common::{corpus_inputs, files_under, own_inputs};
 
 fn assert_same_with_and_without_prefilter(files: &[PathBuf]) -> usize {
     let opts = Options::default();
@@ -52,6 +54,19 @@ fn cccl_headers_give_the_same_diagnostics_unfiltered() {
     assert!(
         skipped * 3 > files.len(),
         "only {skipped} of {} skipped",
+        files.len()
+    );
+}
+
+#[test]
+fn selected_corpora_give_the_same_diagnostics_unfiltered() {
+    if std::env::var_os("WARPLINT_PREFILTER_CORPORA").is_none() {
+        return; // opt-in: the default corpora's cccl headers are checked above
+    }
+    let files = corpus_inputs("WARPLINT_PREFILTER_CORPORA");
+    let skipped = assert_same_with_and_without_prefilter(&files);
+    eprintln!(
+        "prefilter: {} corpus files, {skipped} skipped, same diagnostics unfiltered",
         files.len()
     );
 }
