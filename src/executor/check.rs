@@ -232,7 +232,12 @@ fn absent_lanes(
             events.push(event(lanes & missing, *line, *what));
         }
     }
-    let mask = e.uniform_mask().unwrap_or(named);
+    // Tiles: each lane passes its own tile's mask, and their union is no
+    // mask anyone wrote.
+    let named_in = match e.uniform_mask() {
+        Some(mask) => format!("mask 0x{mask:08x}"),
+        None => format!("the masks of the lanes that arrive ({})", distinct_masks(e)),
+    };
     out.push(Observation {
         class: Class::AbsentLanes,
         time: e.time,
@@ -240,7 +245,7 @@ fn absent_lanes(
         chain: e.chain.clone(),
         line: e.line,
         detail: format!(
-            "{} {} named in mask 0x{mask:08x} but never {}",
+            "{} {} named in {named_in} but never {}",
             lanes_phrase(missing),
             if missing.count_ones() == 1 {
                 "is"
@@ -255,6 +260,24 @@ fn absent_lanes(
         ),
         events,
     });
+}
+
+/// The masks the arriving lanes pass, in lane order: `0x000000ff,
+/// 0x0000ff00, …` (at most four, then an ellipsis).
+fn distinct_masks(e: &Collective) -> String {
+    let mut seen: Vec<u32> = Vec::new();
+    for lane in (0..32).filter(|l| e.active >> l & 1 == 1) {
+        if let Some(m) = e.masks[lane]
+            && !seen.contains(&m)
+        {
+            seen.push(m);
+        }
+    }
+    let mut text: Vec<String> = seen.iter().take(4).map(|m| format!("0x{m:08x}")).collect();
+    if seen.len() > 4 {
+        text.push("…".to_owned());
+    }
+    text.join(", ")
 }
 
 /// `used`: the undefined values this collective produced reached memory, a

@@ -46,6 +46,31 @@ impl CallSite<'_> {
         self.f.expr(self.expr).span
     }
 
+    /// The callee as the code spells it, for messages: `tile.shfl_down`
+    /// and `cg::reduce` (group operations lowered to the primitive they
+    /// stand for), `__reduce_add_sync`. The primitive's own name where the
+    /// text is not a plain name: a macro's expansion, inline PTX.
+    pub fn written_name(&self, src: &SourceFile, p: Primitive) -> String {
+        let (start, end) = self.span();
+        let text = src.text.get(start..end).unwrap_or("");
+        let callee = text.split('(').next().unwrap_or("").trim();
+        let plain = !callee.is_empty()
+            && callee
+                .split(['.', ':'])
+                .filter(|seg| !seg.is_empty())
+                .all(|seg| seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            && callee
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && !matches!(callee, "asm" | "__asm" | "__asm__");
+        if self.call.via_macro.is_none() && text.contains('(') && plain {
+            callee.to_owned()
+        } else {
+            p.display_name().to_owned()
+        }
+    }
+
     /// The mask argument's expression, for masked primitives.
     pub fn mask_arg(&self) -> Option<ExprId> {
         match self.prim {

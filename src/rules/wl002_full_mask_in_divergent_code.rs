@@ -59,12 +59,12 @@ impl Rule for FullMaskInDivergentCode {
                     match partial {
                         Some(threads) if !site.context.warp_divergent() => format!(
                             "`{}` names {}, but blocks of {threads} threads end in a partial warp",
-                            p.display_name(),
+                            site.written_name(src, p),
                             site.mask_phrase(src, cx.module),
                         ),
                         _ => format!(
                             "`{}` names {}, but only lanes {} reach it",
-                            p.display_name(),
+                            site.written_name(src, p),
                             site.mask_phrase(src, cx.module),
                             reach_text(src, &site.context, Level::Varying)
                         ),

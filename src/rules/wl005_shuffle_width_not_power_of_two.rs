@@ -46,7 +46,7 @@ impl Rule for ShuffleWidthNotPowerOfTwo {
                 message: format!(
                     "`{}` has width {width}, which is not a power of two up to 32: the lanes it groups are \
                      undefined",
-                    p.display_name()
+                    site.written_name(cx.source_of(site.function), p)
                 ),
                 help: Some("use 1, 2, 4, 8, 16 or 32; for other group sizes, shuffle within the next power of two and mask the extra lanes".to_owned()),
                 labels: vec![(wspan.0, wspan.1, "this width".to_owned())],

@@ -71,7 +71,7 @@ impl Rule for ShuffleSourceOutsideMask {
                 end,
                 message: format!(
                     "`{}` with mask {} involves lanes outside the mask",
-                    p.display_name(),
+                    site.written_name(src, p),
                     site.mask_text(src)
                 ),
                 help: Some(

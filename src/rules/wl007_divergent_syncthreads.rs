@@ -40,9 +40,10 @@ impl Rule for DivergentSyncthreads {
                 Some(Primitive::Syncthreads(SyncthreadsMode::Grid)) => {
                     "the grid's `sync()` waits for every thread of the grid,".to_owned()
                 }
-                Some(Primitive::Syncthreads(_)) => {
-                    "`__syncthreads()` waits for every thread of the block,".to_owned()
-                }
+                Some(p @ Primitive::Syncthreads(_)) => format!(
+                    "`{}()` waits for every thread of the block,",
+                    site.written_name(src, p)
+                ),
                 None => {
                     let Some(g) = dataflow::callee(cx.module, site.call) else {
                         continue;

@@ -139,7 +139,7 @@ impl Rule for FullMaskPresenceVote {
                     end,
                     message: format!(
                         "`{}` names all 32 lanes, but `{}` expects only some of them (line {}): a divergent caller hangs it",
-                        p.display_name(),
+                        site.written_name(cx.source_of(site.function), p),
                         short_name(&f.name),
                         src.line_col(evidence.0).0
                     ),
