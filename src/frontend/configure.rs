@@ -70,6 +70,10 @@ pub struct MacroDef {
 #[derive(Debug, Clone, Default)]
 pub struct MacroEnv {
     macros: Arc<HashMap<String, MacroDef>>,
+    /// Names `#undef`ed while not defined: known to be undefined, unlike a
+    /// name never mentioned, which a header the unit does not apply to the
+    /// file's conditions may define (see [`MacroEnv::is_known`]).
+    undefined: Arc<rustc_hash::FxHashSet<String>>,
 }
 
 impl MacroEnv {
@@ -96,6 +100,27 @@ impl MacroEnv {
         ] {
             env.define(name, None, value);
         }
+        // Other compilers' and platforms' predefined macros: the device
+        // pass knows they are not defined (a HIP branch is not compiled).
+        for name in [
+            "__HIP__",
+            "__HIPCC__",
+            "__HIPCC_RTC__",
+            "__HIP_DEVICE_COMPILE__",
+            "__HIP_PLATFORM_AMD__",
+            "__HIP_PLATFORM_HCC__",
+            "__CUDACC_RTC__",
+            "__CUDACC_DEBUG__",
+            "__clang__",
+            "__INTEL_COMPILER",
+            "__NVCOMPILER",
+            "_MSC_VER",
+            "_WIN32",
+            "_WIN64",
+            "__APPLE__",
+        ] {
+            env.undef(name);
+        }
         for d in &config.defines {
             let (name, value) = match d.split_once('=') {
                 Some((n, v)) => (n.trim(), v.trim().to_owned()),
@@ -116,6 +141,16 @@ impl MacroEnv {
         if self.macros.contains_key(name) {
             Arc::make_mut(&mut self.macros).remove(name);
         }
+        if !self.undefined.contains(name) {
+            Arc::make_mut(&mut self.undefined).insert(name.to_owned());
+        }
+    }
+
+    /// Has the name been defined or `#undef`ed? `#ifdef`/`defined()` of a
+    /// name that never was is false by the rule for unknowns (the file's
+    /// headers' macros do not decide its conditions), not by a known fact.
+    pub fn is_known(&self, name: &str) -> bool {
+        self.macros.contains_key(name) || self.undefined.contains(name)
     }
 
     pub fn get(&self, name: &str) -> Option<&MacroDef> {
@@ -712,8 +747,11 @@ fn read_include(d: &Directive) -> Option<IncludeDirective> {
 /// branch is taken, and whether the rule for unknowns decided it.
 fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
     match d.name.as_str() {
-        "ifdef" | "elifdef" => (env.is_defined(first_identifier(&d.args)), None),
-        "ifndef" | "elifndef" => (!env.is_defined(first_identifier(&d.args)), None),
+        "ifdef" | "elifdef" | "ifndef" | "elifndef" => {
+            let name = first_identifier(&d.args);
+            let why = (!env.is_known(name)).then_some(Undecidable::UnknownIdentifier);
+            (env.is_defined(name) == d.name.ends_with("ifdef"), why)
+        }
         _ => match evaluate(&d.args, env) {
             Ok((v, false)) => (v != 0, None),
             Ok((v, true)) => (v != 0, Some(Undecidable::UnknownIdentifier)),
@@ -842,7 +880,13 @@ fn expand(toks: Vec<Tok>, env: &MacroEnv) -> Result<Vec<Tok>, ()> {
             let Some(Tok::Ident(target)) = target else {
                 return Err(());
             };
-            out.push(Tok::Num(i128::from(env.is_defined(&target))));
+            if env.is_known(&target) {
+                out.push(Tok::Num(i128::from(env.is_defined(&target))));
+            } else {
+                // 0 by the rule for unknowns, as an identifier that is no
+                // macro is (the space keeps it from being any name).
+                out.push(Tok::Ident(format!("defined {target}")));
+            }
             continue;
         }
         let next_is_paren = work.last().is_some_and(|t| t.0 == Tok::Punct("("));
@@ -1370,6 +1414,10 @@ fn is_static_assert_alias(name: &[u8], env: &MacroEnv) -> bool {
 
 /// Rewrite attribute macros and statement-like macro calls in `out`.
 /// Returns how many uses were rewritten.
+fn is_space_word(word: &[u8]) -> bool {
+    matches!(word, b"__device__" | b"__host__")
+}
+
 fn rewrite_macros(
     out: &mut [u8],
     toks: &[CodeTok],
@@ -1413,6 +1461,27 @@ fn rewrite_macros(
             rewrites += 1;
             i = close + 1;
             continue;
+        }
+        // `[=] __device__ (int i) { … }`: an extended lambda's execution
+        // space, which the grammar does not take after the capture list.
+        // Lowering treats a lambda as the code it is called from.
+        if is_space_word(&out[t.start..t.end])
+            && i > 0
+            && &out[toks[i - 1].start..toks[i - 1].end] == b"]"
+        {
+            let mut k = i;
+            while toks
+                .get(k)
+                .is_some_and(|n| is_space_word(&out[n.start..n.end]))
+            {
+                k += 1;
+            }
+            if toks.get(k).is_some_and(|n| &out[n.start..n.end] == b"(") {
+                blank(out, t.start, toks[k - 1].end);
+                rewrites += 1;
+                i = k;
+                continue;
+            }
         }
         // `NV_IF_TARGET(cond, (A), (B))` and its kin: keep the arm this
         // device pass compiles, as a block.
@@ -2536,6 +2605,33 @@ mod tests {
         // Include guards: the guard is not defined yet, so the body is kept.
         let v = view("#ifndef LIB_H\n#define LIB_H\nint x;\n#endif\n");
         assert!(v.text.contains("int x;"));
+        // A name never defined nor undefined is "not defined" by the same
+        // rule (a header may define it), in `#ifdef` and `defined()` alike;
+        // one the file defined or undefined is known.
+        for cond in [
+            "#ifdef LIB_FLAG",
+            "#if defined(LIB_FLAG)",
+            "#if defined LIB_FLAG",
+        ] {
+            let v = view(&format!("{cond}\na\n#else\nb\n#endif\n"));
+            assert_eq!(
+                v.text.split_whitespace().collect::<Vec<_>>(),
+                ["b"],
+                "{cond}"
+            );
+            assert_eq!(v.undecided.len(), 1, "{cond}");
+            assert_eq!(v.undecided[0].why, Undecidable::UnknownIdentifier);
+        }
+        // (`#define` and `#undef` lines stay in the text the grammar reads.)
+        let v = view("#undef LIB_FLAG\n#ifdef LIB_FLAG\na\n#else\nb\n#endif\n");
+        assert_eq!(v.text.split_whitespace().last(), Some("b"));
+        assert!(v.undecided.is_empty());
+        let v = view("#define LIB_FLAG\n#if !defined(LIB_FLAG)\na\n#else\nb\n#endif\n");
+        assert_eq!(v.text.split_whitespace().last(), Some("b"));
+        assert!(v.undecided.is_empty());
+        // A known false side still decides `&&` whatever the unknown is.
+        let v = view("#if defined(__HIP__) && defined(LIB_FLAG)\na\n#endif\n");
+        assert!(v.undecided.is_empty());
     }
 
     #[test]

@@ -476,6 +476,26 @@ mod tests {
     }
 
     #[test]
+    fn extended_lambdas_parse_in_the_configured_view() {
+        let text = "__global__ void k(float *out, int n) {\n\
+            auto f = [=] __device__ (int i) { return out[i]; };\n\
+            auto g = [&] __host__ __device__ (int i) -> float { return out[i] + f(i); };\n\
+            apply([=] __device__ (int i) { out[i] = g(i); }, n);\n\
+            float a[4]; a[n] = 0.0f;\n\
+        }\n";
+        let src = SourceFile::new("l.cu", text.as_bytes());
+        let (parsed, _) =
+            parse_configured(src, &PpConfig::default(), DEFAULT_MAX_PARSE_OPERATIONS).unwrap();
+        assert!(
+            parsed.error_regions.is_empty(),
+            "{:?}",
+            parsed.error_regions
+        );
+        assert_eq!(parsed.source.text.len(), text.len());
+        assert_eq!(parsed.source.text.matches("__device__").count(), 0);
+    }
+
+    #[test]
     fn the_parse_budget_stops_big_inputs_deterministically() {
         let text = "__global__ void k(int *p) { p[threadIdx.x] = __shfl_sync(~0u, 1, 0); }\n"
             .repeat(2_000);
