@@ -740,11 +740,12 @@ fn print_verbose(run: &RunResult) {
         );
     }
     eprintln_quiet!(
-        "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found",
+        "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found, {} file(s) configured again with their headers' macros",
         stats.includes_resolved,
         stats.headers_lowered,
         stats.includes_cut,
-        stats.missing_includes.len()
+        stats.missing_includes.len(),
+        stats.files_configured_with_header_macros
     );
     for (name, files) in &stats.missing_includes {
         eprintln_quiet!("warplint: include not found: {name} (in {files} file(s))");

@@ -321,17 +321,56 @@ fn analyse(
     };
     outcome.lossy_utf8 = source.lossy;
     clock.lap(Stage::Decode);
+    // The configuration this file is compiled with: the run's, and the
+    // `-D`s of its compile database entry.
+    let file_env =
+        session.and_then(|s| s.file_env(std::path::Path::new(&path), &unit_options(opts)));
+    let env = file_env.as_ref().unwrap_or(&opts.env);
+    let unit_opts = tu::UnitOptions {
+        env,
+        ..unit_options(opts)
+    };
+    let budget = opts.budgets.max_parse_operations;
     // The view the configuration compiles: branches not taken and
     // directive lines blank, attribute macros rewritten (same offsets).
-    let parsed = frontend::parse_configured(source, &opts.env, opts.budgets.max_parse_operations);
+    let parsed = frontend::parse_configured(source, env, budget);
     clock.lap(Stage::Parse);
-    let (parsed, original_text) = match parsed {
+    let (mut parsed, mut original_text) = match parsed {
         Ok(p) => p,
         Err(why) => {
             outcome.not_analysed = Some(why.to_string());
             return;
         }
     };
+    // The translation unit: headers parsed and lowered once per run, their
+    // macros visible to this file's lowering, their functions linked in.
+    let mut unit = session
+        .map(|s| s.unit(std::path::Path::new(&path), &parsed.source.text, &unit_opts))
+        .unwrap_or_default();
+    clock.lap(Stage::Unit);
+    // A condition the rule for unknowns decided on a name the headers
+    // define: configure again with the headers' macros.
+    if let Some(s) = session
+        && let Some(again) = tu::configure_again(
+            &parsed,
+            &mut original_text,
+            &unit.header_effects(),
+            env,
+            budget,
+        )
+    {
+        match again {
+            Ok(p) => (parsed, original_text) = p,
+            Err(why) => {
+                outcome.not_analysed = Some(why.to_string());
+                return;
+            }
+        }
+        outcome.configured_with_header_macros = true;
+        clock.lap(Stage::Parse);
+        unit = s.unit(std::path::Path::new(&path), &parsed.source.text, &unit_opts);
+        clock.lap(Stage::Unit);
+    }
     if let Some(at) = parsed.view.cut_at {
         let budget = opts.budgets.max_parse_operations;
         let (line, _) = parsed.source.line_col(at);
@@ -346,18 +385,6 @@ fn analyse(
     outcome.parse_error_regions = parsed.error_regions.clone();
     outcome.function_definitions = parsed.functions.total;
     outcome.functions_with_parse_errors = parsed.functions.with_parse_errors;
-    let mut parsed = parsed;
-    // The translation unit: headers parsed and lowered once per run, their
-    // macros visible to this file's lowering, their functions linked in.
-    let unit = session
-        .map(|s| {
-            s.unit(
-                std::path::Path::new(&path),
-                &parsed.source.text,
-                &unit_options(opts),
-            )
-        })
-        .unwrap_or_default();
     outcome.includes_resolved = unit.resolved;
     outcome.missing_includes = unit.missing.clone();
     outcome.includes_cut = unit.cut;
@@ -367,7 +394,7 @@ fn analyse(
         parsed.macros.inherit(unit.macros());
     }
     clock.lap(Stage::Unit);
-    let mut module = ir::lower_file(&parsed, &opts.env);
+    let mut module = ir::lower_file(&parsed, env);
     unit.link(&mut module);
     if let Some(contracts) = session.and_then(|s| s.launch_contracts.get()) {
         for f in &module.functions {
@@ -387,7 +414,7 @@ fn analyse(
     clock.lap(Stage::Dataflow);
     let cx = RuleContext {
         file: &parsed,
-        env: &opts.env,
+        env,
         module: &module,
         facts: &facts,
     };
@@ -438,7 +465,6 @@ fn analyse(
     }
     keep_strongest_header_findings(&mut in_headers);
     outcome.header_diagnostics = suppress_in_headers(in_headers, opts);
-    let mut original_text = original_text;
     if audit_comments {
         // Directives are comments as written: the configured view blanks
         // some (inside `<nv/target>` dispatch arguments). Offsets and lines

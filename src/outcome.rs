@@ -55,6 +55,9 @@ pub struct FileOutcome {
     pub missing_includes: Vec<String>,
     /// Includes not followed because a budget ran out.
     pub includes_cut: usize,
+    /// The file was configured again with its headers' macros: a condition
+    /// the rule for unknowns decided names a macro a header defines.
+    pub configured_with_header_macros: bool,
 }
 
 /// Why the re-lint of a fixed text refuses it: the one check behind both
@@ -246,6 +249,7 @@ impl RunResult {
             s.suppressed += f.suppressed;
             s.includes_resolved += f.includes_resolved;
             s.includes_cut += f.includes_cut;
+            s.files_configured_with_header_macros += usize::from(f.configured_with_header_macros);
             for m in &f.missing_includes {
                 *s.missing_includes.entry(m.clone()).or_default() += 1;
             }
@@ -311,6 +315,9 @@ pub struct Stats {
     pub includes_resolved: usize,
     /// Includes not followed because a budget ran out.
     pub includes_cut: usize,
+    /// Files whose conditions were decided again with their headers'
+    /// macros (a condition on a name a header defines).
+    pub files_configured_with_header_macros: usize,
     /// Headers parsed and lowered (each once per configuration).
     pub headers_lowered: usize,
     /// Included names no file was found for → how many checked files

@@ -74,6 +74,11 @@ pub struct MacroEnv {
     /// name never mentioned, which a header the unit does not apply to the
     /// file's conditions may define (see [`MacroEnv::is_known`]).
     undefined: Arc<rustc_hash::FxHashSet<String>>,
+    /// What the file's headers define (`None`: undefine), seen by its
+    /// conditions only ([`MacroEnv::apply_headers`]): rewriting attribute
+    /// and statement macros reads the file's own and the configuration's.
+    /// Each header's effects, sorted by name, in include order.
+    headers: Arc<Vec<Arc<[MacroEffect]>>>,
 }
 
 impl MacroEnv {
@@ -150,7 +155,9 @@ impl MacroEnv {
     /// name that never was is false by the rule for unknowns (the file's
     /// headers' macros do not decide its conditions), not by a known fact.
     pub fn is_known(&self, name: &str) -> bool {
-        self.macros.contains_key(name) || self.undefined.contains(name)
+        self.macros.contains_key(name)
+            || self.undefined.contains(name)
+            || self.header_effect(name).is_some()
     }
 
     pub fn get(&self, name: &str) -> Option<&MacroDef> {
@@ -165,9 +172,80 @@ impl MacroEnv {
         self.macros.len()
     }
 
+    /// What a file's directives did to `base` to make this environment:
+    /// each name it defined differently, or undefined, once, by name.
+    pub fn effects_since(&self, base: &MacroEnv) -> Vec<MacroEffect> {
+        let mut out: Vec<MacroEffect> = (self.macros.iter())
+            .filter(|(name, def)| base.get(name) != Some(def))
+            .map(|(name, def)| MacroEffect {
+                name: name.clone(),
+                def: Some(def.clone()),
+            })
+            .collect();
+        // Undefined: a macro of `base` it removed, or a name it `#undef`ed.
+        let removed = base.macros.keys().filter(|n| !self.macros.contains_key(*n));
+        let undefined_here = (self.undefined.iter())
+            .filter(|n| !self.macros.contains_key(*n) && !base.undefined.contains(*n));
+        out.extend(removed.chain(undefined_here).map(|name| MacroEffect {
+            name: name.clone(),
+            def: None,
+        }));
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out.dedup_by(|a, b| a.name == b.name);
+        out
+    }
+
+    /// Let the file's conditions see what its headers' directives do
+    /// (`effects`, in include order: a later one wins). The file's own
+    /// `#define`s and `#undef`s come after them.
+    /// Each header's effects must be sorted by name, as
+    /// [`MacroEnv::effects_since`] gives them.
+    pub fn apply_headers(&mut self, effects: &[Arc<[MacroEffect]>]) {
+        Arc::make_mut(&mut self.headers).extend(effects.iter().cloned());
+    }
+
+    /// What the last header that mentions `name` does to it.
+    fn header_effect(&self, name: &str) -> Option<&MacroEffect> {
+        (self.headers.iter().rev()).find_map(|h| {
+            h.binary_search_by(|e| e.name.as_str().cmp(name))
+                .ok()
+                .map(|i| &h[i])
+        })
+    }
+
+    /// The environment as the file and the configuration define it.
+    fn without_headers(&self) -> MacroEnv {
+        MacroEnv {
+            headers: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// The definition a condition sees: the file's (or the
+    /// configuration's), else its headers'.
+    fn condition_def(&self, name: &str) -> Option<&MacroDef> {
+        match self.macros.get(name) {
+            Some(def) => Some(def),
+            None if self.undefined.contains(name) => None,
+            None => self.header_effect(name).and_then(|e| e.def.as_ref()),
+        }
+    }
+
+    /// Is the name defined, for a condition?
+    fn condition_defined(&self, name: &str) -> bool {
+        self.condition_def(name).is_some()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.macros.is_empty()
     }
+}
+
+/// A header's net effect on one macro: defined as `def`, or undefined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroEffect {
+    pub name: String,
+    pub def: Option<MacroDef>,
 }
 
 /// An `#include` in a branch the configuration compiles.
@@ -315,7 +393,7 @@ fn configure_view(
     let mut stack: Vec<Frame> = Vec::new();
     // Where the text since the last directive started.
     let mut region_start = 0usize;
-    for d in &directives {
+    for (di, d) in directives.iter().enumerate() {
         let active = stack.last().is_none_or(|f| f.active);
         if !active {
             blank(&mut out, region_start, d.start);
@@ -325,7 +403,17 @@ fn configure_view(
             "if" | "ifdef" | "ifndef" => {
                 let mut frame = Frame::new(active, d.start, d.end);
                 if active {
-                    let (taken, why) = decide(d, env);
+                    let (taken, mut why) = decide(d, env);
+                    // An include guard (`#ifndef LIB_H` then `#define
+                    // LIB_H`): the file itself decides it, not a header.
+                    if d.name == "ifndef"
+                        && directives.get(di + 1).is_some_and(|n| {
+                            n.name == "define"
+                                && first_identifier(&n.args) == first_identifier(&d.args)
+                        })
+                    {
+                        why = None;
+                    }
                     frame.enter(taken, why, d);
                     record_undecided(&mut view, d, taken, why);
                 }
@@ -396,6 +484,9 @@ fn configure_view(
                 view.host_bodies = blanked;
             }
         }
+    }
+    if let Some(toks) = &toks {
+        view.macro_rewrites += blank_lambda_spaces(&mut out, toks);
     }
     // A view past the parse budget keeps whole declarations up to a cut.
     if let Some(toks) = &toks
@@ -750,12 +841,29 @@ fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
         "ifdef" | "elifdef" | "ifndef" | "elifndef" => {
             let name = first_identifier(&d.args);
             let why = (!env.is_known(name)).then_some(Undecidable::UnknownIdentifier);
-            (env.is_defined(name) == d.name.ends_with("ifdef"), why)
+            (
+                env.condition_defined(name) == d.name.ends_with("ifdef"),
+                why,
+            )
         }
-        _ => match evaluate(&d.args, env) {
+        _ if env.headers.is_empty() => match evaluate(&d.args, env) {
             Ok((v, false)) => (v != 0, None),
             Ok((v, true)) => (v != 0, Some(Undecidable::UnknownIdentifier)),
             Err(()) => (true, Some(Undecidable::Unevaluable)),
+        },
+        // Headers' macros only decide what would otherwise take an unknown
+        // name as 0. A condition that cannot be evaluated without them
+        // keeps its rule: a header's macros come from its own view, whose
+        // conditions on other headers' macros (a library's chain of
+        // compiler-detection macros) may be decided wrongly, and taking
+        // the branch is the better guess.
+        _ => match evaluate(&d.args, &env.without_headers()) {
+            Ok((v, false)) => (v != 0, None),
+            Err(()) => (true, Some(Undecidable::Unevaluable)),
+            Ok((v, true)) => match evaluate(&d.args, env) {
+                Ok((w, unknown)) => (w != 0, unknown.then_some(Undecidable::UnknownIdentifier)),
+                Err(()) => (v != 0, Some(Undecidable::UnknownIdentifier)),
+            },
         },
     }
 }
@@ -881,7 +989,7 @@ fn expand(toks: Vec<Tok>, env: &MacroEnv) -> Result<Vec<Tok>, ()> {
                 return Err(());
             };
             if env.is_known(&target) {
-                out.push(Tok::Num(i128::from(env.is_defined(&target))));
+                out.push(Tok::Num(i128::from(env.condition_defined(&target))));
             } else {
                 // 0 by the rule for unknowns, as an identifier that is no
                 // macro is (the space keeps it from being any name).
@@ -890,7 +998,7 @@ fn expand(toks: Vec<Tok>, env: &MacroEnv) -> Result<Vec<Tok>, ()> {
             continue;
         }
         let next_is_paren = work.last().is_some_and(|t| t.0 == Tok::Punct("("));
-        match env.get(name) {
+        match env.condition_def(name) {
             Some(def) if depth < MAX_ATTRIBUTE_DEPTH * 4 => match &def.params {
                 None => {
                     let body = lex(&def.body)?;
@@ -1418,6 +1526,38 @@ fn is_space_word(word: &[u8]) -> bool {
     matches!(word, b"__device__" | b"__host__")
 }
 
+/// `[=] __device__ (int i) { … }`: an extended lambda's execution space,
+/// which the grammar does not take after the capture list, is blanked.
+/// Lowering treats a lambda as the code it is called from. Runs after host
+/// bodies are blanked: the `__device__` is what keeps a host function's
+/// body that holds such a lambda.
+fn blank_lambda_spaces(out: &mut [u8], toks: &[CodeTok]) -> usize {
+    let mut blanked = 0;
+    let mut i = 1;
+    while i < toks.len() {
+        let t = toks[i];
+        if !(is_space_word(&out[t.start..t.end])
+            && &out[toks[i - 1].start..toks[i - 1].end] == b"]")
+        {
+            i += 1;
+            continue;
+        }
+        let mut k = i;
+        while toks
+            .get(k)
+            .is_some_and(|n| is_space_word(&out[n.start..n.end]))
+        {
+            k += 1;
+        }
+        if toks.get(k).is_some_and(|n| &out[n.start..n.end] == b"(") {
+            blank(out, t.start, toks[k - 1].end);
+            blanked += 1;
+        }
+        i = k.max(i + 1);
+    }
+    blanked
+}
+
 fn rewrite_macros(
     out: &mut [u8],
     toks: &[CodeTok],
@@ -1461,27 +1601,6 @@ fn rewrite_macros(
             rewrites += 1;
             i = close + 1;
             continue;
-        }
-        // `[=] __device__ (int i) { … }`: an extended lambda's execution
-        // space, which the grammar does not take after the capture list.
-        // Lowering treats a lambda as the code it is called from.
-        if is_space_word(&out[t.start..t.end])
-            && i > 0
-            && &out[toks[i - 1].start..toks[i - 1].end] == b"]"
-        {
-            let mut k = i;
-            while toks
-                .get(k)
-                .is_some_and(|n| is_space_word(&out[n.start..n.end]))
-            {
-                k += 1;
-            }
-            if toks.get(k).is_some_and(|n| &out[n.start..n.end] == b"(") {
-                blank(out, t.start, toks[k - 1].end);
-                rewrites += 1;
-                i = k;
-                continue;
-            }
         }
         // `NV_IF_TARGET(cond, (A), (B))` and its kin: keep the arm this
         // device pass compiles, as a block.
@@ -2602,9 +2721,11 @@ mod tests {
         assert_eq!(v.undecided[0].why, Undecidable::Unevaluable);
         let v = view("#if 1\na\n#elif UNKNOWN_FN(2)\nb\n#endif\n");
         assert_eq!(v.text.split_whitespace().collect::<Vec<_>>(), ["a"]);
-        // Include guards: the guard is not defined yet, so the body is kept.
+        // Include guards: the guard is not defined yet, so the body is
+        // kept, and the file itself decides it (no header's macro does).
         let v = view("#ifndef LIB_H\n#define LIB_H\nint x;\n#endif\n");
         assert!(v.text.contains("int x;"));
+        assert!(v.undecided.is_empty());
         // A name never defined nor undefined is "not defined" by the same
         // rule (a header may define it), in `#ifdef` and `defined()` alike;
         // one the file defined or undefined is known.
@@ -2632,6 +2753,64 @@ mod tests {
         // A known false side still decides `&&` whatever the unknown is.
         let v = view("#if defined(__HIP__) && defined(LIB_FLAG)\na\n#endif\n");
         assert!(v.undecided.is_empty());
+    }
+
+    #[test]
+    fn headers_macros_decide_what_the_rule_for_unknowns_would() {
+        let effects = |defs: &[(&str, Option<&str>)]| -> Vec<MacroEffect> {
+            defs.iter()
+                .map(|(name, body)| MacroEffect {
+                    name: (*name).to_owned(),
+                    // `NAME()` bodies are function-like macros of no parameter.
+                    def: body.map(|b| match b.strip_prefix("()") {
+                        Some(b) => MacroDef {
+                            params: Some(Vec::new()),
+                            body: b.to_owned(),
+                        },
+                        None => MacroDef {
+                            params: None,
+                            body: b.to_owned(),
+                        },
+                    }),
+                })
+                .collect()
+        };
+        let with = |src: &str, defs: &[(&str, Option<&str>)]| {
+            let config = PpConfig::default();
+            let mut env = MacroEnv::from_config(&config);
+            env.apply_headers(&[effects(defs).into()]);
+            configure(src.as_bytes(), &config, &mut env)
+        };
+        let words = |v: &ConfiguredView| v.text.split_whitespace().last().map(str::to_owned);
+        // A name a header defines decides `#ifdef` and `#if`, as known.
+        let src = "#ifdef LIB_SYNC\na\n#else\nb\n#endif\n";
+        let v = with(src, &[("LIB_SYNC", Some("1"))]);
+        assert_eq!(words(&v).as_deref(), Some("a"));
+        assert!(v.undecided.is_empty());
+        let v = with(
+            "#if LIB_LEVEL >= 2\na\n#else\nb\n#endif\n",
+            &[("LIB_LEVEL", Some("3"))],
+        );
+        assert_eq!(words(&v).as_deref(), Some("a"));
+        assert!(v.undecided.is_empty());
+        // A header that undefines it decides the other way.
+        let v = with(src, &[("LIB_SYNC", None)]);
+        assert_eq!(words(&v).as_deref(), Some("b"));
+        assert!(v.undecided.is_empty());
+        // The file's own directives come after its headers'.
+        let v = with(
+            &format!("#undef LIB_SYNC\n{src}"),
+            &[("LIB_SYNC", Some("1"))],
+        );
+        assert_eq!(words(&v).as_deref(), Some("b"));
+        // A condition that cannot be evaluated without the headers keeps
+        // its rule (taken), whatever their macros make of it.
+        let v = with(
+            "#if LIB_COMPILER()\na\n#else\nb\n#endif\n",
+            &[("LIB_COMPILER", Some("() 0"))],
+        );
+        assert_eq!(words(&v).as_deref(), Some("a"));
+        assert_eq!(v.undecided[0].why, Undecidable::Unevaluable);
     }
 
     #[test]

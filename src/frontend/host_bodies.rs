@@ -448,7 +448,10 @@ struct S { void run() const { } __host__ __device__ int both() { return 2; } }; 
             let (text, bodies) = view(src);
             assert!(bodies.is_empty(), "{src}");
             let body = |s: &str| s[s.find('{').unwrap_or(0)..].trim().to_owned();
-            assert_eq!(body(&text), body(src), "{src}");
+            // A lambda's execution space is blanked (the grammar does not
+            // take it there); the body stays.
+            let kept = src.replace("] __device__ (", "]            (");
+            assert_eq!(body(&text), body(&kept), "{src}");
         }
     }
 

@@ -20,7 +20,7 @@ use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
 use crate::source::{SourceFile, Span};
 
-pub use configure::{ConfiguredView, MacroEnv, PpConfig, configure};
+pub use configure::{ConfiguredView, MacroEffect, MacroEnv, PpConfig, configure};
 pub use macros::MacroTable;
 pub use preproc::{PreprocEnv, RegionOracle};
 
@@ -224,7 +224,16 @@ pub fn parse_configured_in(
     max_operations: u64,
 ) -> Result<(ParsedFile, Option<String>), NotParsed> {
     let max_tokens = usize::try_from(max_operations).unwrap_or(usize::MAX);
-    let mut view = configure::configure_within(source.text.as_bytes(), config, env, max_tokens);
+    let view = configure::configure_within(source.text.as_bytes(), config, env, max_tokens);
+    parse_configured_view(source, view, max_operations)
+}
+
+/// Parse `view`, the configured view of `source` (the text as written).
+pub fn parse_configured_view(
+    source: SourceFile,
+    mut view: ConfiguredView,
+    max_operations: u64,
+) -> Result<(ParsedFile, Option<String>), NotParsed> {
     let text = std::mem::take(&mut view.text);
     let (configured, original) = if text == source.text {
         (source, None)

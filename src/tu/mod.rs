@@ -35,7 +35,8 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::frontend::{self, PreprocEnv, macros::Macro};
+use crate::frontend::configure::UndecidedCondition;
+use crate::frontend::{self, MacroEffect, ParsedFile, PreprocEnv, macros::Macro};
 use crate::ir::{self, ExprKind, Function, Module};
 use crate::source::SourceFile;
 
@@ -104,11 +105,23 @@ struct Node {
     scan: OnceLock<Arc<Scan>>,
     /// Per search key: the files its includes name.
     targets: PerKey<Targets>,
-    /// Per configuration key: the words of its configured view, and its
-    /// top-level declarations for the prefilter (`reach.rs`).
-    lexed: PerKey<Option<(Arc<Words>, Arc<Reach>)>>,
+    /// Per configuration key: the words of its configured view, its
+    /// top-level declarations for the prefilter (`reach.rs`), and what its
+    /// directives do to the macros.
+    lexed: PerKey<Option<Lexed>>,
     /// Per configuration key: the header parsed and lowered.
     lowered: PerKey<Option<Arc<Lowered>>>,
+}
+
+/// A header's configured view, lexed: what a unit needs of it unparsed.
+#[derive(Debug, Clone)]
+struct Lexed {
+    words: Arc<Words>,
+    reach: Arc<Reach>,
+    /// Its `#define`s and `#undef`s in the branches the configuration
+    /// compiles, as net effects: what including it does to a file's
+    /// macros.
+    effects: Arc<[MacroEffect]>,
 }
 
 /// The cell for `key` among a node's per-key values.
@@ -173,6 +186,7 @@ struct Lazy<'s> {
 struct UnitHeader {
     node: Arc<Node>,
     words: Arc<Words>,
+    effects: Arc<[MacroEffect]>,
     lowered: OnceCell<Option<Arc<Lowered>>>,
 }
 
@@ -327,10 +341,11 @@ impl Session {
                 unit.cut += 1;
                 continue;
             }
-            if let Some(words) = self.words(&header, key, opts) {
+            if let Some(lexed) = self.lexed(&header, key, opts) {
                 unit.headers.push(UnitHeader {
                     node: header,
-                    words,
+                    words: lexed.words,
+                    effects: lexed.effects,
                     lowered: OnceCell::new(),
                 });
             }
@@ -537,31 +552,23 @@ impl Session {
         )
     }
 
-    /// The words of a header's configured view (what it may define), once
-    /// per header and configuration: a lexer pass, no parse. `None` when
-    /// it cannot be read.
-    fn words(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Words>> {
-        self.lexed(header, key, opts).map(|(words, _)| words)
-    }
-
     /// The header's top-level declarations (`reach.rs`), from the same
     /// lexing as its words.
     fn reach(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Arc<Reach>> {
-        self.lexed(header, key, opts).map(|(_, reach)| reach)
+        self.lexed(header, key, opts).map(|l| l.reach)
     }
 
     /// The header's words and top-level declarations, once per
     /// configuration: configuring the view costs more than both lexers.
-    fn lexed(
-        &self,
-        header: &Node,
-        key: u64,
-        opts: &UnitOptions,
-    ) -> Option<(Arc<Words>, Arc<Reach>)> {
+    fn lexed(&self, header: &Node, key: u64, opts: &UnitOptions) -> Option<Lexed> {
         let cell = per_key(&header.lexed, key);
         cell.get_or_init(|| {
-            let view = configured_view(header, opts)?;
-            Some((Arc::new(Words::of(&view)), Arc::new(Reach::of(&view))))
+            let (view, effects) = configured_view(header, opts)?;
+            Some(Lexed {
+                words: Arc::new(Words::of(&view)),
+                reach: Arc::new(Reach::of(&view)),
+                effects: effects.into(),
+            })
         })
         .clone()
     }
@@ -577,12 +584,23 @@ impl Session {
             // The header as the configuration compiles it (the same view a
             // checked file gets); spans are unchanged, so findings render
             // from the text as written (`source`).
-            let (parsed, _) = frontend::parse_configured(
+            let (mut parsed, mut original) = frontend::parse_configured(
                 SourceFile::from_string(source.path.clone(), source.text.clone(), source.lossy),
                 opts.env,
                 opts.max_parse_operations,
             )
             .ok()?;
+            // Its conditions on its own headers' macros, as for a checked
+            // file (one level: those headers' views are their own).
+            if !parsed.view.undecided.is_empty() {
+                let effects = self.included_effects(&header.path, &parsed.source.text, opts);
+                let budget = opts.max_parse_operations;
+                if let Some(again) =
+                    configure_again(&parsed, &mut original, &effects, opts.env, budget)
+                {
+                    (parsed, _) = again.ok()?;
+                }
+            }
             let mut module = ir::lower_file(&parsed, opts.env);
             module.launches.clear();
             let macros = parsed.macros.defs.iter().cloned().map(Arc::new).collect();
@@ -595,6 +613,45 @@ impl Session {
             }))
         })
         .clone()
+    }
+
+    /// What the headers `path` includes (its configured view `text`) do to
+    /// the macros, in include order: [`Unit::header_effects`] without the
+    /// rest of a unit.
+    fn included_effects(
+        &self,
+        path: &Path,
+        text: &str,
+        opts: &UnitOptions,
+    ) -> Vec<Arc<[MacroEffect]>> {
+        let search = self.search_for(path, opts);
+        let key = search.key(opts.env, opts.max_parse_operations);
+        let mut order: Vec<Arc<Node>> = Vec::new();
+        self.walk_paths(path, text, &search, opts, &mut order);
+        (order.iter())
+            .filter(|h| self.fits(h, opts))
+            .filter_map(|h| self.lexed(h, key, opts).map(|l| l.effects))
+            .collect()
+    }
+
+    /// The configuration `path` is compiled with where its compile
+    /// database entry defines macros (`-D`): the run's, with those added
+    /// before the run's own `-D`s (which win). `None` where there are none.
+    pub fn file_env(&self, path: &Path, opts: &UnitOptions) -> Option<PreprocEnv> {
+        if opts.includes.disabled {
+            return None;
+        }
+        let search = self.search_for(path, opts);
+        if search.defines.is_empty() {
+            return None;
+        }
+        let mut env = opts.env.clone();
+        let db = search
+            .defines
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"));
+        env.defines = db.chain(opts.env.defines.iter().cloned()).collect();
+        Some(env)
     }
 
     fn search_for(&self, path: &Path, opts: &UnitOptions) -> Search {
@@ -673,18 +730,83 @@ fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
     std::fs::read(header).ok()
 }
 
-/// The view of `header` that `frontend::parse_configured` parses.
-fn configured_view(header: &Node, opts: &UnitOptions) -> Option<String> {
+/// The view of `header` that `frontend::parse_configured` parses, and what
+/// its directives do to the configuration's macros.
+fn configured_view(header: &Node, opts: &UnitOptions) -> Option<(String, Vec<MacroEffect>)> {
     let source = read_source(&header.path, opts.max_file_bytes)?;
     let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
-    let mut env = frontend::MacroEnv::from_config(opts.env);
+    let base = frontend::MacroEnv::from_config(opts.env);
+    let mut env = base.clone();
     let view = frontend::configure::configure_within(
         source.text.as_bytes(),
         opts.env,
         &mut env,
         max_tokens,
     );
-    Some(view.text)
+    Some((view.text, env.effects_since(&base)))
+}
+
+/// Where a condition the rule for unknowns decided (`#ifdef NAME`, `#if
+/// NAME`) names a macro the file's headers define (`effects`, in include
+/// order): the file configured and parsed again with those macros, as a
+/// preprocessor has them after the includes (the file's own directives
+/// still come after them). `original` is the text as written, when the
+/// first view differs from it. `None`: nothing to decide again.
+pub fn configure_again(
+    parsed: &ParsedFile,
+    original: &mut Option<String>,
+    effects: &[Arc<[MacroEffect]>],
+    env: &PreprocEnv,
+    max_operations: u64,
+) -> Option<Result<(ParsedFile, Option<String>), frontend::NotParsed>> {
+    if !decides_a_condition(&parsed.view.undecided, effects) {
+        return None;
+    }
+    let written = original.as_deref().unwrap_or(&parsed.source.text);
+    let mut macros = frontend::MacroEnv::from_config(env);
+    macros.apply_headers(effects);
+    let max_tokens = usize::try_from(max_operations).unwrap_or(usize::MAX);
+    let view =
+        frontend::configure::configure_within(written.as_bytes(), env, &mut macros, max_tokens);
+    // Most such conditions pick the same code (a system-header pragma, a
+    // guard of a config macro): the first parse stands.
+    if same_code(&view.text, &parsed.source.text) {
+        return None;
+    }
+    let text = original
+        .take()
+        .unwrap_or_else(|| parsed.source.text.clone());
+    let source = SourceFile::from_string(parsed.source.path.clone(), text, parsed.source.lossy);
+    Some(frontend::parse_configured_view(
+        source,
+        view,
+        max_operations,
+    ))
+}
+
+/// Do two configured views of one text hold the same code? Both keep
+/// every line where it was; they may differ in directive lines only
+/// (`#pragma`s of a branch taken in one), which declare nothing.
+fn same_code(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.split('\n').zip(b.split('\n')).all(|(x, y)| {
+            x == y
+                || (x.trim_start().starts_with('#') || x.trim().is_empty())
+                    && (y.trim_start().starts_with('#') || y.trim().is_empty())
+        })
+}
+
+/// Does a macro of `effects` name a condition the rule for unknowns
+/// decided?
+fn decides_a_condition(undecided: &[UndecidedCondition], effects: &[Arc<[MacroEffect]>]) -> bool {
+    let defined = |word: &str| {
+        (effects.iter()).any(|h| h.binary_search_by(|e| e.name.as_str().cmp(word)).is_ok())
+    };
+    undecided.iter().any(|c| {
+        (c.condition
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')))
+        .any(|word| !word.is_empty() && defined(word))
+    })
 }
 
 fn read_source(header: &Path, max_bytes: u64) -> Option<SourceFile> {
@@ -711,6 +833,16 @@ impl Unit<'_> {
     /// Does the unit hold any header?
     pub fn has_headers(&self) -> bool {
         !self.headers.is_empty()
+    }
+
+    /// What the unit's headers do to the macros, in include order (a later
+    /// header's definition wins): the macros a preprocessor has defined
+    /// after the file's includes. Each header is configured on its own.
+    pub fn header_effects(&self) -> Vec<Arc<[MacroEffect]>> {
+        self.headers
+            .iter()
+            .map(|h| Arc::clone(&h.effects))
+            .collect()
     }
 
     /// Header `i` parsed and lowered (once; `None` if it could not be).
