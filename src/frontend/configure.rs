@@ -387,86 +387,8 @@ fn configure_view(
     blank_bodies: Option<Bodies>,
 ) -> ConfiguredView {
     let _ = config; // The configuration's macros are in `env` (see `MacroEnv::from_config`).
-    let mut out = text.to_vec();
     let mut view = ConfiguredView::default();
-    let directives = scan_directives(text);
-    let mut stack: Vec<Frame> = Vec::new();
-    // Where the text since the last directive started.
-    let mut region_start = 0usize;
-    for (di, d) in directives.iter().enumerate() {
-        let active = stack.last().is_none_or(|f| f.active);
-        if !active {
-            blank(&mut out, region_start, d.start);
-        }
-        region_start = d.end;
-        match d.name.as_str() {
-            "if" | "ifdef" | "ifndef" => {
-                let mut frame = Frame::new(active, d.start, d.end);
-                if active {
-                    let (taken, mut why) = decide(d, env);
-                    // An include guard (`#ifndef LIB_H` then `#define
-                    // LIB_H`): the file itself decides it, not a header.
-                    if d.name == "ifndef"
-                        && directives.get(di + 1).is_some_and(|n| {
-                            n.name == "define"
-                                && first_identifier(&n.args) == first_identifier(&d.args)
-                        })
-                    {
-                        why = None;
-                    }
-                    frame.enter(taken, why, d);
-                    record_undecided(&mut view, d, taken, why);
-                }
-                stack.push(frame);
-                blank(&mut out, d.start, d.end);
-            }
-            "elif" | "elifdef" | "elifndef" | "else" => {
-                if let Some(frame) = stack.last_mut() {
-                    frame.close_branch(d.start);
-                    if frame.outer_active {
-                        if frame.taken_any {
-                            frame.active = false;
-                            frame.branches.push(Branch::new(d.end, false));
-                        } else if d.name == "else" {
-                            frame.enter(true, None, d);
-                        } else {
-                            let (taken, why) = decide(d, env);
-                            frame.enter(taken, why, d);
-                            record_undecided(&mut view, d, taken, why);
-                        }
-                    }
-                }
-                blank(&mut out, d.start, d.end);
-            }
-            "endif" => {
-                if let Some(mut frame) = stack.pop() {
-                    frame.close_branch(d.start);
-                    if frame.outer_active && frame.undecided {
-                        record_dispatch(&mut view, &frame, text);
-                    }
-                }
-                blank(&mut out, d.start, d.end);
-            }
-            _ if !active => blank(&mut out, d.start, d.end),
-            "define" => define(d, env),
-            "undef" => {
-                let name = first_identifier(&d.args);
-                env.undef(name);
-            }
-            "include" | "include_next" => {
-                if let Some(inc) = read_include(d) {
-                    if inc.spelling.starts_with("hip/") {
-                        view.includes_hip_runtime = true;
-                    }
-                    view.includes.push(inc);
-                }
-            }
-            _ => {}
-        }
-    }
-    if stack.last().is_some_and(|f| !f.active) {
-        blank(&mut out, region_start, text.len());
-    }
+    let mut out = select_branches(text, env, &mut view);
     let mut toks = tokens(&out, max_tokens);
     if let Some(toks) = &toks {
         view.macro_rewrites = rewrite_macros(&mut out, toks, env, &mut view.qualifiers);
@@ -1522,6 +1444,98 @@ fn is_static_assert_alias(name: &[u8], env: &MacroEnv) -> bool {
 
 /// Rewrite attribute macros and statement-like macro calls in `out`.
 /// Returns how many uses were rewritten.
+/// The text with the branches `env` does not take, and the directive lines,
+/// blank: the directive pass of [`configure`] alone (no macro rewriting),
+/// a cheap test of whether other macros pick other code.
+pub fn branches(text: &[u8], env: &mut MacroEnv) -> Vec<u8> {
+    select_branches(text, env, &mut ConfiguredView::default())
+}
+
+/// Decide the conditionals, blank what is not taken, and note in `view`
+/// the includes, undecided conditions and dispatches.
+fn select_branches(text: &[u8], env: &mut MacroEnv, view: &mut ConfiguredView) -> Vec<u8> {
+    let mut out = text.to_vec();
+    let directives = scan_directives(text);
+    let mut stack: Vec<Frame> = Vec::new();
+    // Where the text since the last directive started.
+    let mut region_start = 0usize;
+    for (di, d) in directives.iter().enumerate() {
+        let active = stack.last().is_none_or(|f| f.active);
+        if !active {
+            blank(&mut out, region_start, d.start);
+        }
+        region_start = d.end;
+        match d.name.as_str() {
+            "if" | "ifdef" | "ifndef" => {
+                let mut frame = Frame::new(active, d.start, d.end);
+                if active {
+                    let (taken, mut why) = decide(d, env);
+                    // An include guard (`#ifndef LIB_H` then `#define
+                    // LIB_H`): the file itself decides it, not a header.
+                    if d.name == "ifndef"
+                        && directives.get(di + 1).is_some_and(|n| {
+                            n.name == "define"
+                                && first_identifier(&n.args) == first_identifier(&d.args)
+                        })
+                    {
+                        why = None;
+                    }
+                    frame.enter(taken, why, d);
+                    record_undecided(view, d, taken, why);
+                }
+                stack.push(frame);
+                blank(&mut out, d.start, d.end);
+            }
+            "elif" | "elifdef" | "elifndef" | "else" => {
+                if let Some(frame) = stack.last_mut() {
+                    frame.close_branch(d.start);
+                    if frame.outer_active {
+                        if frame.taken_any {
+                            frame.active = false;
+                            frame.branches.push(Branch::new(d.end, false));
+                        } else if d.name == "else" {
+                            frame.enter(true, None, d);
+                        } else {
+                            let (taken, why) = decide(d, env);
+                            frame.enter(taken, why, d);
+                            record_undecided(view, d, taken, why);
+                        }
+                    }
+                }
+                blank(&mut out, d.start, d.end);
+            }
+            "endif" => {
+                if let Some(mut frame) = stack.pop() {
+                    frame.close_branch(d.start);
+                    if frame.outer_active && frame.undecided {
+                        record_dispatch(view, &frame, text);
+                    }
+                }
+                blank(&mut out, d.start, d.end);
+            }
+            _ if !active => blank(&mut out, d.start, d.end),
+            "define" => define(d, env),
+            "undef" => {
+                let name = first_identifier(&d.args);
+                env.undef(name);
+            }
+            "include" | "include_next" => {
+                if let Some(inc) = read_include(d) {
+                    if inc.spelling.starts_with("hip/") {
+                        view.includes_hip_runtime = true;
+                    }
+                    view.includes.push(inc);
+                }
+            }
+            _ => {}
+        }
+    }
+    if stack.last().is_some_and(|f| !f.active) {
+        blank(&mut out, region_start, text.len());
+    }
+    out
+}
+
 fn is_space_word(word: &[u8]) -> bool {
     matches!(word, b"__device__" | b"__host__")
 }
