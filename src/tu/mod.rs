@@ -7,6 +7,9 @@
 //! What a unit gives the file being checked:
 //! - the macros of its headers, in include order ([`Unit::macros`]), seen by
 //!   the file's lowering (function-like macros expand at use sites);
+//! - what its headers' directives do to the macros
+//!   ([`Unit::header_effects`]), which decide the file's conditions where
+//!   the rule for unknowns did ([`configure_again`]);
 //! - the integral constants of its headers;
 //! - the device functions of its headers that the file calls, transitively
 //!   ([`Unit::link`]), added to the file's `ir::Module` with
