@@ -396,6 +396,7 @@ fn analyse(
     clock.lap(Stage::Unit);
     let mut module = ir::lower_file(&parsed, env);
     unit.link(&mut module);
+    ir::lower::instantiate_linked(&mut module);
     if let Some(contracts) = session.and_then(|s| s.launch_contracts.get()) {
         for f in &module.functions {
             if let Some(name) = f.launch_name()

@@ -51,12 +51,23 @@ pub(super) enum Group {
     Block,
     /// A tile of this many consecutive threads (a power of two ≤ 32).
     Tile(u32),
+    /// A tile whose size is the function's template value at this index
+    /// (`template <int N> f(cg::thread_block_tile<N> t)`): its instances
+    /// (`f<16>(tile)`) bind it, and a run picks it otherwise.
+    TileOf(u8),
     /// `this_cluster()`: whole blocks, how many the text does not fix.
     Cluster,
     /// `this_grid()`: every block of the launch.
     Grid,
     /// A group whose lanes the text does not fix.
     Opaque,
+}
+
+/// A tile's size as the text gives it.
+enum Size {
+    Of(u32),
+    /// A template value of the function (`thread_block_tile<N>`).
+    Param(String),
 }
 
 /// The group a declared type names, if any.
@@ -99,7 +110,7 @@ fn tile_of(n: Option<i64>) -> Group {
 fn handles(group: Group, method: &str) -> bool {
     match group {
         Group::Block => matches!(method, "sync" | "thread_rank" | "size" | "num_threads"),
-        Group::Tile(_) => matches!(
+        Group::Tile(_) | Group::TileOf(_) => matches!(
             method,
             "sync"
                 | "thread_rank"
@@ -263,7 +274,11 @@ impl FnBuilder<'_> {
         }
         match group {
             Group::Block => self.block_call(&method, span),
-            Group::Tile(size) => self.tile_call(size, &method, &lowered, span, gspan),
+            Group::Tile(size) => self.tile_call(Size::Of(size), &method, &lowered, span, gspan),
+            Group::TileOf(i) => {
+                let name = self.f.template_values.get(usize::from(i))?.clone();
+                self.tile_call(Size::Param(name), &method, &lowered, span, gspan)
+            }
             Group::Cluster => self.cluster_call(&method, span),
             Group::Grid => self.grid_call(&method, span),
             // Opaque groups: an opaque call (never a block barrier).
@@ -282,30 +297,29 @@ impl FnBuilder<'_> {
 
     fn tile_call(
         &mut self,
-        size: u32,
+        size: Size,
         method: &str,
         args: &[ExprId],
         span: ByteSpan,
         gspan: ByteSpan,
     ) -> Option<ExprId> {
-        let n = size as i64;
         let arg = |i: usize| args.get(i).copied();
         Some(match method {
             "sync" => {
-                let m = self.tile_mask(size, gspan);
+                let m = self.tile_mask(&size, gspan);
                 self.prim_call("__syncwarp", vec![m], span)
             }
             "thread_rank" => {
                 let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
-                let k = self.expr(ExprKind::Int(n), span);
+                let k = self.size_expr(&size, span);
                 self.expr(ExprKind::Binary(BinOp::Rem, lane, k), span)
             }
             "meta_group_rank" => {
                 let t = self.linear_tid(span);
-                let k = self.expr(ExprKind::Int(n), span);
+                let k = self.size_expr(&size, span);
                 self.expr(ExprKind::Binary(BinOp::Div, t, k), span)
             }
-            "size" | "num_threads" => self.expr(ExprKind::Int(n), span),
+            "size" | "num_threads" => self.size_expr(&size, span),
             "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" => {
                 let name = match method {
                     "shfl" => "__shfl_sync",
@@ -313,8 +327,8 @@ impl FnBuilder<'_> {
                     "shfl_down" => "__shfl_down_sync",
                     _ => "__shfl_xor_sync",
                 };
-                let m = self.tile_mask(size, gspan);
-                let w = self.expr(ExprKind::Int(n), gspan);
+                let m = self.tile_mask(&size, gspan);
+                let w = self.size_expr(&size, gspan);
                 let v = arg(0)?;
                 let s = arg(1)?;
                 self.prim_call(name, vec![m, v, s, w], span)
@@ -325,12 +339,12 @@ impl FnBuilder<'_> {
                     "any" => "__any_sync",
                     _ => "__all_sync",
                 };
-                let m = self.tile_mask(size, gspan);
+                let m = self.tile_mask(&size, gspan);
                 let p = arg(0)?;
                 let call = self.prim_call(name, vec![m, p], span);
-                if method == "ballot" && size < 32 {
+                if method == "ballot" && !matches!(size, Size::Of(32)) {
                     // A tile's ballot numbers the tile's lanes from 0.
-                    let base = self.tile_base(size, span);
+                    let base = self.tile_base(&size, span);
                     self.expr(ExprKind::Binary(BinOp::Shr, call, base), span)
                 } else {
                     call
@@ -342,22 +356,22 @@ impl FnBuilder<'_> {
                 } else {
                     "__match_all_sync"
                 };
-                let m = self.tile_mask(size, gspan);
+                let m = self.tile_mask(&size, gspan);
                 let v = arg(0)?;
                 self.prim_call(name, vec![m, v], span)
             }
             // `cg::reduce(tile, v, op)`: every lane of the tile takes part.
             "reduce" => {
-                let m = self.tile_mask(size, gspan);
+                let m = self.tile_mask(&size, gspan);
                 let v = arg(0)?;
                 self.prim_call("__reduce_add_sync", vec![m, v], span)
             }
             // A scan reads lower lanes of the tile: a shuffle up within it.
             "inclusive_scan" | "exclusive_scan" => {
-                let m = self.tile_mask(size, gspan);
+                let m = self.tile_mask(&size, gspan);
                 let v = arg(0)?;
                 let one = self.expr(ExprKind::Int(1), span);
-                let w = self.expr(ExprKind::Int(n), gspan);
+                let w = self.size_expr(&size, gspan);
                 self.prim_call("__shfl_up_sync", vec![m, v, one, w], span)
             }
             _ => return None,
@@ -417,22 +431,38 @@ impl FnBuilder<'_> {
     }
 
     /// `((1 << N) - 1) << (lane / N * N)`, spanned at the group's name.
-    fn tile_mask(&mut self, size: u32, gspan: ByteSpan) -> ExprId {
-        if size >= 32 {
-            return self.expr(ExprKind::Int(0xffff_ffff), gspan);
-        }
-        let ones = self.expr(ExprKind::Int((1i64 << size) - 1), gspan);
+    fn tile_mask(&mut self, size: &Size, gspan: ByteSpan) -> ExprId {
+        let ones = match size {
+            Size::Of(n) if *n >= 32 => return self.expr(ExprKind::Int(0xffff_ffff), gspan),
+            Size::Of(n) => self.expr(ExprKind::Int((1i64 << n) - 1), gspan),
+            // `(1 << N) - 1`, 0xffffffff for N = 32 (the values are 64-bit).
+            Size::Param(_) => {
+                let one = self.expr(ExprKind::Int(1), gspan);
+                let n = self.size_expr(size, gspan);
+                let pow = self.expr(ExprKind::Binary(BinOp::Shl, one, n), gspan);
+                let one = self.expr(ExprKind::Int(1), gspan);
+                self.expr(ExprKind::Binary(BinOp::Sub, pow, one), gspan)
+            }
+        };
         let base = self.tile_base(size, gspan);
         self.expr(ExprKind::Binary(BinOp::Shl, ones, base), gspan)
     }
 
     /// `lane / N * N`: the tile's first lane.
-    fn tile_base(&mut self, size: u32, span: ByteSpan) -> ExprId {
+    fn tile_base(&mut self, size: &Size, span: ByteSpan) -> ExprId {
         let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
-        let k = self.expr(ExprKind::Int(size as i64), span);
+        let k = self.size_expr(size, span);
         let q = self.expr(ExprKind::Binary(BinOp::Div, lane, k), span);
-        let k2 = self.expr(ExprKind::Int(size as i64), span);
+        let k2 = self.size_expr(size, span);
         self.expr(ExprKind::Binary(BinOp::Mul, q, k2), span)
+    }
+
+    /// The tile's size: its constant, or its template value.
+    fn size_expr(&mut self, size: &Size, span: ByteSpan) -> ExprId {
+        match size {
+            Size::Of(n) => self.expr(ExprKind::Int(i64::from(*n)), span),
+            Size::Param(name) => self.expr(ExprKind::Var(name.clone()), span),
+        }
     }
 
     /// The thread's rank in its block (see [`Self::linearize`]).
@@ -524,11 +554,24 @@ impl FnBuilder<'_> {
         Some((name, init))
     }
 
+    /// `thread_block_tile<N>` with `N` a template value of the function.
+    fn template_tile(&self, ty: &str) -> Option<Group> {
+        let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+        let rest = &t[t.find("thread_block_tile<")? + "thread_block_tile<".len()..];
+        let arg = rest.split([',', '>']).next()?;
+        let i = self.f.template_values.iter().position(|v| v == arg)?;
+        Some(Group::TileOf(u8::try_from(i).ok()?))
+    }
+
     /// Remember the group a declaration or parameter holds.
     pub(super) fn note_group(&mut self, name: &str, decl: Node, init: Option<Node>, text: &str) {
         let ty = decl.field("type").map(|t| node_text(t, text)).unwrap_or("");
         let g = group_of_type(ty, self.constants)
-            .or_else(|| init.and_then(|v| self.group_of_init(v, text)));
+            .or_else(|| init.and_then(|v| self.group_of_init(v, text)))
+            .map(|g| match g {
+                Group::Opaque => self.template_tile(ty).unwrap_or(g),
+                g => g,
+            });
         match g {
             Some(g) => {
                 self.groups.insert(name.to_owned(), g);

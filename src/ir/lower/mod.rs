@@ -31,7 +31,7 @@ use crate::frontend::{
 use constants::fold_constants;
 use launch::launch_sites;
 pub use launch::{Extents, StatedLaunches, stated_launches};
-pub use templates::instantiate_from_run;
+pub use templates::{instantiate_from_run, instantiate_linked};
 
 pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_MACRO_DEPTH: usize = 4;

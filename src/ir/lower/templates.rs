@@ -417,6 +417,25 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<State
     }
 }
 
+/// Header templates called from the file with constant template
+/// arguments (`tile_sum<16>(tile, v)` of a linked helper): instances, as
+/// [`instantiate`] makes for the file's own templates at lowering. Calls
+/// already renamed to an instance are not templates' calls any more.
+pub fn instantiate_linked(module: &mut Module) {
+    if !module
+        .functions
+        .iter()
+        .any(|f| f.file != 0 && !f.template_values.is_empty())
+    {
+        return;
+    }
+    let before = module.functions.len();
+    instantiate(&mut module.functions, &module.constants);
+    if module.functions.len() != before {
+        module.index_functions();
+    }
+}
+
 /// A kernel template not yet instantiated, whose template values all come
 /// from its own parameter list.
 fn is_kernel_template(f: &Function) -> bool {

@@ -1,0 +1,67 @@
+// Helpers that take a tile whose size is their template value
+// (`cg::thread_block_tile<N>`): each instance the code calls (`<16>`) is
+// a tile of that many threads, with that tile's mask and width.
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+template <int N>
+__device__ float tile_total(const cg::thread_block_tile<N> &t, float v) {
+    for (int o = N / 2; o > 0; o /= 2) {
+        v += t.shfl_down(v, o);
+    }
+    return v;
+}
+
+template <int N>
+__device__ float tile_leader_value(const cg::thread_block_tile<N> &t, float v) {
+    return t.shfl(v, 0);
+}
+
+// Only the threads below a bound reduce; the 16-thread tile that the bound
+// cuts through waits for threads that never come.
+__global__ void total_below(const float *in, float *out, int n) {
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    if (threadIdx.x < n) {
+        v = tile_total<16>(tile, v); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// The first four threads of each tile broadcast; the tile's other twelve
+// are named but absent.
+__global__ void leader_of_quarter(const float *in, float *out) {
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    if (tile.thread_rank() < 4) {
+        v = tile_leader_value<16>(tile, v); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// The look-alike: every thread of every tile reduces, and the bound only
+// picks which result is kept.
+__global__ void total_all(const float *in, float *out, int n) {
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    float s = tile_total<16>(tile, v);
+    out[threadIdx.x] = threadIdx.x < n ? s : v;
+}
+
+// The look-alike: the condition picks whole tiles (the same in all of a
+// tile's threads), so each tile that broadcasts is complete.
+__global__ void leader_of_second_tile(const float *in, float *out) {
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    if (tile.meta_group_rank() == 1) {
+        v = tile_leader_value<16>(tile, v);
+    }
+    out[threadIdx.x] = v;
+}
+
+void launch(const float *in, float *out, int n) {
+    total_below<<<1, 64>>>(in, out, n);
+    leader_of_quarter<<<1, 64>>>(in, out);
+    total_all<<<1, 64>>>(in, out, n);
+    leader_of_second_tile<<<1, 64>>>(in, out);
+}
