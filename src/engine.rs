@@ -323,8 +323,8 @@ fn analyse(
     clock.lap(Stage::Decode);
     // The configuration this file is compiled with: the run's, and the
     // `-D`s of its compile database entry.
-    let file_env =
-        session.and_then(|s| s.file_env(std::path::Path::new(&path), &unit_options(opts)));
+    let file_path = std::path::Path::new(&path);
+    let file_env = session.and_then(|s| s.file_env(file_path, &unit_options(opts)));
     let env = file_env.as_ref().unwrap_or(&opts.env);
     let unit_opts = tu::UnitOptions {
         env,
@@ -345,7 +345,7 @@ fn analyse(
     // The translation unit: headers parsed and lowered once per run, their
     // macros visible to this file's lowering, their functions linked in.
     let mut unit = session
-        .map(|s| s.unit(std::path::Path::new(&path), &parsed.source.text, &unit_opts))
+        .map(|s| s.unit(file_path, &parsed.source.text, &unit_opts))
         .unwrap_or_default();
     clock.lap(Stage::Unit);
     // A condition the rule for unknowns decided on a name the headers
@@ -368,7 +368,7 @@ fn analyse(
         }
         outcome.configured_with_header_macros = true;
         clock.lap(Stage::Parse);
-        unit = s.unit(std::path::Path::new(&path), &parsed.source.text, &unit_opts);
+        unit = s.unit(file_path, &parsed.source.text, &unit_opts);
         clock.lap(Stage::Unit);
     }
     if let Some(at) = parsed.view.cut_at {

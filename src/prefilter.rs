@@ -7,8 +7,9 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 
 /// Substrings that locate every candidate identifier (`sync` covers
-/// `*_sync`, `__syncwarp`, `__syncthreads*` and `.sync()`). A candidate is
-/// then judged as a whole identifier by [`is_warp_identifier`].
+/// `*_sync`, `__syncwarp`, `__syncthreads*` and `.sync()`), with
+/// [`GROUP_NAMES`]. A candidate is then judged as a whole identifier by
+/// [`is_warp_identifier`].
 pub const ANCHORS: &[&str] = &[
     "__shfl",
     "__ballot",
@@ -17,19 +18,13 @@ pub const ANCHORS: &[&str] = &[
     "sync",
     "__activemask",
     "__shared__",
-    "thread_block",
-    "tiled_partition",
-    "this_grid",
-    "grid_group",
-    "this_cluster",
-    "cluster_group",
 ];
 
 /// Names without which no cooperative group has lanes the lowering knows
 /// (`ir::lower::coop`: a group's kind comes from its declared type or its
 /// initializer). A tile's `shfl_down`, `ballot` or `cg::reduce(tile, …)` is
 /// a rule's trigger, and a file may hold nothing else warp-level.
-const GROUP_NAMES: &[&str] = &[
+pub const GROUP_NAMES: &[&str] = &[
     "thread_block", // also thread_block_tile, this_thread_block
     "tiled_partition",
     "this_grid",
@@ -86,7 +81,7 @@ const CUDA_MARKERS: &[&str] = &[
 ];
 
 static WARP: LazyLock<AhoCorasick> =
-    LazyLock::new(|| AhoCorasick::new(ANCHORS).expect("static patterns"));
+    LazyLock::new(|| AhoCorasick::new(ANCHORS.iter().chain(GROUP_NAMES)).expect("static patterns"));
 static CUDA: LazyLock<AhoCorasick> =
     LazyLock::new(|| AhoCorasick::new(CUDA_MARKERS).expect("static patterns"));
 

@@ -804,7 +804,12 @@ fn unconstrained_candidates(module: &Module, f: &crate::ir::Function, name: &str
     if f.flag_values.iter().any(|t| t == name) {
         return vec![1, 0];
     }
-    if is_logical_warp_width(f, name, constants) || sizes_a_callees_tile(module, f, name) {
+    // A tile's size (`thread_block_tile<N>`, here or in a callee the value
+    // is passed to): no other size compiles.
+    if is_logical_warp_width(f, name, constants)
+        || f.tile_sizes.iter().any(|t| t == name)
+        || sizes_a_callees_tile(module, f, name)
+    {
         return LOGICAL_WARP_WIDTHS.to_vec();
     }
     // A class's or namespace's constant (`Mma_tile::MMAS_M`): in tile code
@@ -846,19 +851,14 @@ fn is_logical_warp_width(
     name: &str,
     constants: &HashMap<String, i64>,
 ) -> bool {
-    use crate::ir::BinOp;
-    let is_name = |x: ExprId| matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name);
-    f.exprs.iter().any(|e| match &e.kind {
-        ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) => [(*a, *b), (*b, *a)]
-            .into_iter()
-            .any(|(x, y)| is_name(x) && crate::ir::fold::eval_const(f, y, constants) == Some(32)),
-        // A tile sized by the value (`thread_block_tile<N>`): its mask is
-        // `((1 << N) - 1) << …` (`ir::lower::coop`), and no other size
-        // compiles.
-        ExprKind::Binary(BinOp::Shl, one, n) => {
-            matches!(f.expr(*one).kind, ExprKind::Int(1)) && is_name(*n)
-        }
-        _ => false,
+    f.exprs.iter().any(|e| {
+        let ExprKind::Binary(crate::ir::BinOp::Eq | crate::ir::BinOp::Ne, a, b) = &e.kind else {
+            return false;
+        };
+        [(*a, *b), (*b, *a)].into_iter().any(|(x, y)| {
+            matches!(&f.expr(x).kind, ExprKind::Var(v) if v == name)
+                && crate::ir::fold::eval_const(f, y, constants) == Some(32)
+        })
     })
 }
 
@@ -877,7 +877,7 @@ fn sizes_a_callees_tile(module: &Module, f: &crate::ir::Function, name: &str) ->
             return false;
         };
         let g = &module.functions[g];
-        (g.template_values.get(k)).is_some_and(|v| is_logical_warp_width(g, v, &module.constants))
+        (g.template_values.get(k)).is_some_and(|v| g.tile_sizes.contains(v))
     })
 }
 

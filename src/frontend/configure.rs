@@ -204,6 +204,11 @@ impl MacroEnv {
         Arc::make_mut(&mut self.headers).extend(effects.iter().cloned());
     }
 
+    /// Does a header say what `name` is (define or undefine it)?
+    pub fn from_headers(&self, name: &str) -> bool {
+        self.header_effect(name).is_some()
+    }
+
     /// What the last header that mentions `name` does to it.
     fn header_effect(&self, name: &str) -> Option<&MacroEffect> {
         (self.headers.iter().rev()).find_map(|h| {
@@ -768,25 +773,25 @@ fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
                 why,
             )
         }
-        _ if env.headers.is_empty() => match evaluate(&d.args, env) {
-            Ok((v, false)) => (v != 0, None),
-            Ok((v, true)) => (v != 0, Some(Undecidable::UnknownIdentifier)),
-            Err(()) => (true, Some(Undecidable::Unevaluable)),
-        },
         // Headers' macros only decide what would otherwise take an unknown
         // name as 0. A condition that cannot be evaluated without them
         // keeps its rule: a header's macros come from its own view, whose
         // conditions on other headers' macros (a library's chain of
         // compiler-detection macros) may be decided wrongly, and taking
         // the branch is the better guess.
-        _ => match evaluate(&d.args, &env.without_headers()) {
-            Ok((v, false)) => (v != 0, None),
-            Err(()) => (true, Some(Undecidable::Unevaluable)),
-            Ok((v, true)) => match evaluate(&d.args, env) {
-                Ok((w, unknown)) => (w != 0, unknown.then_some(Undecidable::UnknownIdentifier)),
-                Err(()) => (v != 0, Some(Undecidable::UnknownIdentifier)),
-            },
-        },
+        _ => {
+            let own = (!env.headers.is_empty()).then(|| env.without_headers());
+            match evaluate(&d.args, own.as_ref().unwrap_or(env)) {
+                Ok((v, false)) => (v != 0, None),
+                Err(()) => (true, Some(Undecidable::Unevaluable)),
+                Ok((v, true)) => match own.as_ref().map(|_| evaluate(&d.args, env)) {
+                    Some(Ok((w, unknown))) => {
+                        (w != 0, unknown.then_some(Undecidable::UnknownIdentifier))
+                    }
+                    _ => (v != 0, Some(Undecidable::UnknownIdentifier)),
+                },
+            }
+        }
     }
 }
 

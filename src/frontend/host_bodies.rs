@@ -58,6 +58,7 @@ pub const BLOCK_SHAPE_GETTER: &str = "get_block_shape";
 
 static KEEP_BODY: LazyLock<AhoCorasick> = LazyLock::new(|| {
     let words = (crate::prefilter::ANCHORS.iter())
+        .chain(crate::prefilter::GROUP_NAMES)
         .chain(DEVICE_ONLY_TEXT)
         .chain(KERNEL_SPECIFIER_TEXT)
         .chain(DEVICE_SPECIFIER_TEXT)

@@ -149,6 +149,9 @@ pub struct Function {
     /// and `constant_names`: a run tries both arms of
     /// `if constexpr (kResidual)`.
     pub flag_values: Vec<String>,
+    /// The ones among `template_values` that size a cooperative-group tile
+    /// (`thread_block_tile<N>`): a run picks them among tile sizes only.
+    pub tile_sizes: Vec<String>,
     /// Names an `if constexpr` condition reads that the function neither
     /// declares nor knows as a constant (an enclosing class template's
     /// parameter, a trait's `value`): values of the instantiation, one for

@@ -54,15 +54,10 @@ impl CallSite<'_> {
         let (start, end) = self.span();
         let text = src.text.get(start..end).unwrap_or("");
         let callee = text.split('(').next().unwrap_or("").trim();
-        let plain = !callee.is_empty()
-            && callee
-                .split(['.', ':'])
-                .filter(|seg| !seg.is_empty())
-                .all(|seg| seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-            && callee
-                .bytes()
-                .next()
-                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        // A name, scoped or a member (`cg::reduce`, `tile.shfl_down`).
+        let plain = (callee.bytes().next()).is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && (callee.bytes())
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
             && !matches!(callee, "asm" | "__asm" | "__asm__");
         if self.call.via_macro.is_none() && text.contains('(') && plain {
             callee.to_owned()

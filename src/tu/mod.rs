@@ -762,19 +762,23 @@ pub fn configure_again(
     env: &PreprocEnv,
     max_operations: u64,
 ) -> Option<Result<(ParsedFile, Option<String>), frontend::NotParsed>> {
-    if !decides_a_condition(&parsed.view.undecided, effects) {
+    if parsed.view.undecided.is_empty() || effects.is_empty() {
+        return None;
+    }
+    let base = frontend::MacroEnv::from_config(env);
+    let mut macros = base.clone();
+    macros.apply_headers(effects);
+    if !decides_a_condition(&parsed.view.undecided, &macros) {
         return None;
     }
     let written = original
         .as_deref()
         .unwrap_or(&parsed.source.text)
         .as_bytes();
-    let mut macros = frontend::MacroEnv::from_config(env);
-    macros.apply_headers(effects);
     // Most such conditions pick the same code (a system-header pragma, a
     // guard of a config macro): the first parse stands. The directive pass
     // alone tells, for a fraction of a whole configuration's cost.
-    let before = frontend::configure::branches(written, &mut frontend::MacroEnv::from_config(env));
+    let before = frontend::configure::branches(written, &mut base.clone());
     let after = frontend::configure::branches(written, &mut macros.clone());
     if same_code(&before, &after) {
         return None;
@@ -803,16 +807,13 @@ fn same_code(a: &[u8], b: &[u8]) -> bool {
             .all(|(x, y)| x == y || directive_or_blank(x) && directive_or_blank(y))
 }
 
-/// Does a macro of `effects` name a condition the rule for unknowns
-/// decided?
-fn decides_a_condition(undecided: &[UndecidedCondition], effects: &[Arc<[MacroEffect]>]) -> bool {
-    let defined = |word: &str| {
-        (effects.iter()).any(|h| h.binary_search_by(|e| e.name.as_str().cmp(word)).is_ok())
-    };
+/// Does a condition the rule for unknowns decided name a macro the
+/// headers applied to `macros` define or undefine?
+fn decides_a_condition(undecided: &[UndecidedCondition], macros: &frontend::MacroEnv) -> bool {
     undecided.iter().any(|c| {
         (c.condition
             .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_')))
-        .any(|word| !word.is_empty() && defined(word))
+        .any(|word| !word.is_empty() && macros.from_headers(word))
     })
 }
 

@@ -554,13 +554,18 @@ impl FnBuilder<'_> {
         Some((name, init))
     }
 
-    /// `thread_block_tile<N>` with `N` a template value of the function.
-    fn template_tile(&self, ty: &str) -> Option<Group> {
+    /// `thread_block_tile<N>` with `N` a template value of the function,
+    /// which is then one of its tile sizes.
+    fn template_tile(&mut self, ty: &str) -> Option<Group> {
         let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
         let rest = &t[t.find("thread_block_tile<")? + "thread_block_tile<".len()..];
         let arg = rest.split([',', '>']).next()?;
         let i = self.f.template_values.iter().position(|v| v == arg)?;
-        Some(Group::TileOf(u8::try_from(i).ok()?))
+        let group = Group::TileOf(u8::try_from(i).ok()?);
+        if !self.f.tile_sizes.iter().any(|v| v == arg) {
+            self.f.tile_sizes.push(arg.to_owned());
+        }
+        Some(group)
     }
 
     /// Remember the group a declaration or parameter holds.

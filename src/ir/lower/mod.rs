@@ -2282,6 +2282,7 @@ fn empty_function() -> Function {
         template_defaults: Vec::new(),
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
+        tile_sizes: Vec::new(),
         constant_names: Vec::new(),
         dependent_names: Vec::new(),
         class_constants: Vec::new(),

@@ -530,6 +530,7 @@ fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
         .collect();
     f.template_values.retain(|v| !b.contains_key(v.as_str()));
     f.flag_values.retain(|v| !b.contains_key(v.as_str()));
+    f.tile_sizes.retain(|v| !b.contains_key(v.as_str()));
     f.template_defaults
         .retain(|(v, _)| !b.contains_key(v.as_str()));
     f
