@@ -48,8 +48,9 @@ impl MacroTable {
                 }
                 Walk::Skip
             }
-            // Macros are defined at file scope or in preprocessor blocks;
-            // ordinary statements and expressions never hold one.
+            // Macros are defined at file scope, in preprocessor blocks, and
+            // in the bodies of functions (of templates too), classes and
+            // statements; expressions never hold one.
             "translation_unit"
             | "preproc_if"
             | "preproc_ifdef"
@@ -59,8 +60,20 @@ impl MacroTable {
             | "linkage_specification"
             | "declaration_list"
             | "namespace_definition"
+            | "template_declaration"
+            | "class_specifier"
+            | "struct_specifier"
+            | "field_declaration_list"
             | "compound_statement"
             | "function_definition"
+            | "if_statement"
+            | "else_clause"
+            | "for_statement"
+            | "for_range_loop"
+            | "while_statement"
+            | "do_statement"
+            | "switch_statement"
+            | "case_statement"
             | "ERROR" => Walk::Descend,
             _ => Walk::Skip,
         });
@@ -180,5 +193,24 @@ mod tests {
         let parsed = ParsedBody::parse(m).unwrap();
         let at = parsed.text.find("__shfl").unwrap();
         assert_eq!(parsed.file_offset(at), m.body_start + body_pos);
+    }
+
+    #[test]
+    fn collects_macros_defined_in_template_and_statement_bodies() {
+        let src = "template <int N> __device__ void f(int *h) {
+#define TAKE h[4]
+                     if (N) {
+#define GIVE h[5]
+  }
+}
+                   struct S {
+#define INNER 3
+};
+";
+        let tree = parse_text(src).unwrap();
+        let t = MacroTable::collect(src, tree.root_node());
+        for name in ["TAKE", "GIVE", "INNER"] {
+            assert!(t.get(name).is_some(), "{name} not collected");
+        }
     }
 }
