@@ -166,6 +166,9 @@ struct Graph<'m> {
     calls: Vec<Vec<(usize, ExprId)>>,
     preds: Vec<Vec<(usize, ExprId)>>,
     lambda_parent: Vec<Option<usize>>,
+    /// Lambdas only ever called where the module sees it
+    /// ([`direct_lambdas`]).
+    direct_lambdas: Vec<bool>,
     built: HashMap<&'m str, Vec<(usize, usize)>>,
     order: Vec<usize>,
     summaries: Vec<Option<Level>>,
@@ -261,10 +264,12 @@ impl<'m> Graph<'m> {
                 None => break,
             }
         }
+        let direct_lambdas = direct_lambdas(module, &lambda_parent, &preds);
         Graph {
             calls,
             preds,
             lambda_parent,
+            direct_lambdas,
             built,
             order,
             summaries,
@@ -281,29 +286,37 @@ impl<'m> Graph<'m> {
         let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
         for &i in &self.order {
             let f = &module.functions[i];
+            // A lambda's callers are all known only where it is never
+            // passed on as a value.
+            let callers_known = match f.kind {
+                FnKind::Kernel => false,
+                FnKind::Device => true,
+                FnKind::Lambda => self.direct_lambdas[i],
+            };
             let params = match f.kind {
                 FnKind::Kernel => vec![Level::Uniform; f.params.len()],
-                FnKind::Lambda => vec![unknown; f.params.len()],
-                FnKind::Device => {
+                _ if !callers_known => vec![unknown; f.params.len()],
+                _ => {
                     let mut levels = param_levels(module, i, &preds[i], &facts, unknown);
                     field_levels(module, i, built, &facts, unknown, &mut levels);
                     levels
                 }
             };
-            let aligned_params = match f.kind {
-                FnKind::Device => aligned_params(module, i, &preds[i], &facts),
-                _ => Vec::new(),
+            let aligned_params = if callers_known {
+                aligned_params(module, i, &preds[i], &facts)
+            } else {
+                Vec::new()
             };
             // A lambda sees its enclosing function's names; a member, its
             // class's state.
-            let captured = lambda_parent[i]
-                .and_then(|p| facts[p].as_ref())
-                .map(|pf| &pf.var_level)
+            let parent = lambda_parent[i].and_then(|p| facts[p].as_ref());
+            let captured = (parent.map(|pf| &pf.var_level))
                 .or_else(|| f.class.as_deref().and_then(|c| state.get(c)));
             let seed = Seed {
                 params,
                 aligned_params,
                 captured,
+                captured_shared: parent.map(|pf| &pf.shared_vars),
                 return_level: &return_level,
                 bound_level: &bound_level,
                 assume,
@@ -312,6 +325,69 @@ impl<'m> Graph<'m> {
         }
         facts.into_iter().map(|f| f.unwrap_or_default()).collect()
     }
+}
+
+/// The lambdas whose every use is a call the module resolves: called
+/// where written, or held by locals (`auto body = [&](int i) {…};
+/// body(i);`) that are never read as values. A lambda passed to another
+/// function, returned or stored may be called where the module cannot see.
+fn direct_lambdas(
+    module: &Module,
+    lambda_parent: &[Option<usize>],
+    preds: &[Vec<(usize, ExprId)>],
+) -> Vec<bool> {
+    let n = module.functions.len();
+    let mut escapes = vec![false; n];
+    let mut holders: HashMap<(usize, &str), usize> = HashMap::default();
+    let lambda_at = |f: &Function, e: ExprId| match f.expr(e).kind {
+        ExprKind::Lambda(j) if j < n => Some(j),
+        _ => None,
+    };
+    for (p, f) in module.functions.iter().enumerate() {
+        for s in &f.stmts {
+            match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    init: Some(e),
+                    ..
+                } => {
+                    if let Some(j) = lambda_at(f, *e) {
+                        holders.insert((p, name.as_str()), j);
+                    }
+                }
+                _ => {
+                    for e in super::stmt_exprs(s) {
+                        if let Some(j) = lambda_at(f, e) {
+                            escapes[j] = true;
+                        }
+                    }
+                }
+            }
+        }
+        for e in &f.exprs {
+            for c in e.kind.children() {
+                if let Some(j) = lambda_at(f, c) {
+                    escapes[j] = true;
+                }
+            }
+        }
+    }
+    // A holder read as a value, in its function or a lambda of it.
+    for (i, f) in module.functions.iter().enumerate() {
+        let scopes = std::iter::once(i).chain(lambda_parent[i]);
+        for p in scopes {
+            for e in &f.exprs {
+                if let ExprKind::Var(v) = &e.kind
+                    && let Some(&j) = holders.get(&(p, v.as_str()))
+                {
+                    escapes[j] = true;
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|j| module.functions[j].kind == FnKind::Lambda && !escapes[j] && !preds[j].is_empty())
+        .collect()
 }
 
 /// Join of the arguments every caller passes; unknown (varying) when no
@@ -484,6 +560,7 @@ fn summaries(
                 params: vec![params; f.params.len()],
                 aligned_params: Vec::new(),
                 captured: None,
+                captured_shared: None,
                 return_level: &known,
                 bound_level: &bound,
                 assume,

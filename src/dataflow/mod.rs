@@ -321,6 +321,9 @@ pub(crate) struct Seed<'a> {
     pub aligned_params: Vec<bool>,
     /// Names visible from an enclosing function (a lambda's captures).
     pub captured: Option<&'a HashMap<String, Level>>,
+    /// Those of them that name shared memory (the enclosing function's
+    /// `__shared__` arrays and pointers into them).
+    pub captured_shared: Option<&'a HashSet<String>>,
     /// Level of what function `g` returns when its arguments are uniform.
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Level of what function `g` returns whatever its arguments.
@@ -488,6 +491,10 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         })
         .chain(f.params.iter().map(|p| p.name.clone()))
         .collect();
+    if let Some(outer) = seed.captured_shared {
+        let own: &HashSet<String> = &declared;
+        facts.shared_vars = outer.difference(own).cloned().collect();
+    }
     facts.local_constants = local_constants(f, module);
     facts.multiples_of_32 = residue::multiples_of_32(f, module);
     facts.asserted_multiples = crate::ir::asserts::prologue_multiples(f, &module.constants);

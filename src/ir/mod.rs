@@ -190,6 +190,14 @@ pub struct Function {
     pub unsupported: Vec<ByteSpan>,
     /// The body has a labelled statement (a `goto` may jump to it).
     pub has_labels: bool,
+    /// A lambda whose captures include one by reference (`[&]`, `[&x]`):
+    /// what it writes of its enclosing function's names, the enclosing
+    /// function sees after the call.
+    pub captures_by_reference: bool,
+    /// Names of this function that its lambdas capturing by reference
+    /// assign (`[&](int k) { active = k; }`): written by this function's
+    /// calls of them, so never a constant of its own.
+    pub lambda_writes: Vec<String>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,
@@ -221,6 +229,37 @@ pub struct Function {
     pub prelude: std::ops::Range<ExprId>,
 }
 impl Function {
+    /// Point this function's lambda references (`ExprKind::Lambda` and
+    /// `Call::lambda`) at `to(index)`: lambdas are lowered into their
+    /// enclosing function's list, then placed in a module, then copied
+    /// into another one. `None`: that lambda is not there, and the
+    /// reference becomes an unknown value or an unresolved call.
+    pub fn map_lambdas(&mut self, to: impl Fn(usize) -> Option<usize>) {
+        for e in &mut self.exprs {
+            match &mut e.kind {
+                ExprKind::Lambda(l) => match to(*l) {
+                    Some(new) => *l = new,
+                    None => e.kind = ExprKind::Unknown,
+                },
+                ExprKind::Call(c) => {
+                    if let Some(l) = c.lambda {
+                        c.lambda = to(l);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// How messages name the function: `` `k` ``, or for a lambda
+    /// "a lambda in `k`" (its own name is only unique).
+    pub fn shown_name(&self) -> String {
+        match self.name.split_once("::<lambda@") {
+            Some((outer, _)) if self.kind == FnKind::Lambda => format!("a lambda in `{outer}`"),
+            _ => format!("`{}`", self.name),
+        }
+    }
+
     /// Whether a call scoped by `scope` (its innermost segment) names
     /// this function: a member of that class, or a free function of that
     /// namespace.
@@ -408,9 +447,10 @@ impl Function {
     }
 
     /// The variable each write of the body writes (an assignment, an
-    /// update or `&x`, which lets anything write it), once per write.
+    /// update or `&x`, which lets anything write it), once per write, then
+    /// those its lambdas write ([`Function::lambda_writes`]).
     pub fn writes(&self) -> impl Iterator<Item = &str> {
-        self.exprs.iter().filter_map(|e| {
+        let own = self.exprs.iter().filter_map(|e| {
             let target = match &e.kind {
                 ExprKind::Assign { lhs, .. } => *lhs,
                 ExprKind::Update { target, .. } => *target,
@@ -421,7 +461,15 @@ impl Function {
                 ExprKind::Var(n) => Some(n.as_str()),
                 _ => None,
             }
-        })
+        });
+        own.chain(self.lambda_writes.iter().map(String::as_str))
+    }
+
+    /// The names a function declares: its parameters and locals.
+    pub fn declares(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p.name == name)
+            || (self.stmts.iter())
+                .any(|s| matches!(&s.kind, StmtKind::Decl { name: n, .. } if n == name))
     }
 
     pub fn expr(&self, id: ExprId) -> &Expr {
@@ -663,6 +711,9 @@ pub struct StoreRoot<'f> {
     pub part: bool,
 }
 
+/// The name of a call of a lambda where it is written (`[&](int i) { … }(i)`).
+pub const INLINE_LAMBDA: &str = "<lambda>";
+
 #[derive(Debug, Clone)]
 pub struct Call {
     /// The callee's last name segment (`shfl_down` for `tile.shfl_down`).
@@ -694,6 +745,10 @@ pub struct Call {
     /// Written in a free function (not a member, not a lambda): there an
     /// unqualified name never names a member of a class.
     pub from_free_function: bool,
+    /// A call of a lambda the calling function defines (`body(i)` after
+    /// `auto body = [&](int i) { … };`, or `[&](int i) { … }(i)`): its
+    /// index in `Module::functions`.
+    pub lambda: Option<usize>,
 }
 
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
@@ -1012,6 +1067,9 @@ impl Module {
     /// looks there first); for a member call on an object the caller declared, the
     /// first such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
+        if let Some(l) = call.lambda {
+            return (l < self.functions.len()).then_some(l);
+        }
         let class = match (&call.receiver, &call.object) {
             (_, Some(o)) => Some(o.class.as_str()),
             (None, None) => None,

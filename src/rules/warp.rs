@@ -146,6 +146,16 @@ pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
 
 /// Source text in backticks for a message, cut to `max` bytes with `…`:
 /// messages stay under 160 characters whatever the code looks like.
+/// How a message names the function a call runs: its name as code, or
+/// "the lambda called here" for one called where it is written.
+pub fn callee_text(call: &Call) -> String {
+    if call.lambda.is_some() && call.name == crate::ir::INLINE_LAMBDA {
+        "the lambda called here".to_owned()
+    } else {
+        code(&call.name, 40)
+    }
+}
+
 pub fn code(text: &str, max: usize) -> String {
     if text.len() > max {
         format!("`{}…`", &text[..text.floor_char_boundary(max - 1)])
@@ -217,7 +227,7 @@ pub fn first_primitive(
                     (
                         e.span.0,
                         e.span.1,
-                        format!("`{}` inside `{}`", p.display_name(), f.name),
+                        format!("`{}` inside {}", p.display_name(), f.shown_name()),
                     )
                 })
         }

@@ -7,8 +7,8 @@
 //! are refuted rather than reported.
 
 use super::warp::{
-    activemask_mask, call_sites, code, first_primitive, guard_labels, mask_is_modelled, reach_text,
-    runs_full_mask,
+    activemask_mask, call_sites, callee_text, first_primitive, guard_labels, mask_is_modelled,
+    reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
@@ -88,7 +88,7 @@ impl Rule for FullMaskInDivergentCode {
                     };
                     format!(
                         "{} runs warp primitives {masks}, but only lanes {} reach it",
-                        code(&site.call.name, 40),
+                        callee_text(site.call),
                         reach_text(src, &site.context, Level::Varying)
                     )
                 }

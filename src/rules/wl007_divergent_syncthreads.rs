@@ -3,7 +3,7 @@
 //! only some threads of the block.
 
 use super::Class;
-use super::warp::{call_sites, code, first_primitive, guard_labels, reach_text};
+use super::warp::{call_sites, callee_text, first_primitive, guard_labels, reach_text};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
@@ -54,7 +54,7 @@ impl Rule for DivergentSyncthreads {
                     labels.extend(first_primitive(cx.module, site.function, g, &|p| {
                         matches!(p, Primitive::Syncthreads(_))
                     }));
-                    format!("{} waits at `__syncthreads()`,", code(&site.call.name, 40))
+                    format!("{} waits at `__syncthreads()`,", callee_text(site.call))
                 }
                 Some(_) => continue,
             };

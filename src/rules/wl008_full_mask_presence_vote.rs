@@ -52,8 +52,9 @@ impl Rule for FullMaskPresenceVote {
         let sites = call_sites(cx.module, cx.facts);
         for (fi, f) in cx.module.functions.iter().enumerate() {
             // A kernel's lanes are visible: WL002 judges its full masks. A
-            // lambda's calls are not linked to it, so whether its callers
-            // are visible cannot be told: precision first, it is skipped.
+            // lambda passed on as a value has callers the module does not
+            // see, so whether its callers are visible cannot be told:
+            // precision first, lambdas are skipped.
             if f.kind != FnKind::Device {
                 continue;
             }

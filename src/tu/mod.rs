@@ -1033,14 +1033,7 @@ impl Unit<'_> {
         // (a lambda that did not fit the budget becomes opaque, never a
         // dangling index).
         for (&(hi, _), &at) in &placed {
-            for e in &mut module.functions[at].exprs {
-                if let ExprKind::Lambda(l) = e.kind {
-                    e.kind = match placed.get(&(hi, l)) {
-                        Some(&new) => ExprKind::Lambda(new),
-                        None => ExprKind::Unknown,
-                    };
-                }
-            }
+            module.functions[at].map_lambdas(|l| placed.get(&(hi, l)).copied());
         }
         module.index_functions();
         self.link_constants(module);

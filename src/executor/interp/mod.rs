@@ -1775,6 +1775,13 @@ impl<'m> Machine<'m> {
             }
             let g = &self.module.functions[callee];
             let mut inner = self.activation(callee);
+            // A lambda runs where its enclosing function calls it
+            // (`Call::lambda` is only set there): it reads that
+            // function's names as they are now.
+            let lambda = g.kind == crate::ir::FnKind::Lambda;
+            if lambda {
+                inner.vars = act.vars.clone();
+            }
             let object = call
                 .object
                 .as_ref()
@@ -1847,6 +1854,18 @@ impl<'m> Machine<'m> {
                 for x in &g.state_fields {
                     if let Some(v) = inner.vars.get(x) {
                         act.vars.insert(x.clone(), *v);
+                    }
+                }
+            }
+            // What a lambda capturing by reference wrote of the caller's
+            // names (not its own parameters and locals) is the caller's.
+            if lambda && g.captures_by_reference {
+                for x in g.writes() {
+                    if !g.declares(x)
+                        && act.vars.contains_key(x)
+                        && let Some(v) = inner.vars.get(x)
+                    {
+                        act.vars.insert(x.to_owned(), *v);
                     }
                 }
             }

@@ -143,6 +143,7 @@ pub(super) fn fold_constants(
         qualified: Vec::new(),
         variables: Default::default(),
         arrays: Default::default(),
+        lambda_vars: HashMap::default(),
     };
     let mut items: Vec<Item> = Vec::new();
     for m in &file.macros.defs {

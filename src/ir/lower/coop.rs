@@ -506,6 +506,7 @@ impl FnBuilder<'_> {
                 via_macro: None,
                 home: None,
                 from_free_function: false,
+                lambda: None,
                 array_args: 0,
             })),
             span,

@@ -431,6 +431,9 @@ struct FnBuilder<'a> {
     /// Those declared as arrays (`int v[4];`, `KeyT (&keys)[N]`): an
     /// argument naming one tells overloads apart (see [`Call::array_args`]).
     arrays: rustc_hash::FxHashSet<String>,
+    /// Locals initialised with a lambda (`auto body = [&](int i) { … };`):
+    /// name → the lambda's index in `lambdas`. A call of the name runs it.
+    lambda_vars: HashMap<String, usize>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
@@ -496,6 +499,7 @@ impl<'a> Lowerer<'a> {
             qualified: Vec::new(),
             variables: Default::default(),
             arrays: Default::default(),
+            lambda_vars: HashMap::default(),
         };
         if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
@@ -547,6 +551,13 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         super::scopes::rename_shadowed(&mut b.f, &named_by_lambdas);
+        b.f.lambda_writes = by_reference_writes(&b.lambdas);
+        // Lambda references index the builder's list: from here on, the
+        // module's.
+        let base = self.module_fns.len();
+        for f in b.lambdas.iter_mut().chain(std::iter::once(&mut b.f)) {
+            f.map_lambdas(|l| Some(base + l));
+        }
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
     }
@@ -1537,6 +1548,12 @@ impl FnBuilder<'_> {
             } else {
                 None
             };
+            match init.map(|i| &self.f.expr(i).kind) {
+                Some(ExprKind::Lambda(l)) if !is_pointer && dim_nodes.is_empty() => {
+                    self.lambda_vars.insert(name.clone(), *l)
+                }
+                _ => self.lambda_vars.remove(&name),
+            };
             let dims = dim_nodes
                 .into_iter()
                 .map(|dn| dn.map(|x| self.lower_expr(x, text, 0, site)))
@@ -1898,12 +1915,10 @@ impl FnBuilder<'_> {
                 return self.lower_call(n, text, depth, site);
             }
             "gnu_asm_expression" => self.lower_asm(n, text, d, site, span),
-            "lambda_expression" => {
-                if self.macro_depth == 0 {
-                    self.lower_lambda(n, text);
-                }
-                ExprKind::Unknown
-            }
+            "lambda_expression" => match self.lower_lambda(n, text) {
+                Some(l) => ExprKind::Lambda(l),
+                None => ExprKind::Unknown,
+            },
             // `MaxType{__shfl_xor_sync(…)}`, `f({a, b})`: the elements are
             // evaluated (a warp primitive among them is a call like any
             // other), the aggregate itself is an unknown value; one element
@@ -2026,13 +2041,19 @@ impl FnBuilder<'_> {
         }
     }
 
-    fn lower_lambda(&mut self, n: Node, text: &str) {
-        let Some(body) = n.field("body") else {
-            return;
-        };
+    /// Lower the lambda `n` into this function's list: its index there.
+    /// Not within a macro's expansion (whose text is not the file's).
+    fn lower_lambda(&mut self, n: Node, text: &str) -> Option<usize> {
+        if self.macro_depth > 0 {
+            return None;
+        }
+        let body = n.field("body")?;
         let mut f = empty_function();
         f.name = format!("{}::<lambda@{}>", self.f.name, n.start_byte());
         f.kind = FnKind::Lambda;
+        f.captures_by_reference = n
+            .field("captures")
+            .is_some_and(|c| node_text(c, text).contains('&'));
         f.span = span_of(n);
         f.name_span = (n.start_byte(), n.start_byte() + 1);
         let mut lb = FnBuilder {
@@ -2053,6 +2074,7 @@ impl FnBuilder<'_> {
             // Captures are the enclosing function's variables.
             variables: self.variables.clone(),
             arrays: self.arrays.clone(),
+            lambda_vars: HashMap::default(),
         };
         if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
@@ -2062,8 +2084,15 @@ impl FnBuilder<'_> {
         while let Some((s, dest)) = work.pop() {
             lb.lower_one(s, text, dest, None, &mut work);
         }
+        lb.f.lambda_writes = by_reference_writes(&lb.lambdas);
+        // Its own lambdas' indices, from its list into this one's.
+        let base = self.lambdas.len();
+        for f in lb.lambdas.iter_mut().chain(std::iter::once(&mut lb.f)) {
+            f.map_lambdas(|l| Some(base + l));
+        }
         self.lambdas.append(&mut lb.lambdas);
         self.lambdas.push(lb.f);
+        Some(self.lambdas.len() - 1)
     }
 
     fn lower_call(&mut self, n: Node, text: &str, depth: usize, site: Option<ByteSpan>) -> ExprId {
@@ -2071,14 +2100,22 @@ impl FnBuilder<'_> {
             return id;
         }
         let span = self.span(n, site);
-        // `[] () { … __syncthreads(); … } ()`: a lambda called where it is
-        // written is a lambda like any other (its body is analysed in this
-        // function's context); the call itself stays unresolved.
+        // `[&] (int i) { … __syncthreads(); … } (i)`: a lambda called
+        // where it is written runs there.
         if let Some(f) = n.field("function")
             && f.kind() == "lambda_expression"
-            && self.macro_depth == 0
         {
-            self.lower_lambda(f, text);
+            let lambda = self.lower_lambda(f, text);
+            let written = self.span(f, site);
+            if let Some(l) = lambda {
+                self.expr(ExprKind::Lambda(l), written);
+            }
+            let id = self.lower_call_of(n, None, Vec::new(), text, depth, site, span);
+            if let ExprKind::Call(c) = &mut self.f.exprs[id as usize].kind {
+                c.name = crate::ir::INLINE_LAMBDA.to_owned();
+                c.lambda = lambda;
+            }
+            return id;
         }
         if let Some(id) = self.lower_left_spine(n, text, depth, site) {
             return id;
@@ -2175,6 +2212,9 @@ impl FnBuilder<'_> {
                 name = "operator()".to_owned();
             }
         }
+        let lambda = (receiver.is_none() && scope.is_none())
+            .then(|| self.lambda_vars.get(&name).copied())
+            .flatten();
         // `obj.run()` on an object this function declared by value, or on
         // a temporary (`WS(temp).run()`).
         let object = receiver
@@ -2216,11 +2256,26 @@ impl FnBuilder<'_> {
                 via_macro: None,
                 home: None,
                 from_free_function: false,
+                lambda,
                 array_args,
             })),
             span,
         )
     }
+}
+
+/// What lambdas capturing by reference assign of names they do not
+/// declare themselves: their enclosing function's (see
+/// [`Function::lambda_writes`]).
+fn by_reference_writes(lambdas: &[Function]) -> Vec<String> {
+    let mut out: Vec<String> = (lambdas.iter())
+        .filter(|l| l.captures_by_reference)
+        .flat_map(|l| l.writes().filter(|x| !l.declares(x)))
+        .map(str::to_owned)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) {
@@ -2297,6 +2352,8 @@ fn empty_function() -> Function {
         name_span: (0, 0),
         unsupported: Vec::new(),
         has_labels: false,
+        lambda_writes: Vec::new(),
+        captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),
         asserts: Vec::new(),
