@@ -302,10 +302,13 @@ impl<'m> Graph<'m> {
                     levels
                 }
             };
-            let aligned_params = if callers_known {
-                aligned_params(module, i, &preds[i], &facts)
+            let (aligned_params, shared_params) = if callers_known {
+                (
+                    aligned_params(module, i, &preds[i], &facts),
+                    shared_params(module, i, &preds[i], built, &facts),
+                )
             } else {
-                Vec::new()
+                (Vec::new(), Vec::new())
             };
             // A lambda sees its enclosing function's names; a member, its
             // class's state.
@@ -317,6 +320,7 @@ impl<'m> Graph<'m> {
                 aligned_params,
                 captured,
                 captured_shared: parent.map(|pf| &pf.shared_vars),
+                shared_params,
                 return_level: &return_level,
                 bound_level: &bound_level,
                 assume,
@@ -471,6 +475,51 @@ fn field_levels(
     }
 }
 
+/// The parameters through which a function reaches shared memory: a
+/// pointer or array some caller passes a `__shared__` array or a pointer
+/// into one (`warp_reduce(sdata, tid)`), and a field some construction of
+/// its class sets from one (`Scratch s(buf)`). One such caller is enough:
+/// this only lets the function's accesses be proposed, and the runs from
+/// each caller decide.
+fn shared_params(
+    module: &Module,
+    g: usize,
+    callers: &[(usize, ExprId)],
+    built: &HashMap<&str, Vec<(usize, usize)>>,
+    facts: &[Option<FnFacts>],
+) -> Vec<bool> {
+    let f = &module.functions[g];
+    let names_shared = |caller: usize, arg: ExprId| {
+        let (cf, cfn) = (facts[caller].as_ref(), &module.functions[caller]);
+        cf.is_some_and(|cf| {
+            super::mentions_var(cfn, arg, &cf.shared_vars)
+                && !super::mentions_index_load(cfn, arg, &cf.shared_vars)
+        })
+    };
+    let mut out = vec![false; f.params.len()];
+    for (k, p) in f.params.iter().enumerate() {
+        out[k] = match p.ctor_slot {
+            Some(slot) => (f.class.as_deref().and_then(|c| built.get(c)))
+                .into_iter()
+                .flatten()
+                .any(|&(i, c)| {
+                    (module.functions[i].constructions[c].field_argument(slot))
+                        .is_some_and(|arg| names_shared(i, arg))
+                }),
+            None if p.is_pointer || p.is_array => callers.iter().any(|&(caller, e)| match &module
+                .functions[caller]
+                .expr(e)
+                .kind
+            {
+                ExprKind::Call(c) => c.args.get(k).is_some_and(|&a| names_shared(caller, a)),
+                _ => false,
+            }),
+            None => false,
+        };
+    }
+    out
+}
+
 /// The parameters every caller passes a thread index along x plus a
 /// warp-aligned offset; none without a known caller.
 fn aligned_params(
@@ -561,6 +610,7 @@ fn summaries(
                 aligned_params: Vec::new(),
                 captured: None,
                 captured_shared: None,
+                shared_params: Vec::new(),
                 return_level: &known,
                 bound_level: &bound,
                 assume,

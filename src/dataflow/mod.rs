@@ -324,6 +324,9 @@ pub(crate) struct Seed<'a> {
     /// Those of them that name shared memory (the enclosing function's
     /// `__shared__` arrays and pointers into them).
     pub captured_shared: Option<&'a HashSet<String>>,
+    /// Parameters that name shared memory (see
+    /// `interprocedural::shared_params`). Empty: none.
+    pub shared_params: Vec<bool>,
     /// Level of what function `g` returns when its arguments are uniform.
     pub return_level: &'a dyn Fn(usize) -> Option<Level>,
     /// Level of what function `g` returns whatever its arguments.
@@ -494,6 +497,9 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     if let Some(outer) = seed.captured_shared {
         let own: &HashSet<String> = &declared;
         facts.shared_vars = outer.difference(own).cloned().collect();
+    }
+    for (p, _) in (f.params.iter().zip(&seed.shared_params)).filter(|(_, s)| **s) {
+        facts.shared_vars.insert(p.name.clone());
     }
     facts.local_constants = local_constants(f, module);
     facts.multiples_of_32 = residue::multiples_of_32(f, module);
