@@ -3,6 +3,19 @@
 
 use super::Call;
 
+/// The names of CuTe's shape queries.
+pub const SHAPE_QUERIES: &[&str] = &["size", "shape", "rank", "depth", "cosize"];
+
+/// `using namespace cute;` (or `::cute`): CuTe's names are then written
+/// unscoped, and lowering scopes a one-argument `size(t)` to `cute`.
+pub fn names_cute_namespace(using: &str) -> bool {
+    let words: Vec<&str> = using
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .filter(|w| !w.is_empty())
+        .collect();
+    matches!(words.as_slice(), ["using", "namespace", ns] if ns.trim_start_matches("::") == "cute")
+}
+
 /// A CuTe shape query: `size<I>(t)`, `shape<I>(t)`, `rank<I>(t)`,
 /// `depth(t)`, `cosize(t)` (with template arguments or the `cute::`
 /// scope). A thread's partition of a tile (`local_partition`,
@@ -12,9 +25,8 @@ use super::Call;
 /// header of the unit defines the query (CuTe's own definition computes
 /// types the analysis cannot follow).
 pub fn is_shape_query(c: &Call) -> bool {
-    const QUERIES: &[&str] = &["size", "shape", "rank", "depth", "cosize"];
     c.receiver.is_none()
-        && QUERIES.contains(&c.name.as_str())
+        && SHAPE_QUERIES.contains(&c.name.as_str())
         && (!c.template_args.is_empty() || c.scope.as_deref() == Some("cute"))
 }
 
@@ -36,6 +48,14 @@ mod tests {
             from_free_function: false,
             lambda: None,
         }
+    }
+
+    #[test]
+    fn using_directive_for_cute_is_recognised() {
+        assert!(names_cute_namespace("using namespace cute;"));
+        assert!(names_cute_namespace("using namespace ::cute ;"));
+        assert!(!names_cute_namespace("using namespace cutlass;"));
+        assert!(!names_cute_namespace("using cute::size;"));
     }
 
     #[test]

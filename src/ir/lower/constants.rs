@@ -139,6 +139,7 @@ pub(super) fn fold_constants(
         objects: HashMap::default(),
         aliases: HashMap::default(),
         file_aliases: &no_aliases,
+        cute_unscoped: false,
         expansion_budget: super::expansion_budget(),
         qualified: Vec::new(),
         variables: Default::default(),

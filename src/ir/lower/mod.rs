@@ -52,6 +52,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut classes = classes::Classes::default();
     let mut scopes = constants::Scopes::default();
     let mut aliases = FileAliases::default();
+    // `using namespace cute;` anywhere in the file: its unscoped shape
+    // queries (`size(t)`) are CuTe's.
+    let mut cute_unscoped = false;
     preorder(root, |n| match n.kind() {
         "function_definition" => {
             if !env.is_dead(n, text) {
@@ -97,6 +100,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             scopes.note_enum(n, text);
             Walk::Descend
         }
+        "using_declaration" => {
+            cute_unscoped |= library::names_cute_namespace(node_text(n, text));
+            Walk::Skip
+        }
         "alias_declaration" | "type_definition" => {
             if !env.is_dead(n, text) && at_namespace_scope(n) {
                 aliases.note(declared_aliases(n, text));
@@ -133,6 +140,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         constants: &constants,
         classes: &classes,
         file_aliases: &file_aliases,
+        cute_unscoped,
         module_fns: Vec::new(),
     };
     for (def, tparams, namespace) in defs {
@@ -381,6 +389,7 @@ struct Lowerer<'a> {
     constants: &'a HashMap<String, i64>,
     classes: &'a classes::Classes<'a>,
     file_aliases: &'a HashMap<String, String>,
+    cute_unscoped: bool,
     module_fns: Vec<Function>,
 }
 
@@ -422,6 +431,9 @@ struct FnBuilder<'a> {
     /// Those the file declares at namespace scope (see
     /// [`file_aliases`]), read after the body's and the class's own.
     file_aliases: &'a HashMap<String, String>,
+    /// `using namespace cute;` is in force: an unscoped `size(t)` is
+    /// CuTe's shape query ([`library::is_shape_query`]).
+    cute_unscoped: bool,
     /// Names read through a scope (`Traits::value`), lowered to their last
     /// segment: (expression, the name as written).
     qualified: Vec<(ExprId, String)>,
@@ -495,6 +507,7 @@ impl<'a> Lowerer<'a> {
             objects: HashMap::default(),
             aliases: HashMap::default(),
             file_aliases: self.file_aliases,
+            cute_unscoped: self.cute_unscoped,
             expansion_budget: expansion_budget(),
             qualified: Vec::new(),
             variables: Default::default(),
@@ -1102,8 +1115,10 @@ impl FnBuilder<'_> {
         let span = self.span(n, site);
         match n.kind() {
             "type_definition" | "alias_declaration" => self.note_alias(n, text),
+            "using_declaration" => {
+                self.cute_unscoped |= library::names_cute_namespace(node_text(n, text));
+            }
             "comment"
-            | "using_declaration"
             | "preproc_include"
             | "preproc_def"
             | "preproc_function_def"
@@ -2069,6 +2084,7 @@ impl FnBuilder<'_> {
             objects: HashMap::default(),
             aliases: self.aliases.clone(),
             file_aliases: self.file_aliases,
+            cute_unscoped: self.cute_unscoped,
             expansion_budget: self.expansion_budget.clone(),
             qualified: Vec::new(),
             // Captures are the enclosing function's variables.
@@ -2215,6 +2231,16 @@ impl FnBuilder<'_> {
         let lambda = (receiver.is_none() && scope.is_none())
             .then(|| self.lambda_vars.get(&name).copied())
             .flatten();
+        if self.cute_unscoped
+            && receiver.is_none()
+            && scope.is_none()
+            && template_args.is_empty()
+            && library::SHAPE_QUERIES.contains(&name.as_str())
+            && n.field("arguments")
+                .is_some_and(|a| a.named_child_count() == 1)
+        {
+            scope = Some("cute".to_owned());
+        }
         // `obj.run()` on an object this function declared by value, or on
         // a temporary (`WS(temp).run()`).
         let object = receiver
