@@ -447,9 +447,10 @@ fn analyse(
         let function = f.claim.as_ref().map(|c| c.function);
         match function.and_then(|fi| module.header_of(fi).map(|h| (fi, h))) {
             Some((fi, header)) => {
+                let via = v.as_ref().map_or(&[][..], |v| &v.via[..]);
+                let label = calling_site_label(&module, &parsed.source, fi, via);
                 let (mut d, visible) = build_diagnostic(header, f, v, opts);
-                d.labels
-                    .extend(calling_site_label(&module, &parsed.source, fi));
+                d.labels.extend(label);
                 in_headers.push(HeaderDiagnostic {
                     source: Arc::clone(header),
                     diagnostic: d,
@@ -559,6 +560,7 @@ fn build_diagnostic(
 fn static_verdict(f: &Finding) -> Verdict {
     if f.rule.code != "WL001" {
         return Verdict {
+            via: Vec::new(),
             detail: None,
             confirmation: Confirmation::undecided(
                 "the executor has no model of this finding",
@@ -567,6 +569,7 @@ fn static_verdict(f: &Finding) -> Verdict {
         };
     }
     Verdict {
+        via: Vec::new(),
         detail: Some("it does not compile for sm_70 or later".to_owned()),
         confirmation: Confirmation::confirmed(Witness {
             summary: "nvcc rejects maskless warp primitives when compiling for sm_70 or later"
@@ -1069,9 +1072,33 @@ fn suppress_in_headers(found: Vec<HeaderDiagnostic>, opts: &Options) -> Vec<Head
 }
 
 /// A label on a header function's name saying which call in the checked
-/// file brought it in: the first call (in function and expression order)
-/// from the file's own code whose chain of calls reaches `function`.
-fn calling_site_label(module: &ir::Module, file: &SourceFile, function: usize) -> Option<Label> {
+/// file brought it in: the last call from the file's own code on the path
+/// of the run that showed the finding (`via`), else the first call (in
+/// function and expression order) from the file's own code whose chain of
+/// calls reaches `function`.
+fn calling_site_label(
+    module: &ir::Module,
+    file: &SourceFile,
+    function: usize,
+    via: &[(usize, ir::ExprId)],
+) -> Option<Label> {
+    let label = |caller: usize, at: usize| {
+        let (line, _) = file.line_col(at);
+        let f = &module.functions[function];
+        Some(Label {
+            span: (module.header_of(function)).map(|h| h.span(f.name_span.0, f.name_span.1))?,
+            message: format!(
+                "seen as called from `{}` at {}:{line}",
+                module.functions[caller].name, file.path
+            ),
+        })
+    };
+    let shown =
+        (via.iter().rev()).find(|&&(g, _)| module.functions.get(g).is_some_and(|g| g.file == 0));
+    if let Some(&(caller, call)) = shown {
+        let at = module.functions[caller].exprs.get(call as usize)?.span.0;
+        return label(caller, at);
+    }
     let n = module.functions.len();
     let mut callers: Vec<Vec<(usize, (usize, usize))>> = vec![Vec::new(); n];
     for (fi, f) in module.functions.iter().enumerate() {
@@ -1091,17 +1118,7 @@ fn calling_site_label(module: &ir::Module, file: &SourceFile, function: usize) -
     while let Some(g) = queue.pop_front() {
         for &(caller, span) in &callers[g] {
             if module.functions[caller].file == 0 {
-                let (line, _) = file.line_col(span.0);
-                let f = &module.functions[function];
-                return Some(Label {
-                    span: module
-                        .header_of(function)
-                        .map(|h| h.span(f.name_span.0, f.name_span.1))?,
-                    message: format!(
-                        "seen as called from `{}` at {}:{line}",
-                        module.functions[caller].name, file.path
-                    ),
-                });
+                return label(caller, span.0);
             }
             if !seen[caller] {
                 seen[caller] = true;

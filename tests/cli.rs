@@ -472,3 +472,29 @@ fn a_header_finding_is_reported_once_however_the_checked_path_is_spelt() {
         assert_eq!(votes, 1, "checked as {root}: {}", stdout(&o));
     }
 }
+
+#[test]
+fn a_header_finding_names_the_call_whose_run_showed_it() {
+    // `lamkit.cuh`'s `sum_below` is called first by `whole_warp`, which
+    // passes 32 (no bug), then by `half_warp`, which passes 16: the label
+    // names the second.
+    let o = run(&[
+        "check",
+        "testdata/tu/lambda_helpers/kernels.cu",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = (report["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["path"].as_str().unwrap().ends_with("lamkit.cuh"))
+        .expect("the header's finding");
+    let labels: Vec<&str> = (d["labels"].as_array().unwrap().iter())
+        .filter_map(|l| l["message"].as_str())
+        .filter(|m| m.starts_with("seen as called from"))
+        .collect();
+    assert_eq!(labels.len(), 1, "{labels:?}");
+    assert!(
+        labels[0].contains("`half_warp`") && labels[0].ends_with("kernels.cu:11"),
+        "{labels:?}"
+    );
+}

@@ -23,6 +23,9 @@ use crate::source::SourceFile;
 pub struct Verdict {
     pub confirmation: Confirmation,
     pub detail: Option<String>,
+    /// The calls, from the run's root, to the operation whose run showed
+    /// the finding (`(function, call)` pairs); empty where none did.
+    pub via: Vec<crate::executor::trace::Site>,
 }
 
 pub struct ExecOptions {
@@ -237,6 +240,7 @@ pub fn confirm_findings(
                     // Shown under one assumed shape, not under another the
                     // code admits: the bug depends on an assumption.
                     Some(gap) => Verdict {
+                        via: obs.chain.clone(),
                         detail: None,
                         confirmation: Confirmation {
                             witness: Some(w),
@@ -247,6 +251,7 @@ pub fn confirm_findings(
                         },
                     },
                     None => Verdict {
+                        via: obs.chain.clone(),
                         detail: Some(format!("{} ({setup})", obs.detail)),
                         confirmation: Confirmation::confirmed(w),
                     },
@@ -254,6 +259,7 @@ pub fn confirm_findings(
                 // A function callable from code the tool cannot see: the
                 // visible callers prove nothing about the others.
                 None if claim.unseen_callers.is_some() => Verdict {
+                    via: Vec::new(),
                     detail: None,
                     confirmation: Confirmation::undecided(
                         claim.unseen_callers.clone().unwrap_or_default(),
@@ -270,6 +276,7 @@ pub fn confirm_findings(
                     let proof = claim.lane_proof.clone().unwrap_or_default();
                     match stated {
                         Ok(shape) => Verdict {
+                            via: Vec::new(),
                             detail: None,
                             confirmation: Confirmation::refuted(
                                 Proof::ReachingLanes,
@@ -277,6 +284,7 @@ pub fn confirm_findings(
                             ),
                         },
                         Err(_) => Verdict {
+                            via: Vec::new(),
                             detail: None,
                             confirmation: Confirmation::undecided(
                                 format!("{proof}, if each warp is 32 consecutive threadIdx.x; nothing states that the block's x extent is a multiple of 32"),
@@ -290,6 +298,7 @@ pub fn confirm_findings(
                     && roots_proven[i].len() == roots_seen[i] =>
                 {
                     Verdict {
+                        via: Vec::new(),
                         detail: None,
                         confirmation: Confirmation::refuted(
                             Proof::ExhaustiveRuns,
@@ -332,6 +341,7 @@ pub fn confirm_findings(
                         )
                     };
                     Verdict {
+                        via: Vec::new(),
                         detail: None,
                         confirmation: Confirmation::undecided(reason, evidence),
                     }
