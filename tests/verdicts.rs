@@ -277,3 +277,40 @@ __global__ void per_element(float *data, int n) {\n\
         assert_eq!(d.confirmation.status, Status::Confirmed, "{d:#?}");
     }
 }
+
+const MEMBER_LAMBDA: &str = r#"
+class LaneWindow {
+  public:
+    __device__ LaneWindow(float *sink, int width) : sink_(sink), width_(width) {}
+    __device__ float sum_in_window(float v) {
+        if ((threadIdx.x & 31) < width_)
+            v += __shfl_xor_sync(0xffffffffu, v, 1);
+        return v;
+    }
+    __device__ void store(float v) {
+        auto body = [&](float x) { sink_[threadIdx.x] = sum_in_window(x); };
+        body(v);
+    }
+  private:
+    float *sink_;
+    int width_;
+};
+__global__ void half_window(float *out) {
+    LaneWindow w(out, 16);
+    w.store(out[threadIdx.x]);
+}
+"#;
+
+#[test]
+fn a_lambda_in_a_member_calls_members_on_the_same_object() {
+    // `body` calls `sum_in_window` on the object `store` runs on: its
+    // `width_` is the 16 the kernel constructed it with, not a value the
+    // run had to choose.
+    let d = check_source("window.cu", MEMBER_LAMBDA.as_bytes(), &everything()).diagnostics;
+    let shfl = (d.iter())
+        .find(|x| x.code == "WL002" && x.span.line == 7)
+        .expect("the half-window shuffle");
+    assert_eq!(shfl.confirmation.status, Status::Confirmed, "{shfl:#?}");
+    let w = shfl.confirmation.witness.as_ref().unwrap();
+    assert!(!w.summary.contains("width_"), "{}", w.summary);
+}

@@ -1766,7 +1766,10 @@ impl<'m> Machine<'m> {
         if let Some(callee) = self.module.callee(call)
             && self.module.functions[callee].params.len() >= call.args.len()
         {
-            if self.depth >= self.cfg.budgets.max_call_depth {
+            // A lambda's calls nest no deeper than its source does (it
+            // only calls lambdas it holds), so they are not counted.
+            let lambda = self.module.functions[callee].kind == crate::ir::FnKind::Lambda;
+            if !lambda && self.depth >= self.cfg.budgets.max_call_depth {
                 self.trace.incomplete.get_or_insert(format!(
                     "calls nested deeper than the executor's budget ({})",
                     self.cfg.budgets.max_call_depth
@@ -1778,7 +1781,6 @@ impl<'m> Machine<'m> {
             // A lambda runs where its enclosing function calls it
             // (`Call::lambda` is only set there): it reads that
             // function's names as they are now.
-            let lambda = g.kind == crate::ir::FnKind::Lambda;
             if lambda {
                 inner.vars = act.vars.clone();
             }
@@ -1846,9 +1848,10 @@ impl<'m> Machine<'m> {
                 }
             }
             self.push_site(site);
-            self.depth += 1;
+            let nested = u32::from(!lambda);
+            self.depth += nested;
             let ret = self.run_body(&mut inner, m);
-            self.depth -= 1;
+            self.depth -= nested;
             self.pop_site();
             if same_object {
                 for x in &g.state_fields {

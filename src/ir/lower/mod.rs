@@ -2066,6 +2066,10 @@ impl FnBuilder<'_> {
         let mut f = empty_function();
         f.name = format!("{}::<lambda@{}>", self.f.name, n.start_byte());
         f.kind = FnKind::Lambda;
+        // In a member, `[&]` and `[this]` capture the object: unqualified
+        // names are its fields and members there too.
+        f.class = self.f.class.clone();
+        f.class_at = self.f.class_at;
         f.captures_by_reference = n
             .field("captures")
             .is_some_and(|c| node_text(c, text).contains('&'));
