@@ -465,11 +465,15 @@ impl Function {
         own.chain(self.lambda_writes.iter().map(String::as_str))
     }
 
-    /// The names a function declares: its parameters and locals.
-    pub fn declares(&self, name: &str) -> bool {
-        self.params.iter().any(|p| p.name == name)
-            || (self.stmts.iter())
-                .any(|s| matches!(&s.kind, StmtKind::Decl { name: n, .. } if n == name))
+    /// What the function writes of names it does not declare (not its
+    /// parameters nor its locals): for a lambda, its enclosing function's.
+    pub fn outer_writes(&self) -> impl Iterator<Item = &str> {
+        let declares = |x: &str| {
+            self.params.iter().any(|p| p.name == x)
+                || (self.stmts.iter())
+                    .any(|s| matches!(&s.kind, StmtKind::Decl { name, .. } if name == x))
+        };
+        self.writes().filter(move |x| !declares(x))
     }
 
     pub fn expr(&self, id: ExprId) -> &Expr {

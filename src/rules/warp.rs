@@ -146,6 +146,14 @@ pub fn guard_text(src: &SourceFile, span: (usize, usize)) -> String {
 
 /// Source text in backticks for a message, cut to `max` bytes with `…`:
 /// messages stay under 160 characters whatever the code looks like.
+pub fn code(text: &str, max: usize) -> String {
+    if text.len() > max {
+        format!("`{}…`", &text[..text.floor_char_boundary(max - 1)])
+    } else {
+        format!("`{text}`")
+    }
+}
+
 /// How a message names the function a call runs: its name as code, or
 /// "the lambda called here" for one called where it is written.
 pub fn callee_text(call: &Call) -> String {
@@ -153,14 +161,6 @@ pub fn callee_text(call: &Call) -> String {
         "the lambda called here".to_owned()
     } else {
         code(&call.name, 40)
-    }
-}
-
-pub fn code(text: &str, max: usize) -> String {
-    if text.len() > max {
-        format!("`{}…`", &text[..text.floor_char_boundary(max - 1)])
-    } else {
-        format!("`{text}`")
     }
 }
 

@@ -1766,8 +1766,9 @@ impl<'m> Machine<'m> {
         if let Some(callee) = self.module.callee(call)
             && self.module.functions[callee].params.len() >= call.args.len()
         {
-            // A lambda's calls nest no deeper than its source does (it
-            // only calls lambdas it holds), so they are not counted.
+            // Only the function holding a lambda calls it (`Call::lambda`),
+            // so calls of lambdas nest no deeper than lambdas do in the
+            // source: the depth budget does not count them.
             let lambda = self.module.functions[callee].kind == crate::ir::FnKind::Lambda;
             if !lambda && self.depth >= self.cfg.budgets.max_call_depth {
                 self.trace.incomplete.get_or_insert(format!(
@@ -1863,9 +1864,8 @@ impl<'m> Machine<'m> {
             // What a lambda capturing by reference wrote of the caller's
             // names (not its own parameters and locals) is the caller's.
             if lambda && g.captures_by_reference {
-                for x in g.writes() {
-                    if !g.declares(x)
-                        && act.vars.contains_key(x)
+                for x in g.outer_writes() {
+                    if act.vars.contains_key(x)
                         && let Some(v) = inner.vars.get(x)
                     {
                         act.vars.insert(x.to_owned(), *v);

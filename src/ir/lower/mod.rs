@@ -564,13 +564,7 @@ impl<'a> Lowerer<'a> {
             })
             .collect();
         super::scopes::rename_shadowed(&mut b.f, &named_by_lambdas);
-        b.f.lambda_writes = by_reference_writes(&b.lambdas);
-        // Lambda references index the builder's list: from here on, the
-        // module's.
-        let base = self.module_fns.len();
-        for f in b.lambdas.iter_mut().chain(std::iter::once(&mut b.f)) {
-            f.map_lambdas(|l| Some(base + l));
-        }
+        b.close_lambdas(self.module_fns.len());
         self.module_fns.append(&mut b.lambdas);
         Some(b.f)
     }
@@ -2056,6 +2050,24 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// Before this function and its lambdas join a longer list at `base`
+    /// (the module's, or an enclosing function's): record what its
+    /// by-reference lambdas write of its names, and point its lambda
+    /// references, which index its own list, into that one.
+    fn close_lambdas(&mut self, base: usize) {
+        let mut written: Vec<String> = (self.lambdas.iter())
+            .filter(|l| l.captures_by_reference)
+            .flat_map(Function::outer_writes)
+            .map(str::to_owned)
+            .collect();
+        written.sort_unstable();
+        written.dedup();
+        self.f.lambda_writes = written;
+        for f in self.lambdas.iter_mut().chain(std::iter::once(&mut self.f)) {
+            f.map_lambdas(|l| Some(base + l));
+        }
+    }
+
     /// Lower the lambda `n` into this function's list: its index there.
     /// Not within a macro's expansion (whose text is not the file's).
     fn lower_lambda(&mut self, n: Node, text: &str) -> Option<usize> {
@@ -2104,12 +2116,7 @@ impl FnBuilder<'_> {
         while let Some((s, dest)) = work.pop() {
             lb.lower_one(s, text, dest, None, &mut work);
         }
-        lb.f.lambda_writes = by_reference_writes(&lb.lambdas);
-        // Its own lambdas' indices, from its list into this one's.
-        let base = self.lambdas.len();
-        for f in lb.lambdas.iter_mut().chain(std::iter::once(&mut lb.f)) {
-            f.map_lambdas(|l| Some(base + l));
-        }
+        lb.close_lambdas(self.lambdas.len());
         self.lambdas.append(&mut lb.lambdas);
         self.lambdas.push(lb.f);
         Some(self.lambdas.len() - 1)
@@ -2292,20 +2299,6 @@ impl FnBuilder<'_> {
             span,
         )
     }
-}
-
-/// What lambdas capturing by reference assign of names they do not
-/// declare themselves: their enclosing function's (see
-/// [`Function::lambda_writes`]).
-fn by_reference_writes(lambdas: &[Function]) -> Vec<String> {
-    let mut out: Vec<String> = (lambdas.iter())
-        .filter(|l| l.captures_by_reference)
-        .flat_map(|l| l.writes().filter(|x| !l.declares(x)))
-        .map(str::to_owned)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
 }
 
 fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) {
