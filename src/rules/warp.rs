@@ -154,13 +154,17 @@ pub fn code(text: &str, max: usize) -> String {
     }
 }
 
-/// How a message names the function a call runs: its name as code, or
-/// "the lambda called here" for one called where it is written.
-pub fn callee_text(call: &Call) -> String {
+/// How a message names the function a call runs: its name as code, the
+/// object whose `operator()` it is (`sum`, `WarpSum()`), or "the lambda
+/// called here" for one called where it is written.
+pub fn callee_text(src: &SourceFile, site: &CallSite) -> String {
+    let call = site.call;
     if call.lambda.is_some() && call.name == crate::ir::INLINE_LAMBDA {
-        "the lambda called here".to_owned()
-    } else {
-        code(&call.name, 40)
+        return "the lambda called here".to_owned();
+    }
+    match call.receiver.filter(|_| call.name == "operator()") {
+        Some(r) if call.via_macro.is_none() => code(&src.snippet(site.f.expr(r).span, 40), 40),
+        _ => code(&call.name, 40),
     }
 }
 

@@ -88,7 +88,7 @@ impl Rule for FullMaskInDivergentCode {
                     };
                     format!(
                         "{} runs warp primitives {masks}, but only lanes {} reach it",
-                        callee_text(site.call),
+                        callee_text(src, &site),
                         reach_text(src, &site.context, Level::Varying)
                     )
                 }

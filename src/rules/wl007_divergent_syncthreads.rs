@@ -54,7 +54,7 @@ impl Rule for DivergentSyncthreads {
                     labels.extend(first_primitive(cx.module, site.function, g, &|p| {
                         matches!(p, Primitive::Syncthreads(_))
                     }));
-                    format!("{} waits at `__syncthreads()`,", callee_text(site.call))
+                    format!("{} waits at `__syncthreads()`,", callee_text(src, &site))
                 }
                 Some(_) => continue,
             };

@@ -2181,6 +2181,14 @@ impl FnBuilder<'_> {
                 }
                 target = f.field("field").unwrap_or(f);
             }
+            // `WarpSum()(v)`: a temporary's `operator()`.
+            let mut functor = false;
+            if f.kind() == "call_expression" {
+                let r = self.lower_expr(f, text, depth + 1, site);
+                temporary = self.temporary(f, r, text);
+                receiver = Some(r);
+                functor = true;
+            }
             let mut guard = 0;
             while target.kind() == "qualified_identifier" && guard < 16 {
                 guard += 1;
@@ -2230,12 +2238,22 @@ impl FnBuilder<'_> {
             // `apply(x)` where `apply` is a parameter calls that object (a
             // functor or lambda): C++ finds the parameter before any
             // function of the same name, so it is never that function.
+            // So does `sum(x)` on an object this function declared by
+            // value (`WarpSum sum;`).
+            let object_called = |b: &Self, name: &str| {
+                b.f.params.iter().any(|p| p.name == name)
+                    || (b.objects.contains_key(name) && !b.lambda_vars.contains_key(name))
+            };
             if receiver.is_none()
                 && target.kind() == "identifier"
                 && target == f
-                && self.f.params.iter().any(|p| p.name == name)
+                && object_called(self, &name)
             {
-                receiver = Some(self.expr(ExprKind::Var(name), span));
+                let written = self.span(target, site);
+                receiver = Some(self.expr(ExprKind::Var(name), written));
+                name = "operator()".to_owned();
+            }
+            if functor {
                 name = "operator()".to_owned();
             }
         }
