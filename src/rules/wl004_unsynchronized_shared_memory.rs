@@ -42,9 +42,20 @@ impl Rule for UnsynchronizedSharedMemory {
                 ),
                 _ => false,
             };
+            // A field of a shared element (`s[t].x = …` through a pointer
+            // parameter) writes it too.
+            let written = |mut e: ExprId| {
+                for _ in 0..8 {
+                    match &f.expr(e).kind {
+                        ExprKind::Member(b, _) => e = *b,
+                        k => return is_shared_access(k),
+                    }
+                }
+                false
+            };
             let writes_shared = f.exprs.iter().any(|e| match &e.kind {
                 ExprKind::Assign { lhs, .. } | ExprKind::Update { target: lhs, .. } => {
-                    is_shared_access(&f.expr(*lhs).kind)
+                    written(*lhs)
                 }
                 _ => false,
             });

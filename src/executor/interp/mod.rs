@@ -1290,10 +1290,15 @@ impl<'m> Machine<'m> {
                 }
             }
             ExprKind::Member(base, field) => {
-                let bv = self.eval(act, *base, m);
+                // A field of a shared element is an access of the element
+                // (`s[i]`, the site WL004 proposes).
+                let (bv, site) = match self.shared_elements(act, *base, m) {
+                    Some(elements) => (elements, *base),
+                    None => (self.eval(act, *base, m), e),
+                };
                 if let Some(ps) = field_ptrs(&bv, field, m) {
                     for l in lanes_of(m) {
-                        out[l] = self.load(ps[l], l as u32, expr.span, e);
+                        out[l] = self.load(ps[l], l as u32, expr.span, site);
                     }
                 } else if let Some(&v) = (!act.fields.is_empty())
                     .then(|| choice::field_path(f, e))
@@ -1465,6 +1470,41 @@ impl<'m> Machine<'m> {
         }
     }
 
+    /// `s[i]` in `s[i].x`, where `s` is a name holding a pointer into
+    /// shared memory in every lane (a parameter a caller passed a
+    /// `__shared__` array of structs): each lane's element, as a pointer,
+    /// so that its fields are slots of their own. `None` otherwise, having
+    /// read only names and side-effect-free index arithmetic.
+    fn shared_elements(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Option<Lanes> {
+        let f = act.f;
+        let ExprKind::Index(b, i) = &f.expr(e).kind else {
+            return None;
+        };
+        let pure = !crate::dataflow::any_subexpr(f, *i, &mut |k| {
+            matches!(
+                k,
+                ExprKind::Assign { .. } | ExprKind::Update { .. } | ExprKind::Call(_)
+            )
+        });
+        if !matches!(f.expr(*b).kind, ExprKind::Var(_)) || !pure || m == 0 {
+            return None;
+        }
+        let bv = self.eval(act, *b, m);
+        if !lanes_of(m).all(|l| matches!(bv[l], Val::Ptr(p) if matches!(p.space, Space::Shared(_))))
+        {
+            return None;
+        }
+        let iv = self.eval(act, *i, m);
+        let mut out = [Val::UNKNOWN_VARYING; 32];
+        for l in lanes_of(m) {
+            let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) else {
+                return None;
+            };
+            out[l] = Val::Ptr(self.index_ptr(p, i));
+        }
+        Some(out)
+    }
+
     fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {
         let dims = self.dims(p.space);
         let lvl = p.level as usize;
@@ -1583,10 +1623,13 @@ impl<'m> Machine<'m> {
                 }
             }
             ExprKind::Member(base, field) => {
-                let bv = self.eval(act, *base, m);
+                let (bv, site) = match self.shared_elements(act, *base, m) {
+                    Some(elements) => (elements, *base),
+                    None => (self.eval(act, *base, m), lhs),
+                };
                 if let Some(ps) = field_ptrs(&bv, field, m) {
                     for l in lanes_of(m) {
-                        self.write(ps[l], l as u32, value[l], lexpr.span, lhs);
+                        self.write(ps[l], l as u32, value[l], lexpr.span, site);
                     }
                 }
             }
@@ -1915,7 +1958,7 @@ fn field_ptrs(base: &Lanes, field: &str, m: u32) -> Option<[Ptr; 32]> {
         let Val::Ptr(p) = base[l] else {
             return None;
         };
-        if !matches!(p.space, Space::Global(_)) {
+        if matches!(p.space, Space::Local(_)) {
             return None;
         }
         out[l] = Ptr {
