@@ -46,7 +46,7 @@ mod tests {
             home: None,
             array_args: 0,
             from_free_function: false,
-            lambda: None,
+            target: None,
         }
     }
 

@@ -198,6 +198,10 @@ pub struct Function {
     /// assign (`[&](int k) { active = k; }`): written by this function's
     /// calls of them, so never a constant of its own.
     pub lambda_writes: Vec<String>,
+    /// The lambdas a copy of this function runs for the calls of its
+    /// parameters (`lower::callables`): their names are the caller's that
+    /// passed them, not this function's.
+    pub bound_lambdas: Vec<usize>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,
@@ -230,7 +234,7 @@ pub struct Function {
 }
 impl Function {
     /// Point this function's lambda references (`ExprKind::Lambda` and
-    /// `Call::lambda`) at `to(index)`: lambdas are lowered into their
+    /// `Call::target`) at `to(index)`: lambdas are lowered into their
     /// enclosing function's list, then placed in a module, then copied
     /// into another one. `None`: that lambda is not there, and the
     /// reference becomes an unknown value or an unresolved call.
@@ -242,8 +246,8 @@ impl Function {
                     None => e.kind = ExprKind::Unknown,
                 },
                 ExprKind::Call(c) => {
-                    if let Some(l) = c.lambda {
-                        c.lambda = to(l);
+                    if let Some(l) = c.target {
+                        c.target = to(l);
                     }
                 }
                 _ => {}
@@ -749,10 +753,12 @@ pub struct Call {
     /// Written in a free function (not a member, not a lambda): there an
     /// unqualified name never names a member of a class.
     pub from_free_function: bool,
-    /// A call of a lambda the calling function defines (`body(i)` after
-    /// `auto body = [&](int i) { … };`, or `[&](int i) { … }(i)`): its
-    /// index in `Module::functions`.
-    pub lambda: Option<usize>,
+    /// The function the call runs, where that is known before any lookup
+    /// by name (an index in `Module::functions`): a lambda the calling
+    /// function holds (`body(i)` after `auto body = [&](int i) { … };`,
+    /// or `[&](int i) { … }(i)`), or the copy of the callee made for the
+    /// lambdas the call passes it (`lower::callables`).
+    pub target: Option<usize>,
 }
 
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
@@ -1071,7 +1077,7 @@ impl Module {
     /// looks there first); for a member call on an object the caller declared, the
     /// first such member of the object's class. Other member calls: none.
     pub fn callee(&self, call: &Call) -> Option<usize> {
-        if let Some(l) = call.lambda {
+        if let Some(l) = call.target {
             return (l < self.functions.len()).then_some(l);
         }
         let class = match (&call.receiver, &call.object) {

@@ -159,7 +159,7 @@ pub fn code(text: &str, max: usize) -> String {
 /// called here" for one called where it is written.
 pub fn callee_text(src: &SourceFile, site: &CallSite) -> String {
     let call = site.call;
-    if call.lambda.is_some() && call.name == crate::ir::INLINE_LAMBDA {
+    if call.target.is_some() && call.name == crate::ir::INLINE_LAMBDA {
         return "the lambda called here".to_owned();
     }
     match call.receiver.filter(|_| call.name == "operator()") {

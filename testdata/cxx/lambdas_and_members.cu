@@ -1,9 +1,12 @@
 // Lambdas and member functions that run warp primitives.
 
+// Runs `body` over a block-stride loop: on the last, ragged pass only the
+// threads with `i < n` call it, so a full-mask shuffle in a lambda passed
+// here names lanes that have left the loop.
 template <typename F>
 __device__ void for_each_lane(int n, F body) {
     for (int i = threadIdx.x; i < n; i += blockDim.x)
-        body(i);
+        body(i); // expect: WL002
 }
 
 // An extended device lambda with a full-mask shuffle under a lane test.
@@ -17,7 +20,8 @@ __global__ void lambda_shuffle_divergent(const int *in, int *out, int n) {
     for_each_lane(n, step);
 }
 
-// The same lambda with the shuffle outside the lane test: clean.
+// The same lambda with the shuffle outside the lane test: the lambda itself
+// is clean (the helper's ragged pass is the finding above).
 __global__ void lambda_shuffle_converged(const int *in, int *out, int n) {
     auto step = [=] __device__ (int tid) {
         int v = in[tid];

@@ -201,6 +201,10 @@ pub struct Machine<'m> {
     current_fn: usize,
     /// `__shared__ T name;` scalars, by name → shared array index.
     shared_scalars: HashMap<String, u16>,
+    /// For a lambda passed to a function whose copy runs it
+    /// (`Function::bound_lambdas`): the names of the caller that passed it,
+    /// as the lambda sees and writes them while that copy runs.
+    closures: HashMap<usize, HashMap<String, Lanes>>,
     /// Legacy (maskless) calls executed: (site chain, active, alive lanes).
     pub legacy: Vec<(Vec<Site>, u32, u32, usize)>,
     /// Names of the root's inputs whose values the plan chose.
@@ -309,6 +313,7 @@ impl<'m> Machine<'m> {
             eval_depth: 0,
             current_fn: 0,
             shared_scalars: HashMap::default(),
+            closures: HashMap::default(),
             legacy: Vec::new(),
             root_inputs: Vec::new(),
             one_definition: HashMap::default(),
@@ -1809,9 +1814,10 @@ impl<'m> Machine<'m> {
         if let Some(callee) = self.module.callee(call)
             && self.module.functions[callee].params.len() >= call.args.len()
         {
-            // Only the function holding a lambda calls it (`Call::lambda`),
-            // so calls of lambdas nest no deeper than lambdas do in the
-            // source: the depth budget does not count them.
+            // A lambda is called only by the function holding it or by a
+            // copy made to run it (`Call::target`), so calls of lambdas
+            // alone nest no deeper than lambdas do in the source: the
+            // depth budget does not count them.
             let lambda = self.module.functions[callee].kind == crate::ir::FnKind::Lambda;
             if !lambda && self.depth >= self.cfg.budgets.max_call_depth {
                 self.trace.incomplete.get_or_insert(format!(
@@ -1822,11 +1828,18 @@ impl<'m> Machine<'m> {
             }
             let g = &self.module.functions[callee];
             let mut inner = self.activation(callee);
-            // A lambda runs where its enclosing function calls it
-            // (`Call::lambda` is only set there): it reads that
-            // function's names as they are now.
-            if lambda {
+            // A lambda runs with its enclosing function's names as they are
+            // now: the caller's, where the caller holds it; those of the
+            // function that passed it, where a copy of a callee runs it.
+            let closure = lambda && act.f.bound_lambdas.contains(&callee);
+            if closure {
+                inner.vars = self.closures.get(&callee).cloned().unwrap_or_default();
+            } else if lambda {
                 inner.vars = act.vars.clone();
+            }
+            // A copy that runs lambdas: they see this caller's names.
+            for &j in &g.bound_lambdas {
+                self.closures.insert(j, act.vars.clone());
             }
             let object = call
                 .object
@@ -1904,15 +1917,24 @@ impl<'m> Machine<'m> {
                     }
                 }
             }
-            // What a lambda capturing by reference wrote of the caller's
-            // names (not its own parameters and locals) is the caller's.
+            // What a lambda capturing by reference wrote of its enclosing
+            // function's names (not its own parameters and locals) is that
+            // function's: the caller's, or the closure's until the copy
+            // that runs it returns.
             if lambda && g.captures_by_reference {
-                for x in g.outer_writes() {
-                    if act.vars.contains_key(x)
-                        && let Some(v) = inner.vars.get(x)
-                    {
-                        act.vars.insert(x.to_owned(), *v);
-                    }
+                let outer = if closure {
+                    self.closures.entry(callee).or_default()
+                } else {
+                    &mut act.vars
+                };
+                write_back(g, &inner.vars, outer);
+            }
+            for &j in &g.bound_lambdas {
+                let l = &self.module.functions[j];
+                if l.captures_by_reference
+                    && let Some(vars) = self.closures.remove(&j)
+                {
+                    write_back(l, &vars, &mut act.vars);
                 }
             }
             return ret;
@@ -1932,6 +1954,18 @@ impl<'m> Machine<'m> {
                 })
             });
         [Val::Unknown { varying }; 32]
+    }
+}
+
+/// What lambda `l` wrote of its enclosing function's names, from `from`
+/// into `into`, where `into` holds them.
+fn write_back(l: &Function, from: &HashMap<String, Lanes>, into: &mut HashMap<String, Lanes>) {
+    for x in l.outer_writes() {
+        if into.contains_key(x)
+            && let Some(v) = from.get(x)
+        {
+            into.insert(x.to_owned(), *v);
+        }
     }
 }
 

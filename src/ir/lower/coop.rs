@@ -506,7 +506,7 @@ impl FnBuilder<'_> {
                 via_macro: None,
                 home: None,
                 from_free_function: false,
-                lambda: None,
+                target: None,
                 array_args: 0,
             })),
             span,

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Node;
 
 mod asm;
+mod callables;
 mod classes;
 mod comparisons;
 mod constants;
@@ -28,6 +29,7 @@ use crate::frontend::macros::Macro;
 use crate::frontend::{
     ParsedFile, PreprocEnv, RegionOracle, Walk, node_text, parse_text, preorder,
 };
+pub use callables::bind_callables;
 use constants::fold_constants;
 use launch::launch_sites;
 pub use launch::{Extents, StatedLaunches, stated_launches};
@@ -2140,7 +2142,7 @@ impl FnBuilder<'_> {
             let id = self.lower_call_of(n, None, Vec::new(), text, depth, site, span);
             if let ExprKind::Call(c) = &mut self.f.exprs[id as usize].kind {
                 c.name = crate::ir::INLINE_LAMBDA.to_owned();
-                c.lambda = lambda;
+                c.target = lambda;
             }
             return id;
         }
@@ -2311,7 +2313,7 @@ impl FnBuilder<'_> {
                 via_macro: None,
                 home: None,
                 from_free_function: false,
-                lambda,
+                target: lambda,
                 array_args,
             })),
             span,
@@ -2394,6 +2396,7 @@ fn empty_function() -> Function {
         unsupported: Vec::new(),
         has_labels: false,
         lambda_writes: Vec::new(),
+        bound_lambdas: Vec::new(),
         captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),
