@@ -1294,31 +1294,7 @@ impl<'m> Machine<'m> {
                     };
                 }
             }
-            ExprKind::Member(base, field) => {
-                // A field of a shared element is an access of the element
-                // (`s[i]`, the site WL004 proposes).
-                let (bv, site) = match self.shared_elements(act, *base, m) {
-                    Some(elements) => (elements, *base),
-                    None => (self.eval(act, *base, m), e),
-                };
-                if let Some(ps) = field_ptrs(&bv, field, m) {
-                    for l in lanes_of(m) {
-                        out[l] = self.load(ps[l], l as u32, expr.span, site);
-                    }
-                } else if let Some(&v) = (!act.fields.is_empty())
-                    .then(|| choice::field_path(f, e))
-                    .flatten()
-                    .and_then(|(_, path)| act.fields.get(&path))
-                {
-                    out = [v; 32];
-                } else {
-                    // A field of a value that differs between lanes (an
-                    // object built from the lane index) may differ too.
-                    out = [Val::Unknown {
-                        varying: differs_between_lanes(&bv, m),
-                    }; 32];
-                }
-            }
+            ExprKind::Member(base, field) => out = self.member_value(act, e, *base, field, m),
             ExprKind::Call(call) => out = self.call(act, e, call, m),
             // Constructs the IR does not model (`sizeof`, `T{…}`, …) are
             // mostly types and constants: unknown, but not per lane.
@@ -1472,6 +1448,47 @@ impl<'m> Machine<'m> {
             Space::Shared(id) => &self.shared[id as usize].dims,
             Space::Local(id) => &self.locals[id as usize].dims,
             Space::Global(_) => &[],
+        }
+    }
+
+    /// The value of `base.field` (expression `e`) in each lane of `m`. Not
+    /// inlined: `eval` recurses once per level of an expression, and its
+    /// frame must stay small.
+    #[inline(never)]
+    fn member_value(
+        &mut self,
+        act: &mut Activation<'m>,
+        e: ExprId,
+        base: ExprId,
+        field: &str,
+        m: u32,
+    ) -> Lanes {
+        let f = act.f;
+        let span = f.expr(e).span;
+        // A field of a shared element is an access of the element (`s[i]`,
+        // the site WL004 proposes).
+        let (bv, site) = match self.shared_elements(act, base, m) {
+            Some(elements) => (elements, base),
+            None => (self.eval(act, base, m), e),
+        };
+        if let Some(ps) = field_ptrs(&bv, field, m) {
+            let mut out = [Val::UNKNOWN_VARYING; 32];
+            for l in lanes_of(m) {
+                out[l] = self.load(ps[l], l as u32, span, site);
+            }
+            out
+        } else if let Some(&v) = (!act.fields.is_empty())
+            .then(|| choice::field_path(f, e))
+            .flatten()
+            .and_then(|(_, path)| act.fields.get(&path))
+        {
+            [v; 32]
+        } else {
+            // A field of a value that differs between lanes (an object
+            // built from the lane index) may differ too.
+            [Val::Unknown {
+                varying: differs_between_lanes(&bv, m),
+            }; 32]
         }
     }
 
