@@ -218,14 +218,6 @@ impl MacroEnv {
         })
     }
 
-    /// The environment as the file and the configuration define it.
-    fn without_headers(&self) -> MacroEnv {
-        MacroEnv {
-            headers: Arc::default(),
-            ..self.clone()
-        }
-    }
-
     /// The definition a condition sees: the file's (or the
     /// configuration's), else its headers'.
     fn condition_def(&self, name: &str) -> Option<&MacroDef> {
@@ -763,7 +755,7 @@ fn read_include(d: &Directive) -> Option<IncludeDirective> {
 
 /// Decide one `#if`/`#ifdef`/`#ifndef`/`#elif…` condition: whether its
 /// branch is taken, and whether the rule for unknowns decided it.
-fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
+fn decide(d: &Directive, env: &mut MacroEnv) -> (bool, Option<Undecidable>) {
     match d.name.as_str() {
         "ifdef" | "elifdef" | "ifndef" | "elifndef" => {
             let name = first_identifier(&d.args);
@@ -780,11 +772,15 @@ fn decide(d: &Directive, env: &MacroEnv) -> (bool, Option<Undecidable>) {
         // compiler-detection macros) may be decided wrongly, and taking
         // the branch is the better guess.
         _ => {
-            let own = (!env.headers.is_empty()).then(|| env.without_headers());
-            match evaluate(&d.args, own.as_ref().unwrap_or(env)) {
+            // The file's own view first: the headers set aside, not a copy
+            // of the environment without them.
+            let headers = std::mem::take(&mut env.headers);
+            let own = evaluate(&d.args, env);
+            env.headers = headers;
+            match own {
                 Ok((v, false)) => (v != 0, None),
                 Err(()) => (true, Some(Undecidable::Unevaluable)),
-                Ok((v, true)) => match own.as_ref().map(|_| evaluate(&d.args, env)) {
+                Ok((v, true)) => match (!env.headers.is_empty()).then(|| evaluate(&d.args, env)) {
                     Some(Ok((w, unknown))) => {
                         (w != 0, unknown.then_some(Undecidable::UnknownIdentifier))
                     }

@@ -765,7 +765,7 @@ pub fn configure_again(
     if parsed.view.undecided.is_empty() || effects.is_empty() {
         return None;
     }
-    let base = frontend::MacroEnv::from_config(env);
+    let mut base = frontend::MacroEnv::from_config(env);
     let mut macros = base.clone();
     macros.apply_headers(effects);
     if !decides_a_condition(&parsed.view.undecided, &macros) {
@@ -778,7 +778,7 @@ pub fn configure_again(
     // Most such conditions pick the same code (a system-header pragma, a
     // guard of a config macro): the first parse stands. The directive pass
     // alone tells, for a fraction of a whole configuration's cost.
-    let before = frontend::configure::branches(written, &mut base.clone());
+    let before = frontend::configure::branches(written, &mut base);
     let after = frontend::configure::branches(written, &mut macros.clone());
     if same_code(&before, &after) {
         return None;
