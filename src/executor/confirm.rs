@@ -1499,8 +1499,8 @@ fn passed_on(module: &Module, f: &crate::ir::Function, name: &str) -> Vec<(usize
             };
             let callee = &module.functions[g];
             let by_class = (callee.class_params.iter())
-                .filter(|(at, _)| written.get(*at).map(|a| a.trim()) == Some(as_named))
-                .map(|(_, n)| n);
+                .filter(|p| written.get(p.at).map(|a| a.trim()) == Some(as_named))
+                .map(|p| &p.name);
             let by_template = (callee
                 .template_values
                 .iter()

@@ -135,7 +135,7 @@ pub struct Function {
     /// specialization `Match<Bits, 32>`): a call through an instance the
     /// code writes (`Part<32>::run(v)`, or an object `Part<32> q;`) binds
     /// them to those arguments where they are constants.
-    pub class_params: Vec<(usize, String)>,
+    pub class_params: Vec<ClassParam>,
     /// In a kernel template's instance (`k<16, 1>`), the template values
     /// its launches bind and their integers (what a witness names).
     pub bound_values: Vec<(String, i64)>,
@@ -232,6 +232,34 @@ pub struct Function {
     /// of warp primitives.
     pub prelude: std::ops::Range<ExprId>,
 }
+/// A non-type parameter of a member's class template (see
+/// [`Function::class_params`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassParam {
+    /// Where it stands among an instance's written arguments.
+    pub at: usize,
+    pub name: String,
+    /// What the template gives it where an instance writes no argument in
+    /// its place (`int LOGICAL_WARP_THREADS = 32` for `WarpReduce<float>`).
+    pub default: Option<String>,
+}
+
+impl ClassParam {
+    /// Its argument in an instance written with `written`: the one in its
+    /// place, else its default.
+    pub fn arg<'a>(&'a self, written: &[&'a str]) -> Option<&'a str> {
+        written
+            .get(self.at)
+            .copied()
+            .or_else(|| self.default_for(written))
+    }
+
+    /// Its default, where `written` has no argument in its place.
+    pub fn default_for(&self, written: &[&str]) -> Option<&str> {
+        self.default.as_deref().filter(|_| written.len() <= self.at)
+    }
+}
+
 impl Function {
     /// Point this function's lambda references (`ExprKind::Lambda` and
     /// `Call::target`) at `to(index)`: lambdas are lowered into their

@@ -334,7 +334,7 @@ fn instance_values<'m>(
         return Vec::new();
     }
     (callee.class_params.iter())
-        .filter_map(|(at, name)| Some((name.as_str(), module.written_int(written.get(*at)?)?)))
+        .filter_map(|p| Some((p.name.as_str(), module.written_int(p.arg(&written)?)?)))
         .collect()
 }
 

@@ -79,7 +79,7 @@ fn instance_width(cx: &RuleContext, site: &CallSite) -> Option<Finding> {
     }
     let written = site.f.instance_args(site.call)?;
     let bound: Vec<(&str, i64)> = (member.class_params.iter())
-        .filter_map(|(at, name)| Some((name.as_str(), module.written_int(written.get(*at)?)?)))
+        .filter_map(|p| Some((p.name.as_str(), module.written_int(p.arg(&written)?)?)))
         .collect();
     let lookup = |n: &str| {
         (bound.iter().find(|(b, _)| *b == n))

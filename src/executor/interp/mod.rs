@@ -1696,16 +1696,24 @@ impl<'m> Machine<'m> {
         let g = &self.module.functions[callee];
         match (act.f.instance_args(call)).filter(|_| self.module.only_class(call, callee)) {
             Some(written) => {
-                for (at, name) in &g.class_params {
-                    if let Some(v) = written.get(*at).and_then(|a| self.instance_value(act, a)) {
-                        inner.vars.insert(name.clone(), [Val::Int(v); 32]);
+                for p in &g.class_params {
+                    // A default is the class template's own text: read
+                    // without the caller's names.
+                    let v = match written.get(p.at) {
+                        Some(a) => self.instance_value(act, a),
+                        None => p
+                            .default_for(&written)
+                            .and_then(|d| self.module.written_int(d)),
+                    };
+                    if let Some(v) = v {
+                        inner.vars.insert(p.name.clone(), [Val::Int(v); 32]);
                     }
                 }
             }
             None if same_object => {
-                for (_, name) in &g.class_params {
-                    if let Some(v) = act.vars.get(name) {
-                        inner.vars.insert(name.clone(), *v);
+                for p in &g.class_params {
+                    if let Some(v) = act.vars.get(&p.name) {
+                        inner.vars.insert(p.name.clone(), *v);
                     }
                 }
             }

@@ -28,7 +28,7 @@ use super::{
     type_is_integral,
 };
 use crate::frontend::{Walk, ancestors, node_text, preorder};
-use crate::ir::{CtorSlot, Param, StmtKind};
+use crate::ir::{ClassParam, CtorSlot, Param, StmtKind};
 
 /// What a class tells its member functions.
 #[derive(Debug, Default)]
@@ -43,7 +43,7 @@ pub(super) struct ClassInfo<'t> {
     pub template_values: Vec<String>,
     /// Where its own template's non-type parameters stand among an
     /// instance's arguments (see `Function::class_params`).
-    pub instance_params: Vec<(usize, String)>,
+    pub instance_params: Vec<ClassParam>,
     pub fields: Vec<Field<'t>>,
     /// `static constexpr int kWarps = BLOCK / 32;`: static data members
     /// with an initializer, (name, declaration, initializer).
@@ -589,7 +589,9 @@ fn written_or_in<'a, 't>(
 /// with stand among an instance's arguments: in the primary template, at
 /// their place in the parameter list (type parameters counted); in a
 /// partial specialization, where its written arguments name one alone.
-fn instance_params(spec: Node, written: &str, text: &str) -> Vec<(usize, String)> {
+/// The primary template's defaults are what an instance writing fewer
+/// arguments takes.
+fn instance_params(spec: Node, written: &str, text: &str) -> Vec<ClassParam> {
     let decl = [spec.parent(), spec.parent().and_then(|p| p.parent())]
         .into_iter()
         .flatten()
@@ -599,11 +601,17 @@ fn instance_params(spec: Node, written: &str, text: &str) -> Vec<(usize, String)
     };
     let list = super::non_type_params(params, text);
     match crate::ir::template_args(written) {
-        None => list,
+        None => (list.into_iter())
+            .map(|(at, name, default)| ClassParam { at, name, default })
+            .collect(),
         Some(args) => (args.iter().enumerate())
             .filter_map(|(j, a)| {
-                let (_, name) = list.iter().find(|(_, n)| n == a)?;
-                Some((j, name.clone()))
+                let (_, name, _) = list.iter().find(|(_, n, _)| n == a)?;
+                Some(ClassParam {
+                    at: j,
+                    name: name.clone(),
+                    default: None,
+                })
             })
             .collect(),
     }

@@ -277,12 +277,13 @@ pub(super) fn opening_template_params(def: Node) -> Option<Node> {
 fn template_positions_for(def: Node, text: &str) -> Vec<usize> {
     let params = opening_template_params(def);
     let list = params.map(|p| non_type_params(p, text)).unwrap_or_default();
-    list.into_iter().map(|(i, _)| i).collect()
+    list.into_iter().map(|(i, ..)| i).collect()
 }
 
 /// The non-type parameters of a template parameter list, each with its
-/// position among all of them, type parameters counted.
-pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String)> {
+/// position among all of them, type parameters counted, and its default as
+/// written.
+pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String, Option<String>)> {
     let mut c = params.walk();
     (params.named_children(&mut c))
         .filter(|p| p.kind() != "comment")
@@ -293,7 +294,13 @@ pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String)> 
                 "parameter_declaration" | "optional_parameter_declaration"
             )
         })
-        .filter_map(|(i, p)| Some((i, node_text(p.field("declarator")?, text).to_owned())))
+        .filter_map(|(i, p)| {
+            let name = node_text(p.field("declarator")?, text).to_owned();
+            let default = p
+                .field("default_value")
+                .map(|d| node_text(d, text).to_owned());
+            Some((i, name, default))
+        })
         .collect()
 }
 
