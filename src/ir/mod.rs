@@ -202,6 +202,11 @@ pub struct Function {
     /// parameters (`lower::callables`): their names are the caller's that
     /// passed them, not this function's.
     pub bound_lambdas: Vec<usize>,
+    /// Arguments that pass an object this function constructed, declared
+    /// (`WarpSum sum; apply(v, sum)`) or temporary (`apply(v, WarpSum())`):
+    /// the argument and its construction. A callee calling that parameter
+    /// runs the object's class's `operator()` (`lower::callables`).
+    pub passed_objects: Vec<(ExprId, usize)>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,

@@ -965,10 +965,13 @@ impl Unit<'_> {
         let mut linked = 0usize;
         while let Some((name, class, scoped)) = wanted.pop() {
             // Keywords and a lambda called where it is written name no
-            // function a header could define.
-            if words::is_keyword_call(&name)
-                || words::KEYWORDS.contains(&name.as_str())
-                || !ir::lower::is_identifier(&name)
+            // function a header could define; a class's `operator()` is
+            // looked for in that class only.
+            let call_operator = name == CALL_OPERATOR && class.is_some();
+            if !call_operator
+                && (words::is_keyword_call(&name)
+                    || words::KEYWORDS.contains(&name.as_str())
+                    || !ir::lower::is_identifier(&name))
             {
                 continue;
             }
@@ -1172,6 +1175,9 @@ struct Own {
     scoped: HashSet<(String, String)>,
 }
 
+/// The name a function object's call runs.
+const CALL_OPERATOR: &str = "operator()";
+
 fn push_callees(f: &Function, own: &Own, asked: &mut HashSet<Wanted>, wanted: &mut Vec<Wanted>) {
     for e in &f.exprs {
         // Free calls, and member calls on objects the module declares
@@ -1190,10 +1196,21 @@ fn push_callees(f: &Function, own: &Own, asked: &mut HashSet<Wanted>, wanted: &m
         // The file's own function of that name, or (for a call naming a
         // class or namespace, `LowHalf::combine`) of that scope.
         let own_has = match &w.1 {
-            Some(scope) if w.2 => own.scoped.contains(&(w.0.clone(), scope.clone())),
+            Some(scope) if w.2 || w.0 == CALL_OPERATOR => {
+                own.scoped.contains(&(w.0.clone(), scope.clone()))
+            }
             _ => own.names.contains(&c.name),
         };
         if !own_has && asked.insert(w.clone()) {
+            wanted.push(w);
+        }
+    }
+    // A function object passed to a callee that may call it: its class's
+    // `operator()`, unless the file defines that class's.
+    for &(_, k) in &f.passed_objects {
+        let class = f.constructions[k].class.clone();
+        let w = (CALL_OPERATOR.to_owned(), Some(class.clone()), false);
+        if !own.scoped.contains(&(CALL_OPERATOR.to_owned(), class)) && asked.insert(w.clone()) {
             wanted.push(w);
         }
     }

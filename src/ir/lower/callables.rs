@@ -1,11 +1,13 @@
-//! Lambdas passed as arguments: `for_each_lane(n, [=] __device__ (int i) {
-//! … })`, or `apply(v, body)` with `auto body = [&](…) { … };`, where the
-//! callee calls its parameter (`body(i)`). Each such call gets a copy of
-//! the callee in which the parameter's calls run that lambda
-//! (`Call::target`), so what reaches the callee's calls reaches the
-//! lambda's warp code. The copy lists the lambdas it runs
+//! Lambdas and function objects passed as arguments: `for_each_lane(n,
+//! [=] __device__ (int i) { … })`, `apply(v, body)` with `auto body =
+//! [&](…) { … };`, or `apply(v, WarpSum())`, where the callee calls its
+//! parameter (`body(i)`). Each such call gets a copy of the callee in which
+//! the parameter's calls run that lambda, or the object's class's
+//! `operator()` (`Call::target`), so what reaches the callee's calls
+//! reaches their warp code. The copy lists the lambdas it runs
 //! (`Function::bound_lambdas`): their names are the passing caller's, which
-//! the executor keeps for them while the copy runs.
+//! the executor keeps for them while the copy runs. A function object's
+//! fields are not carried: its `operator()` reads them as unknown.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -15,13 +17,14 @@ use crate::ir::{ExprId, ExprKind, FnKind, Function, Module, StmtKind};
 /// helpers take many lambdas must not grow without bound.
 const MAX_COPIES: usize = 64;
 
-/// The lambdas a call passes to parameters its callee calls: (parameter
-/// index, lambda) pairs.
+/// What a call passes to parameters its callee calls: (parameter index,
+/// the function those calls run) pairs.
 type Binds = Vec<(usize, usize)>;
 
-/// Which lambda each argument of a call in `f` passes, for the parameters
-/// `g` calls.
-fn passed_lambdas(
+/// What each argument of a call in `f` passes, for the parameters `g`
+/// calls: a lambda, or the `operator()` of an object's class.
+fn passed_callables(
+    module: &Module,
     f: &Function,
     holders: &HashMap<&str, usize>,
     args: &[ExprId],
@@ -29,19 +32,47 @@ fn passed_lambdas(
 ) -> Binds {
     let mut out = Vec::new();
     for (k, &a) in args.iter().enumerate() {
+        let Some(p) = g.params.get(k) else {
+            continue;
+        };
+        let calls = parameter_calls(g, &p.name);
+        let Some(&first) = calls.first() else {
+            continue;
+        };
         let lambda = match &f.expr(a).kind {
             ExprKind::Lambda(j) => Some(*j),
             ExprKind::Var(v) => holders.get(v.as_str()).copied(),
             _ => None,
         };
-        let (Some(j), Some(p)) = (lambda, g.params.get(k)) else {
-            continue;
-        };
-        if !parameter_calls(g, &p.name).is_empty() {
+        let target = lambda.or_else(|| {
+            let &(_, c) = f.passed_objects.iter().find(|(e, _)| *e == a)?;
+            call_operator(module, &f.constructions[c].class, g, first)
+        });
+        if let Some(j) = target {
             out.push((k, j));
         }
     }
     out
+}
+
+/// The `operator()` of `class` that the parameter call `at` of `g` runs:
+/// one taking that many arguments (counting defaults). Several classes of
+/// the name, or none: `None`.
+fn call_operator(module: &Module, class: &str, g: &Function, at: ExprId) -> Option<usize> {
+    let ExprKind::Call(call) = &g.expr(at).kind else {
+        return None;
+    };
+    let n = call.args.len();
+    let mut found = (module.by_name.get("operator()").into_iter().flatten())
+        .copied()
+        .filter(|&i| {
+            let h = &module.functions[i];
+            let required = h.params.iter().filter(|p| p.default.is_none()).count();
+            h.class.as_deref() == Some(class) && (required..=h.params.len()).contains(&n)
+        });
+    let first = found.next()?;
+    let same_class = |i: usize| module.functions[i].class_at == module.functions[first].class_at;
+    found.all(same_class).then_some(first)
 }
 
 /// The calls of parameter `name` in `g` (`name(…)`, lowered as its
@@ -65,10 +96,11 @@ pub fn bind_callables(module: &mut Module) {
     // (caller, call, callee, what it passes)
     let mut work: Vec<(usize, ExprId, usize, Binds)> = Vec::new();
     for (p, f) in module.functions.iter().enumerate() {
-        if !f
-            .exprs
-            .iter()
-            .any(|e| matches!(e.kind, ExprKind::Lambda(_)))
+        if f.passed_objects.is_empty()
+            && !f
+                .exprs
+                .iter()
+                .any(|e| matches!(e.kind, ExprKind::Lambda(_)))
         {
             continue;
         }
@@ -96,7 +128,7 @@ pub fn bind_callables(module: &mut Module) {
             if g == p || gf.kind == FnKind::Lambda {
                 continue;
             }
-            let binds = passed_lambdas(f, &holders, &call.args, gf);
+            let binds = passed_callables(module, f, &holders, &call.args, gf);
             if !binds.is_empty() {
                 work.push((p, e, g, binds));
             }
@@ -115,7 +147,9 @@ pub fn bind_callables(module: &mut Module) {
                             call.target = Some(j);
                         }
                     }
-                    copy.bound_lambdas.push(j);
+                    if module.functions[j].kind == FnKind::Lambda {
+                        copy.bound_lambdas.push(j);
+                    }
                 }
                 module.functions.push(copy);
                 let c = module.functions.len() - 1;

@@ -1446,6 +1446,22 @@ impl FnBuilder<'_> {
     /// form. Its class is the one an alias names, or the type the call
     /// writes; its construction takes the call's plain arguments, as a
     /// declared object's does.
+    /// The construction of the object an argument passes: one this
+    /// function declared by value (not a lambda), or a temporary
+    /// (`WarpSum()`). See `Function::passed_objects`.
+    fn passed_object(&mut self, arg: Node, lowered: ExprId, text: &str) -> Option<usize> {
+        match arg.kind() {
+            "identifier" => {
+                let name = node_text(arg, text);
+                (!self.lambda_vars.contains_key(name))
+                    .then(|| self.objects.get(name).copied())
+                    .flatten()
+            }
+            "call_expression" => self.temporary(arg, lowered, text),
+            _ => None,
+        }
+    }
+
     fn temporary(&mut self, obj: Node, lowered: ExprId, text: &str) -> Option<usize> {
         let fun = obj
             .field("function")
@@ -2306,7 +2322,11 @@ impl FnBuilder<'_> {
                 {
                     array_args |= 1 << i;
                 }
-                args.push(self.lower_expr(arg, text, depth + 1, site));
+                let id = self.lower_expr(arg, text, depth + 1, site);
+                if let Some(k) = self.passed_object(arg, id, text) {
+                    self.f.passed_objects.push((id, k));
+                }
+                args.push(id);
             }
         }
         self.expr(
@@ -2404,6 +2424,7 @@ fn empty_function() -> Function {
         has_labels: false,
         lambda_writes: Vec::new(),
         bound_lambdas: Vec::new(),
+        passed_objects: Vec::new(),
         captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),
