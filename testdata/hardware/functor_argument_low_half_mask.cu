@@ -1,0 +1,93 @@
+// Hardware case: correct look-alike of functor_argument_half_warp (outcome
+// on the GPU: see results.toml). The same helper applies its operator in the
+// lower half-warp only, and the kernel passes it a sum whose mask names
+// exactly lanes 0-15; then every lane takes lane 0's total. Correct by the
+// programming guide: every lane the mask names makes the call, and the
+// butterfly reads only those lanes.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+// Sums the lower half-warp's values into each of its lanes.
+struct LowHalfSum {
+    __device__ int operator()(int v) const
+    {
+        for (int o = 8; o > 0; o >>= 1)
+            v += __shfl_xor_sync(0x0000ffffu, v, o);
+        return v;
+    }
+};
+
+template <class Op>
+__device__ int in_low_half(int v, Op op)
+{
+    if ((threadIdx.x & 31) < 16)
+        v = op(v);
+    return v;
+}
+
+__global__ void half_warp_sums(const int *in, int *out)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    LowHalfSum low_half;
+    int v = in_low_half(in[tid], low_half);
+    out[tid] = __shfl_sync(0xffffffffu, v, 0);
+}
+
+// ---------------------------------------------------------------- host side
+static const char *kCase = "functor_argument_low_half_mask";
+
+static int hw_reps()
+{
+    const char *r = getenv("HW_REPS");
+    return r ? atoi(r) : 50;
+}
+
+static int verdict(cudaError_t err, const char *wrong)
+{
+    if (err != cudaSuccess) {
+        printf("RESULT %s crash %s\n", kCase, cudaGetErrorString(err));
+        return 2;
+    }
+    if (wrong[0]) {
+        printf("RESULT %s wrong %s\n", kCase, wrong);
+        return 1;
+    }
+    printf("RESULT %s ok\n", kCase);
+    return 0;
+}
+
+int main()
+{
+    const int n = 4 * 128;
+    int h_in[n], want[n];
+    for (int i = 0; i < n; ++i)
+        h_in[i] = (i * 7 + 3) % 11;
+    for (int w = 0; w < n / 32; ++w) {
+        int s = 0;
+        for (int l = 0; l < 16; ++l)
+            s += h_in[w * 32 + l];
+        for (int l = 0; l < 32; ++l)
+            want[w * 32 + l] = s;
+    }
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, sizeof h_in);
+    cudaMalloc(&d_out, sizeof want);
+    cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice);
+
+    char wrong[200] = "";
+    cudaError_t err = cudaSuccess;
+    for (int r = 0; r < hw_reps() && !wrong[0] && err == cudaSuccess; ++r) {
+        cudaMemset(d_out, 0, sizeof want);
+        half_warp_sums<<<4, 128>>>(d_in, d_out);
+        err = cudaGetLastError();
+        if (err == cudaSuccess) err = cudaDeviceSynchronize();
+        if (err != cudaSuccess) break;
+        int got[n];
+        cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < n && !wrong[0]; ++i)
+            if (got[i] != want[i])
+                snprintf(wrong, sizeof wrong, "out[%d] = %d want %d (rep %d)", i, got[i], want[i], r);
+    }
+    return verdict(err, wrong);
+}
