@@ -60,7 +60,7 @@ __device__ void stage_rows(float *s, int rows, Stage stage) {
 }
 
 // A temporary: the low half runs a whole-warp sum.
-__global__ void low_half_sums(float *x) {
+__global__ void low_half_functor_sums(float *x) {
     x[threadIdx.x] = apply_low_half(x[threadIdx.x], WarpSum());
 }
 
@@ -96,7 +96,7 @@ __global__ void block_positive_maxima(float *x, float bias) {
 }
 
 void launch_all(float *x, int rows) {
-    low_half_sums<<<4, 128>>>(x);
+    low_half_functor_sums<<<4, 128>>>(x);
     positive_maxima<<<4, 128>>>(x);
     staged_rows<<<4, 128>>>(x, rows);
     whole_warp_sums<<<4, 128>>>(x);

@@ -141,6 +141,8 @@ pub(super) fn fold_constants(
         file_aliases: &no_aliases,
         cute_unscoped: false,
         expansion_budget: super::expansion_budget(),
+        governed_blocks: Default::default(),
+        governed_depth: 0,
         qualified: Vec::new(),
         variables: Default::default(),
         arrays: Default::default(),

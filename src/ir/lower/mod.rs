@@ -37,6 +37,9 @@ pub use templates::{instantiate_from_run, instantiate_linked};
 
 pub const MAX_EXPR_DEPTH: usize = 200;
 const MAX_MACRO_DEPTH: usize = 4;
+/// Blocks governed by macro uses, nested (`LOOP(i, n) { LOOP(j, m) { … } }`):
+/// each level lowers its block from within the use's lowering.
+const MAX_GOVERNED_DEPTH: usize = 16;
 
 /// Lower every device function, kernel and device lambda in the file, and
 /// collect its launch sites and file-level constants.
@@ -460,6 +463,12 @@ struct FnBuilder<'a> {
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
     /// unexpanded and recorded as unsupported (the executor says so).
     expansion_budget: std::rc::Rc<std::cell::Cell<usize>>,
+    /// Blocks a macro use before them governs (`IF_LANE(0) { … }` parsed
+    /// as a statement missing its `;`, then a block): lowered with the
+    /// use, skipped where the body's statements reach them.
+    governed_blocks: rustc_hash::FxHashSet<usize>,
+    /// Governed blocks being lowered, nested (at most [`MAX_GOVERNED_DEPTH`]).
+    governed_depth: usize,
 }
 
 /// Bytes of macro expansions lowered per function (see
@@ -518,6 +527,8 @@ impl<'a> Lowerer<'a> {
             file_aliases: self.file_aliases,
             cute_unscoped: self.cute_unscoped,
             expansion_budget: expansion_budget(),
+            governed_blocks: Default::default(),
+            governed_depth: 0,
             qualified: Vec::new(),
             variables: Default::default(),
             arrays: Default::default(),
@@ -1139,6 +1150,7 @@ impl FnBuilder<'_> {
                     self.f.asserts.push(e);
                 }
             }
+            "compound_statement" if self.governed_blocks.remove(&n.id()) => {}
             "compound_statement" => {
                 let id = self.stmt(StmtKind::Block(Vec::new()), span);
                 self.push_to(dest, id);
@@ -1183,6 +1195,14 @@ impl FnBuilder<'_> {
                         self.push_to(dest, id);
                         return;
                     }
+                }
+                if e.kind() == "call_expression"
+                    && let Some(block) = governed_block(n)
+                    && let (Some(name), Some(list)) = (e.field("function"), e.field("arguments"))
+                    && self.expand_block_macro(name, list, block, text, dest, site)
+                {
+                    self.governed_blocks.insert(block.id());
+                    return;
                 }
                 if e.kind() == "call_expression" && self.expand_statement_macro(e, text, dest) {
                     return;
@@ -1363,11 +1383,99 @@ impl FnBuilder<'_> {
                 }
             }
             _ => {
+                if n.kind() == "function_definition"
+                    && n.field("type").is_none()
+                    && let (Some(decl), Some(block)) = (n.field("declarator"), n.field("body"))
+                    && decl.kind() == "function_declarator"
+                    && let (Some(name), Some(list)) =
+                        (decl.field("declarator"), decl.field("parameters"))
+                    && self.expand_block_macro(name, list, block, text, dest, site)
+                {
+                    return;
+                }
                 self.f.unsupported.push(span);
                 let id = self.stmt(StmtKind::Opaque, span);
                 self.push_to(dest, id);
             }
         }
+    }
+
+    /// `CUDA_KERNEL_LOOP(i, n) { … }`: a use of a function-like macro that
+    /// expands to a loop or `if` header, followed by the block it governs.
+    /// It parses as a function definition nested in a body (`name` and its
+    /// parameter list `list`), or as a call missing its `;` before the
+    /// block. Lower the expansion's header (spans at the use site) with
+    /// `block` as written as its body. False, and nothing lowered, where
+    /// the macro is not known or its expansion is not one such header.
+    fn expand_block_macro(
+        &mut self,
+        name: Node,
+        list: Node,
+        block: Node,
+        text: &str,
+        dest: Dest,
+        site: Option<ByteSpan>,
+    ) -> bool {
+        if self.governed_depth >= MAX_GOVERNED_DEPTH {
+            return false;
+        }
+        let Some(m) = self.macro_named(name, text) else {
+            return false;
+        };
+        let mut c = list.walk();
+        let args: Vec<&str> = (list.named_children(&mut c))
+            .filter(|a| a.kind() != "comment")
+            .map(|a| node_text(a, text))
+            .collect();
+        // As the preprocessor does: no parentheses added (the loop
+        // variable of `CUDA_KERNEL_LOOP(i, n)` is declared by its name).
+        let Some(expansion) = expand_args(&m, &args, false) else {
+            return false;
+        };
+        let wrapped = format!("void __warplint_expansion__() {{\n{expansion} {{}}\n}}\n");
+        let call_site = match site {
+            Some(s) => s,
+            None => (name.start_byte(), list.end_byte()),
+        };
+        if !self.charge_expansion(wrapped.len(), call_site) {
+            return false;
+        }
+        let Some(tree) = parse_text(&wrapped) else {
+            return false;
+        };
+        let Some(body) = (tree.root_node().named_child(0)).and_then(|f| f.field("body")) else {
+            return false;
+        };
+        // Exactly the header, governing the empty block put after it.
+        let header = match body.named_child(0) {
+            Some(h) if body.named_child_count() == 1 && !tree.root_node().has_error() => h,
+            _ => return false,
+        };
+        let governed = match header.kind() {
+            "for_statement" | "while_statement" => header.field("body"),
+            "if_statement" if header.field("alternative").is_none() => header.field("consequence"),
+            _ => None,
+        };
+        if governed.is_none_or(|g| g.kind() != "compound_statement" || g.named_child_count() > 0) {
+            return false;
+        }
+        let first_stmt = self.f.stmts.len() as StmtId;
+        let first_expr = self.f.exprs.len();
+        self.macro_depth += 1;
+        self.lower_stmts(header, &wrapped, dest, Some(call_site));
+        self.tag_macro_calls(first_expr, &m.name);
+        self.macro_depth -= 1;
+        // The header's statement is the first the lowering made (its
+        // condition is lowered before it, its initializer after).
+        let inner = match self.f.stmts.get(first_stmt as usize).map(|s| &s.kind) {
+            Some(StmtKind::Loop { .. }) => Dest::LoopBody(first_stmt),
+            Some(StmtKind::If { .. }) => Dest::Then(first_stmt),
+            _ => dest,
+        };
+        self.governed_depth += 1;
+        self.lower_stmts(block, text, inner, site);
+        self.governed_depth -= 1;
+        true
     }
 
     fn lower_condition(&mut self, c: Node, text: &str, site: Option<ByteSpan>) -> ExprId {
@@ -1609,14 +1717,16 @@ impl FnBuilder<'_> {
     }
 
     fn macro_for_call(&self, call: Node, text: &str) -> Option<Macro> {
-        if self.macro_depth >= MAX_MACRO_DEPTH {
+        self.macro_named(call.field("function")?, text)
+    }
+
+    /// The function-like macro `name` names, where one is known whose use
+    /// can be expanded here.
+    fn macro_named(&self, name: Node, text: &str) -> Option<Macro> {
+        if self.macro_depth >= MAX_MACRO_DEPTH || name.kind() != "identifier" {
             return None;
         }
-        let f = call.field("function")?;
-        if f.kind() != "identifier" {
-            return None;
-        }
-        let m = self.file.macros.get(node_text(f, text))?;
+        let m = self.file.macros.get(node_text(name, text))?;
         if m.params.is_none() || m.body.contains('#') || m.body.trim().is_empty() {
             return None;
         }
@@ -1630,7 +1740,6 @@ impl FnBuilder<'_> {
     /// The expansion; arguments in parentheses when `wrap` (as operands),
     /// as written otherwise (a `static_assert` message must stay a string).
     fn expand_with(&self, m: &Macro, call: Node, text: &str, wrap: bool) -> Option<String> {
-        let params = m.params.as_ref()?;
         let args_node = call.field("arguments")?;
         let mut c = args_node.walk();
         let args: Vec<&str> = args_node
@@ -1638,26 +1747,7 @@ impl FnBuilder<'_> {
             .filter(|a| a.kind() != "comment")
             .map(|a| node_text(a, text))
             .collect();
-        let variadic = params.last().is_some_and(|p| p == "...");
-        if args.len() != params.len() && !variadic {
-            return None;
-        }
-        let mut map: HashMap<&str, String> = HashMap::default();
-        for (i, p) in params.iter().enumerate() {
-            if p == "..." {
-                map.insert("__VA_ARGS__", args[i.min(args.len())..].join(", "));
-            } else if let Some(a) = args.get(i) {
-                map.insert(
-                    p.as_str(),
-                    if wrap {
-                        format!("({a})")
-                    } else {
-                        (*a).to_owned()
-                    },
-                );
-            }
-        }
-        Some(substitute_identifiers(&m.body, &map))
+        expand_args(m, &args, wrap)
     }
 
     /// `MACRO(args);` where the macro expands to statements: lower the
@@ -2127,6 +2217,8 @@ impl FnBuilder<'_> {
             file_aliases: self.file_aliases,
             cute_unscoped: self.cute_unscoped,
             expansion_budget: self.expansion_budget.clone(),
+            governed_blocks: Default::default(),
+            governed_depth: 0,
             qualified: Vec::new(),
             // Captures are the enclosing function's variables.
             variables: self.variables.clone(),
@@ -2354,6 +2446,41 @@ fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) 
     for k in kids.into_iter().rev() {
         work.push((k, dest));
     }
+}
+
+/// The block after a statement whose `;` the parser had to supply: what a
+/// macro use before it (`IF_LANE(0) { … }`) may govern.
+fn governed_block(stmt: Node) -> Option<Node> {
+    let semi = stmt.child(stmt.child_count().checked_sub(1)?)?;
+    if !(semi.is_missing() || semi.start_byte() == semi.end_byte()) {
+        return None;
+    }
+    stmt.next_named_sibling()
+        .filter(|b| b.kind() == "compound_statement")
+}
+
+/// `m`'s body with `args` for its parameters; each in parentheses when
+/// `wrap` (as operands).
+fn expand_args(m: &Macro, args: &[&str], wrap: bool) -> Option<String> {
+    let params = m.params.as_ref()?;
+    let variadic = params.last().is_some_and(|p| p == "...");
+    if args.len() != params.len() && !variadic {
+        return None;
+    }
+    let mut map: HashMap<&str, String> = HashMap::default();
+    for (i, p) in params.iter().enumerate() {
+        if p == "..." {
+            map.insert("__VA_ARGS__", args[i.min(args.len())..].join(", "));
+        } else if let Some(a) = args.get(i) {
+            let a = if wrap {
+                format!("({a})")
+            } else {
+                (*a).to_owned()
+            };
+            map.insert(p.as_str(), a);
+        }
+    }
+    Some(substitute_identifiers(&m.body, &map))
 }
 
 /// `__trap()` or `asm("trap;")`: the thread aborts the whole grid.
