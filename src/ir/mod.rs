@@ -237,6 +237,11 @@ pub struct Function {
     /// of warp primitives.
     pub prelude: std::ops::Range<ExprId>,
 }
+
+/// The name a call of an object (a function object or a lambda held by
+/// name: `op(v)`) is lowered to: its class's call operator.
+pub const CALL_OPERATOR: &str = "operator()";
+
 /// A non-type parameter of a member's class template (see
 /// [`Function::class_params`]).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -162,7 +162,10 @@ pub fn callee_text(src: &SourceFile, site: &CallSite) -> String {
     if call.target.is_some() && call.name == crate::ir::INLINE_LAMBDA {
         return "the lambda called here".to_owned();
     }
-    match call.receiver.filter(|_| call.name == "operator()") {
+    match call
+        .receiver
+        .filter(|_| call.name == crate::ir::CALL_OPERATOR)
+    {
         Some(r) if call.via_macro.is_none() => code(&src.snippet(site.f.expr(r).span, 40), 40),
         _ => code(&call.name, 40),
     }

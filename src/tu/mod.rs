@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::frontend::configure::UndecidedCondition;
 use crate::frontend::{self, MacroEffect, ParsedFile, PreprocEnv, macros::Macro};
-use crate::ir::{self, ExprKind, Function, Module};
+use crate::ir::{self, CALL_OPERATOR, ExprKind, Function, Module};
 use crate::source::SourceFile;
 
 use compile_db::{CompileDb, Flags};
@@ -1174,9 +1174,6 @@ struct Own {
     names: HashSet<String>,
     scoped: HashSet<(String, String)>,
 }
-
-/// The name a function object's call runs.
-const CALL_OPERATOR: &str = "operator()";
 
 fn push_callees(f: &Function, own: &Own, asked: &mut HashSet<Wanted>, wanted: &mut Vec<Wanted>) {
     for e in &f.exprs {

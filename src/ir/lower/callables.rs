@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::ir::{ExprId, ExprKind, FnKind, Function, Module, StmtKind};
+use crate::ir::{CALL_OPERATOR, ExprId, ExprKind, FnKind, Function, Module, StmtKind};
 
 /// Copies made per module: each is a whole function, and a file whose
 /// helpers take many lambdas must not grow without bound.
@@ -63,7 +63,7 @@ fn call_operator(module: &Module, class: &str, g: &Function, at: ExprId) -> Opti
         return None;
     };
     let n = call.args.len();
-    let mut found = (module.by_name.get("operator()").into_iter().flatten())
+    let mut found = (module.by_name.get(CALL_OPERATOR).into_iter().flatten())
         .copied()
         .filter(|&i| {
             let h = &module.functions[i];
@@ -80,7 +80,7 @@ fn call_operator(module: &Module, class: &str, g: &Function, at: ExprId) -> Opti
 fn parameter_calls(g: &Function, name: &str) -> Vec<ExprId> {
     (g.own_calls())
         .filter(|(_, c)| {
-            c.name == "operator()"
+            c.name == CALL_OPERATOR
                 && c.target.is_none()
                 && c.receiver
                     .is_some_and(|r| matches!(&g.expr(r).kind, ExprKind::Var(v) if v == name))

@@ -2368,10 +2368,10 @@ impl FnBuilder<'_> {
             {
                 let written = self.span(target, site);
                 receiver = Some(self.expr(ExprKind::Var(name), written));
-                name = "operator()".to_owned();
+                name = CALL_OPERATOR.to_owned();
             }
             if functor {
-                name = "operator()".to_owned();
+                name = CALL_OPERATOR.to_owned();
             }
         }
         let lambda = (receiver.is_none() && scope.is_none())
