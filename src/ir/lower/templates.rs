@@ -640,7 +640,8 @@ fn eval_text(s: &str, lookup: &dyn Fn(&str) -> Option<i64>, depth: usize) -> Opt
                 b')' => depth_p -= 1,
                 _ if depth_p == 0 && i > 0 => {
                     for op in ops {
-                        if s[i..].starts_with(op)
+                        // Bytes, not `str`: `i` may be inside a character.
+                        if bytes[i..].starts_with(op.as_bytes())
                             && !(op.len() == 1 && matches!(bytes.get(i + 1), Some(b'<' | b'>')))
                             && !(op.len() == 1 && matches!(bytes[i - 1], b'<' | b'>'))
                         {
