@@ -617,13 +617,40 @@ fn check_file_in(
     if candidate.sniff && !prefilter::looks_like_cuda(&bytes) {
         return None;
     }
-    let mut outcome = check_bytes(
-        &display,
-        Cow::Owned(bytes),
-        opts,
-        Some(session),
-        FixCheck::Verify,
-    );
+    // A bug of the analysis fails one file, not the run: the file is
+    // named with the panic's message, as an unreadable one is (exit 2), and
+    // the other files are still checked. The session's locks recover from
+    // poisoning, and a header whose lowering panicked stays unlowered.
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // How the test of this isolation makes a file fail (`tests/cli.rs`).
+        if std::env::var_os("WARPLINT_TEST_PANIC_IN")
+            .is_some_and(|name| display.ends_with(&*name.to_string_lossy()))
+        {
+            panic!("injected by WARPLINT_TEST_PANIC_IN");
+        }
+        check_bytes(
+            &display,
+            Cow::Owned(bytes),
+            opts,
+            Some(session),
+            FixCheck::Verify,
+        )
+    }));
+    let mut outcome = match checked {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let why = (panic.downcast_ref::<&str>().copied())
+                .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("no message");
+            return Some(FileOutcome {
+                path: display,
+                io_error: Some(format!(
+                    "internal error while checking this file, please report it: {why}"
+                )),
+                ..FileOutcome::default()
+            });
+        }
+    };
     outcome.timings.merge(&clock.finish());
     Some(outcome)
 }

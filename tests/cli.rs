@@ -66,6 +66,34 @@ fn missing_path_exits_2_and_other_files_are_still_checked() {
     );
 }
 
+#[test]
+fn a_panic_in_one_file_is_that_files_error_and_the_others_are_still_checked() {
+    let o = warplint()
+        .env("WARPLINT_TEST_PANIC_IN", "wl001/lookalikes_clean.cu")
+        .args([
+            "check",
+            "--format",
+            "concise",
+            "testdata/wl001/lookalikes_clean.cu",
+            "testdata/wl001/legacy_reductions.cu",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("testdata/wl001/lookalikes_clean.cu")
+            && err.contains("internal error while checking this file")
+            && err.contains("injected by WARPLINT_TEST_PANIC_IN"),
+        "{err}"
+    );
+    assert!(
+        stdout(&o).contains("legacy_reductions.cu:8:14: WL001"),
+        "the other file was not checked: {}",
+        stdout(&o)
+    );
+}
+
 /// A temporary tree holding `files` (path, text), outside any repository.
 fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
