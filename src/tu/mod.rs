@@ -980,8 +980,18 @@ impl Unit<'_> {
             // header that names it.
             let found = (0..self.headers.len()).find_map(|hi| {
                 let words = &self.headers[hi].words;
+                // A class's `operator()` is in the body of the class: only
+                // a header that may define the class can hold it (`Sum`
+                // is a word of most of CUB, a class of few headers).
+                let holds_class = |c: &String| {
+                    if call_operator {
+                        words.may_define_class(c)
+                    } else {
+                        words.has(c)
+                    }
+                };
                 if !words.may_define_function(&name)
-                    || class.as_ref().is_some_and(|c| !words.has(c))
+                    || class.as_ref().is_some_and(|c| !holds_class(c))
                 {
                     return None;
                 }

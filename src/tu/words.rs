@@ -207,6 +207,9 @@ pub struct Words {
     heads: HashSet<u64>,
     /// The first word after each `define`.
     defines: HashSet<u64>,
+    /// The words just after `struct`, `class` or `union` (a few, for
+    /// `struct __align__(16) Pair`): the classes the header may define.
+    classes: HashSet<u64>,
     /// Words that may name a folded constant: in `enum` bodies and in
     /// declarations from a `const`/`constexpr` to their `;`, outside
     /// parentheses (a parameter's default, `T const &theta = T()`, is no
@@ -232,6 +235,11 @@ impl Words {
     /// May the header define a function named `name`?
     pub fn may_define_function(&self, name: &str) -> bool {
         key_word(name).is_none_or(|k| self.functions.contains(&k))
+    }
+
+    /// May the header define the class `name` (its members in its body)?
+    pub fn may_define_class(&self, name: &str) -> bool {
+        key_word(name).is_none_or(|k| self.classes.contains(&k))
     }
 
     /// May the header `#define` any of `names`?
@@ -323,6 +331,8 @@ fn intersects(a: &HashSet<u64>, b: &HashSet<u64>) -> bool {
 fn scan(b: &[u8], w: &mut Words) {
     let mut i = 0;
     let mut after_define = false;
+    // Words still to take as a class's name after `struct`/`class`/`union`.
+    let mut class_head = 0u8;
     let mut enum_pending = false;
     // Brace depth, and the depth an `enum` body opened at.
     let mut depth = 0usize;
@@ -427,6 +437,13 @@ fn scan(b: &[u8], w: &mut Words) {
                 if after_define {
                     w.defines.insert(h);
                     after_define = false;
+                }
+                if class_head > 0 {
+                    w.classes.insert(h);
+                    class_head -= 1;
+                }
+                if matches!(word, b"struct" | b"class" | b"union") {
+                    class_head = 3;
                 }
                 let next = next_token(b, i);
                 let after = b.get(next).copied();
@@ -1001,6 +1018,20 @@ mod tests {
 
     fn h(s: &str) -> u64 {
         hash_word(s.as_bytes())
+    }
+
+    #[test]
+    fn a_class_is_found_by_its_head_not_by_its_uses() {
+        let w = Words::of(
+            "struct __align__(16) Pair { int a; };\n\
+             template <typename Op> struct Apply { Op op; };\n\
+             // struct InComment {};\n\
+             float f(Sum s) { return s(1.0f); }\n",
+        );
+        assert!(w.may_define_class("Pair") && w.may_define_class("Apply"));
+        // Named, not defined: no class of the header.
+        assert!(!w.may_define_class("Sum") && w.has("Sum"));
+        assert!(!w.may_define_class("InComment"));
     }
 
     #[test]
