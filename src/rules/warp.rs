@@ -320,7 +320,7 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
 /// The integer values `call`'s written instance gives callee `g`'s class
 /// parameters (`Lanes = 32` for `Reducer<float, 32>(s).Sum(v)`): literals
 /// and constants, where `g`'s class has one specifier in the module.
-fn instance_values<'m>(
+pub(super) fn instance_values<'m>(
     module: &'m Module,
     caller: &Function,
     call: &Call,

@@ -74,13 +74,11 @@ fn instance_width(cx: &RuleContext, site: &CallSite) -> Option<Finding> {
     let module: &Module = cx.module;
     let g = crate::dataflow::callee(module, site.call)?;
     let member = &module.functions[g];
-    if member.class_params.is_empty() || !module.only_class(site.call, g) {
+    let bound = super::warp::instance_values(module, site.f, site.call, g);
+    if bound.is_empty() {
         return None;
     }
     let written = site.f.instance_args(site.call)?;
-    let bound: Vec<(&str, i64)> = (member.class_params.iter())
-        .filter_map(|p| Some((p.name.as_str(), module.written_int(p.arg(&written)?)?)))
-        .collect();
     let lookup = |n: &str| {
         (bound.iter().find(|(b, _)| *b == n))
             .map(|(_, v)| *v)

@@ -1494,9 +1494,10 @@ impl<'m> Machine<'m> {
 
     /// `s[i]` in `s[i].x`, where `s` is a name holding a pointer into
     /// shared memory in every lane (a parameter a caller passed a
-    /// `__shared__` array of structs): each lane's element, as a pointer,
-    /// so that its fields are slots of their own. `None` otherwise, having
-    /// read only names and side-effect-free index arithmetic.
+    /// `__shared__` array of structs): each lane's element, as a pointer
+    /// ([`Machine::eval_addr`]), so that its fields are slots of their own.
+    /// `None`, having read only the name, otherwise: the index is evaluated
+    /// once, here or by the caller.
     fn shared_elements(&mut self, act: &mut Activation<'m>, e: ExprId, m: u32) -> Option<Lanes> {
         let f = act.f;
         let ExprKind::Index(b, i) = &f.expr(e).kind else {
@@ -1512,19 +1513,10 @@ impl<'m> Machine<'m> {
             return None;
         }
         let bv = self.eval(act, *b, m);
-        if !lanes_of(m).all(|l| matches!(bv[l], Val::Ptr(p) if matches!(p.space, Space::Shared(_))))
-        {
-            return None;
-        }
-        let iv = self.eval(act, *i, m);
-        let mut out = [Val::UNKNOWN_VARYING; 32];
-        for l in lanes_of(m) {
-            let (Val::Ptr(p), Some(i)) = (bv[l], iv[l].as_int()) else {
-                return None;
-            };
-            out[l] = Val::Ptr(self.index_ptr(p, i));
-        }
-        Some(out)
+        let shared = |v: &Val| matches!(v, Val::Ptr(p) if matches!(p.space, Space::Shared(_)));
+        lanes_of(m)
+            .all(|l| shared(&bv[l]))
+            .then(|| self.eval_addr(act, e, m))
     }
 
     fn index_ptr(&self, p: Ptr, i: i64) -> Ptr {

@@ -11,7 +11,7 @@
 use crate::frontend::Field as _;
 use rustc_hash::FxHashMap as HashMap;
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 mod asm;
 mod callables;
@@ -1432,23 +1432,20 @@ impl FnBuilder<'_> {
         let Some(expansion) = expand_args(&m, &args, false) else {
             return false;
         };
-        let wrapped = format!("void __warplint_expansion__() {{\n{expansion} {{}}\n}}\n");
         let call_site = match site {
             Some(s) => s,
             None => (name.start_byte(), list.end_byte()),
         };
-        if !self.charge_expansion(wrapped.len(), call_site) {
-            return false;
-        }
-        let Some(tree) = parse_text(&wrapped) else {
+        let Some((wrapped, tree)) = self.parse_expansion(&format!("{expansion} {{}}\n"), call_site)
+        else {
             return false;
         };
-        let Some(body) = (tree.root_node().named_child(0)).and_then(|f| f.field("body")) else {
+        let Some(body) = expansion_body(&tree) else {
             return false;
         };
         // Exactly the header, governing the empty block put after it.
         let header = match body.named_child(0) {
-            Some(h) if body.named_child_count() == 1 && !tree.root_node().has_error() => h,
+            Some(h) if body.named_child_count() == 1 => h,
             _ => return false,
         };
         let governed = match header.kind() {
@@ -1766,21 +1763,11 @@ impl FnBuilder<'_> {
         {
             expansion = raw;
         }
-        let wrapped = format!("void __warplint_expansion__() {{\n{expansion}\n;}}\n");
-        if !self.charge_expansion(wrapped.len(), span_of(call)) {
-            return false;
-        }
-        let Some(tree) = parse_text(&wrapped) else {
+        let Some((wrapped, tree)) = self.parse_expansion(&format!("{expansion}\n;"), span_of(call))
+        else {
             return false;
         };
-        if tree.root_node().has_error() {
-            return false;
-        }
-        let Some(body) = tree
-            .root_node()
-            .named_child(0)
-            .and_then(|f| f.field("body"))
-        else {
+        let Some(body) = expansion_body(&tree) else {
             return false;
         };
         let site = Some(span_of(call));
@@ -1804,18 +1791,9 @@ impl FnBuilder<'_> {
         depth: usize,
         name: &str,
     ) -> Option<ExprId> {
-        let wrapped = format!("void __warplint_expansion__() {{\n__warplint_e__ = ({body});\n}}\n");
-        if !self.charge_expansion(wrapped.len(), site) {
-            return None;
-        }
-        let tree = parse_text(&wrapped)?;
-        if tree.root_node().has_error() {
-            return None;
-        }
-        let rhs = tree
-            .root_node()
-            .named_child(0)?
-            .field("body")?
+        let (wrapped, tree) =
+            self.parse_expansion(&format!("__warplint_e__ = ({body});\n"), site)?;
+        let rhs = expansion_body(&tree)?
             .named_child(0)?
             .named_child(0)?
             .field("right")?;
@@ -1825,6 +1803,19 @@ impl FnBuilder<'_> {
         self.tag_macro_calls(first_expr, name);
         self.macro_depth -= 1;
         Some(id)
+    }
+
+    /// `statements` (a macro's expansion) parsed as the body of a function
+    /// of their own, the bytes charged to the expansion budget at `site`.
+    /// `None` where the budget is spent or the text does not parse without
+    /// errors. The text is returned with its tree: nodes read it.
+    fn parse_expansion(&mut self, statements: &str, site: ByteSpan) -> Option<(String, Tree)> {
+        let wrapped = format!("void __warplint_expansion__() {{\n{statements}}}\n");
+        if !self.charge_expansion(wrapped.len(), site) {
+            return None;
+        }
+        let tree = parse_text(&wrapped)?;
+        (!tree.root_node().has_error()).then_some((wrapped, tree))
     }
 
     /// Take `bytes` from the expansion budget; when it is spent, record the
@@ -2446,6 +2437,11 @@ fn push_children<'t>(n: Node<'t>, dest: Dest, work: &mut Vec<(Node<'t>, Dest)>) 
     for k in kids.into_iter().rev() {
         work.push((k, dest));
     }
+}
+
+/// The body of the function [`FnBuilder::parse_expansion`] wraps statements in.
+fn expansion_body(tree: &Tree) -> Option<Node<'_>> {
+    tree.root_node().named_child(0)?.field("body")
 }
 
 /// The block after a statement whose `;` the parser had to supply: what a
