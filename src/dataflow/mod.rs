@@ -438,6 +438,17 @@ impl Eval<'_> {
     fn level(&mut self, facts: &FnFacts, e: ExprId) -> Level {
         self.with_scope(facts, |t, s| t.level(s, e))
     }
+    /// `e`'s value where literals, bound template values and the file's
+    /// constants decide it. Not the locals' constants: a local (or a
+    /// field in a member's prelude) shadows a file constant, and the
+    /// prelude's value of a field is not the only one it can hold.
+    fn compile_time(&self, e: ExprId) -> Option<i64> {
+        let lookup = |n: &str| match self.declared.contains(n) {
+            true => None,
+            false => self.module.constants.get(n).copied(),
+        };
+        crate::ir::fold::eval(self.f, e, &lookup, 0)
+    }
     fn aligned(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.thread_x_aligned(s, e))
     }
@@ -861,6 +872,17 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         else_branch,
                         constant,
                     } => {
+                        // A condition that folds to a compile-time
+                        // constant (`if (kExchange)` in an instance that
+                        // binds it to 0): no thread runs the other arm,
+                        // and nothing in it is a call site.
+                        if let Some(v) = eval.compile_time(*cond) {
+                            stack.push(Item::List(
+                                if v != 0 { then_branch } else { else_branch },
+                                0,
+                            ));
+                            continue;
+                        }
                         // `if constexpr`: every thread takes the same arm.
                         let level = if *constant {
                             Level::Uniform

@@ -1,5 +1,6 @@
 //! Constant folding over IR expressions. Unknown stays unknown: any operand
-//! that is not a known integer makes the result `None`, never a guess.
+//! that is not a known integer makes the result `None`, never a guess,
+//! except where the other operand decides it (`0 && x`, `1 || x`).
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -33,6 +34,19 @@ pub fn eval(
                 UnOp::BitNot => Some(bit_not(a)),
                 _ => None,
             }
+        }
+        // `0 && x` and `1 || x` are known whatever `x` is (either side).
+        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+            let decides = *op == BinOp::Or;
+            let a = eval(f, *a, lookup, d);
+            if a.is_some_and(|v| (v != 0) == decides) {
+                return Some(decides as i64);
+            }
+            let b = eval(f, *b, lookup, d);
+            if b.is_some_and(|v| (v != 0) == decides) {
+                return Some(decides as i64);
+            }
+            apply_binop(*op, a?, b?)
         }
         ExprKind::Binary(op, a, b) => {
             let a = eval(f, *a, lookup, d)?;
@@ -106,4 +120,41 @@ pub fn apply_binop(op: BinOp, a: i64, b: i64) -> Option<i64> {
         BinOp::Eq => (a == b) as i64,
         BinOp::Ne => (a != b) as i64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{PreprocEnv, parse};
+    use crate::ir::StmtKind;
+    use crate::source::SourceFile;
+
+    /// The folded value of each `if` condition of `k`, in order.
+    fn conditions(body: &str) -> Vec<Option<i64>> {
+        let src = format!("__global__ void k(int *p) {{ {body} }}\n");
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
+        let f = &m.functions[0];
+        let consts: HashMap<String, i64> = [("kOff".to_owned(), 0), ("kOn".to_owned(), 1)]
+            .into_iter()
+            .collect();
+        (f.stmts.iter())
+            .filter_map(|s| match s.kind {
+                StmtKind::If { cond, .. } => Some(eval_const(f, cond, &consts)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_decisive_operand_folds_a_logical_operator() {
+        assert_eq!(
+            conditions(
+                "if (kOff && p[0]) {} if (p[0] && kOff) {} if (kOn || p[0]) {} \
+                 if (p[0] || kOn) {} if (kOn && p[0]) {} if (kOff || p[0]) {} \
+                 if (kOn && !kOff) {}"
+            ),
+            [Some(0), Some(0), Some(1), Some(1), None, None, Some(1)]
+        );
+    }
 }
