@@ -443,6 +443,13 @@ pub fn mentions_launch(bytes: &[u8]) -> bool {
         || memchr::memmem::find(bytes, b"cudaLaunch").is_some()
 }
 
+/// Does the text explicitly instantiate a kernel template
+/// (`template __global__ void k<4>(int*);`)? A substring test, as
+/// [`mentions_launch`].
+pub fn mentions_kernel_instantiation(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"template __global__").is_some()
+}
+
 /// True when a file of a non-CUDA extension contains CUDA constructs.
 pub fn looks_like_cuda(bytes: &[u8]) -> bool {
     CUDA.is_match(bytes)

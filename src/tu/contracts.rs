@@ -13,12 +13,14 @@
 //! …)` gets the block its local `cfg` holds there (`cfg.blockDim = …`, or
 //! the aggregate initializer's second member); one through
 //! `cudaLaunchKernel(k, grid, block, …)` (or the cooperative form) gets
-//! its `block` argument. Files without `<<<` or `cudaLaunch` are not
-//! parsed.
+//! its `block` argument. Files without `<<<`, `cudaLaunch` or
+//! `template __global__` are not parsed.
 //!
 //! The same pass records the integer template arguments of each
-//! `<<<…>>>` launch of a kernel template ([`Instances`]): a kernel
-//! template in a header is analysed as the instances the run launches.
+//! `<<<…>>>` launch and each explicit instantiation (`template __global__
+//! void k<4>(int*);`) of a kernel template ([`Instances`]): a kernel
+//! template in a header is analysed as the instances the run launches or
+//! lists.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -30,7 +32,8 @@ use crate::ir::lower::Extents;
 pub type Contracts = HashMap<String, Extents>;
 
 /// Kernel template name → the integer template arguments of each of its
-/// `<<<…>>>` launches in the run (distinct; `None` where not stated).
+/// `<<<…>>>` launches and explicit instantiations in the run (distinct;
+/// `None` where not stated).
 /// A kernel with a launch that states none of them, or with more than
 /// [`MAX_INSTANCES`] distinct lists, is left out.
 pub type Instances = HashMap<String, Vec<Vec<Option<i64>>>>;
@@ -38,8 +41,9 @@ pub type Instances = HashMap<String, Vec<Vec<Option<i64>>>>;
 /// The most distinct launched instances kept for one kernel template.
 pub const MAX_INSTANCES: usize = 8;
 
-/// The launches one file states (empty without `<<<` or a runtime launch,
-/// `cudaLaunch…`): block extents per name, and kernel template instances.
+/// The launches one file states (empty without `<<<`, a runtime launch,
+/// `cudaLaunch…`, or an explicit instantiation of a kernel template): block
+/// extents per name, and kernel template instances.
 /// Read from the view `config` compiles: a launch in a branch it does not
 /// take (`#if 0`, a HIP-only path) states nothing.
 pub fn of_file(
@@ -47,7 +51,9 @@ pub fn of_file(
     config: &PpConfig,
     max_parse_operations: u64,
 ) -> crate::ir::lower::StatedLaunches {
-    if !crate::prefilter::mentions_launch(bytes) {
+    if !crate::prefilter::mentions_launch(bytes)
+        && !crate::prefilter::mentions_kernel_instantiation(bytes)
+    {
         return Default::default();
     }
     let max_tokens = usize::try_from(max_parse_operations).unwrap_or(usize::MAX);

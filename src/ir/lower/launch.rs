@@ -198,6 +198,35 @@ fn template_int(
     eval_host_int(a, text, consts, scope, 0)
 }
 
+/// An explicit instantiation of a kernel template
+/// (`template __global__ void k<4, true>(int*);`, also `extern template`):
+/// the kernel's name and its integer template arguments, as a launch
+/// states them. Generated kernels are often compiled only as the
+/// instances their file lists this way.
+pub(super) fn explicit_instantiation(
+    n: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+) -> Option<(String, Vec<Option<i64>>)> {
+    let declarator = n.field("declarator")?;
+    if declarator.kind() != "function_declarator" {
+        return None;
+    }
+    let f = declarator.field("declarator")?;
+    if f.kind() != "template_function" {
+        return None;
+    }
+    let kernel = last_segment(node_text(f.field("name")?, text)).to_owned();
+    let args = f.field("arguments")?;
+    let mut c = args.walk();
+    let template_args = args
+        .named_children(&mut c)
+        .filter(|x| x.kind() != "comment")
+        .map(|a| template_int(a, text, consts, None))
+        .collect();
+    Some((kernel, template_args))
+}
+
 fn launch_site(
     call: Node,
     text: &str,
@@ -428,10 +457,11 @@ pub type StatedLaunches = (Vec<(String, Extents)>, Vec<(String, Vec<Option<i64>>
 /// variable or field (`threadblock_shape`) states an extent only where
 /// every value the file gives it states the same one.
 ///
-/// Also returns, per `<<<…>>>` launch of a kernel template, the kernel's
-/// name and its integer template arguments (through a host launcher
-/// template as [`launch_sites`] binds them): what
-/// `templates::instantiate_from_run` instantiates.
+/// Also returns, per `<<<…>>>` launch of a kernel template (through a
+/// host launcher template as [`launch_sites`] binds them) and per explicit
+/// instantiation ([`explicit_instantiation`]), the kernel's name and its
+/// integer template arguments: what `templates::instantiate_from_run`
+/// instantiates.
 pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches {
     let Ok(tree) = crate::frontend::parse_text_within(text, max_parse_operations) else {
         return (Vec::new(), Vec::new());
@@ -440,6 +470,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     let cx = Host::new(text, root);
     let cx = &cx;
     let mut calls = Vec::new();
+    let mut instances = Vec::new();
     let mut ex_calls = Vec::new();
     let mut block_calls = Vec::new();
     let mut aliases: HashMap<String, Vec<String>> = HashMap::default();
@@ -452,6 +483,11 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
             }
             "call_expression" if is_launch_ex(n, text) => ex_calls.push(n),
             "call_expression" if is_launch_with_block(n, text) => block_calls.push(n),
+            "template_instantiation" => {
+                if let Some(stated) = explicit_instantiation(n, text, &HashMap::default()) {
+                    instances.push(stated);
+                }
+            }
             "alias_declaration" => {
                 if let (Some(name), Some(ty)) = (n.field("name"), n.field("type")) {
                     let targets = aliases.entry(node_text(name, text).to_owned()).or_default();
@@ -466,7 +502,6 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
         Walk::Descend
     });
     let mut out = Vec::new();
-    let mut instances = Vec::new();
     let call_index = CallIndex::new(text);
     for call in calls {
         let Some(f) = call.field("function") else {

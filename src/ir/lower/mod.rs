@@ -53,6 +53,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut namespaces: Vec<(usize, std::sync::Arc<str>)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
+    let mut explicit_instances: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
     let mut classes = classes::Classes::default();
     let mut scopes = constants::Scopes::default();
@@ -90,6 +91,12 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         }
         "enumerator_list" => {
             const_decls.push(n);
+            Walk::Skip
+        }
+        "template_instantiation" => {
+            if !env.is_dead(n, text) {
+                explicit_instances.push(n);
+            }
             Walk::Skip
         }
         "class_specifier" | "struct_specifier" => {
@@ -178,7 +185,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             .launches
             .extend(launch_sites(l, text, &module.constants, &calls));
     }
-    templates::instantiate_launched(&mut module);
+    let explicit: Vec<(String, Vec<Option<i64>>)> = explicit_instances
+        .into_iter()
+        .filter_map(|n| launch::explicit_instantiation(n, text, &module.constants))
+        .collect();
+    templates::instantiate_launched(&mut module, &explicit);
     module.index_functions();
     for g in shape_getters {
         if let (Some(class), Some(shape)) = (

@@ -362,11 +362,14 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
 /// `launch::launch_sites`), the kernel is replaced by one instance per
 /// distinct set of stated values, with those values bound; the others
 /// stay template values. The launch sites are renamed to their instance,
-/// so each runs with its own launch's shape and arguments. A launch that
-/// states none of them, or more than [`MAX_PER_TEMPLATE`] distinct sets,
-/// leaves the template as it is. The instances keep the template's spans:
-/// findings land on the template's lines (`rules` merges equal ones).
-pub(super) fn instantiate_launched(module: &mut Module) {
+/// so each runs with its own launch's shape and arguments. The file's
+/// explicit instantiations (`template __global__ void k<4>(int*);`,
+/// `explicit`: kernel name and template arguments) state instances too,
+/// run without a launch. A launch that states none of them, or more than
+/// [`MAX_PER_TEMPLATE`] distinct sets, leaves the template as it is. The
+/// instances keep the template's spans: findings land on the template's
+/// lines (`rules` merges equal ones).
+pub(super) fn instantiate_launched(module: &mut Module, explicit: &[(String, Vec<Option<i64>>)]) {
     let mut budget = MAX_PER_MODULE;
     for k in 0..module.functions.len() {
         let f = &module.functions[k];
@@ -376,11 +379,18 @@ pub(super) fn instantiate_launched(module: &mut Module) {
         let sites: Vec<usize> = (0..module.launches.len())
             .filter(|&i| module.launches[i].kernel == f.name)
             .collect();
-        // Per site: the stated value of each template value.
-        let stated: Vec<Stated> = sites
+        // Per site: the stated value of each template value; then per
+        // explicit instantiation.
+        let mut stated: Vec<Stated> = sites
             .iter()
             .map(|&i| values_at(f, &module.launches[i].template_args))
             .collect();
+        stated.extend(
+            explicit
+                .iter()
+                .filter(|(kernel, _)| *kernel == f.name)
+                .map(|(_, args)| values_at(f, args)),
+        );
         let Some((distinct, names)) = instantiate_kernel(module, k, &stated, &mut budget) else {
             continue;
         };
