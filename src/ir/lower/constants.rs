@@ -134,6 +134,7 @@ pub(super) fn fold_constants(
         // Constants never expand other macros: they fold through `consts`.
         macro_depth: MAX_MACRO_DEPTH,
         lambdas: Vec::new(),
+        lambda_base: 0,
         constants: &no_constants,
         groups: HashMap::default(),
         objects: HashMap::default(),

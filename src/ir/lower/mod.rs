@@ -437,7 +437,13 @@ struct FnBuilder<'a> {
     /// Depth of macro expansion in progress; > 0 means spans are overridden
     /// with the use site.
     macro_depth: usize,
+    /// The lambdas lowered so far (nested ones before the lambda holding
+    /// them). Every lambda index of a function and its lambdas, however
+    /// nested, indexes the outermost function's list: a lambda's own list
+    /// starts at its `lambda_base` there, so a lambda calling one its
+    /// enclosing function declared names it by the same index.
     lambdas: Vec<Function>,
+    lambda_base: usize,
     /// File constants, for template and tile sizes.
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
@@ -466,8 +472,9 @@ struct FnBuilder<'a> {
     /// Those declared as arrays (`int v[4];`, `KeyT (&keys)[N]`): an
     /// argument naming one tells overloads apart (see [`Call::array_args`]).
     arrays: rustc_hash::FxHashSet<String>,
-    /// Locals initialised with a lambda (`auto body = [&](int i) { … };`):
-    /// name → the lambda's index in `lambdas`. A call of the name runs it.
+    /// Locals initialised with a lambda (`auto body = [&](int i) { … };`),
+    /// also the enclosing function's for a lambda: name → the lambda's
+    /// index (see `lambdas`). A call of the name runs it.
     lambda_vars: HashMap<String, usize>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
@@ -531,6 +538,7 @@ impl<'a> Lowerer<'a> {
             f,
             macro_depth: 0,
             lambdas: Vec::new(),
+            lambda_base: 0,
             constants: self.constants,
             groups: HashMap::default(),
             objects: HashMap::default(),
@@ -2168,9 +2176,10 @@ impl FnBuilder<'_> {
     }
 
     /// Before this function and its lambdas join a longer list at `base`
-    /// (the module's, or an enclosing function's): record what its
-    /// by-reference lambdas write of its names, and point its lambda
-    /// references, which index its own list, into that one.
+    /// (the module's; 0 for a lambda joining its enclosing function's,
+    /// whose indices it already uses): record what its by-reference
+    /// lambdas write of its names, and point its lambda references into
+    /// that list.
     fn close_lambdas(&mut self, base: usize) {
         let mut written: Vec<String> = (self.lambdas.iter())
             .filter(|l| l.captures_by_reference)
@@ -2210,6 +2219,7 @@ impl FnBuilder<'_> {
             f,
             macro_depth: 0,
             lambdas: Vec::new(),
+            lambda_base: self.lambda_base + self.lambdas.len(),
             constants: self.constants,
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
@@ -2225,20 +2235,25 @@ impl FnBuilder<'_> {
             // Captures are the enclosing function's variables.
             variables: self.variables.clone(),
             arrays: self.arrays.clone(),
-            lambda_vars: HashMap::default(),
+            // Captured lambdas: a call of one runs it.
+            lambda_vars: self.lambda_vars.clone(),
         };
         if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
+        }
+        // A parameter of the same name hides the captured lambda.
+        for p in &lb.f.params {
+            lb.lambda_vars.remove(&p.name);
         }
         let mut work = Vec::new();
         push_children(body, Dest::Body, &mut work);
         while let Some((s, dest)) = work.pop() {
             lb.lower_one(s, text, dest, None, &mut work);
         }
-        lb.close_lambdas(self.lambdas.len());
+        lb.close_lambdas(0);
         self.lambdas.append(&mut lb.lambdas);
         self.lambdas.push(lb.f);
-        Some(self.lambdas.len() - 1)
+        Some(self.lambda_base + self.lambdas.len() - 1)
     }
 
     fn lower_call(&mut self, n: Node, text: &str, depth: usize, site: Option<ByteSpan>) -> ExprId {
