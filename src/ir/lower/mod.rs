@@ -508,7 +508,7 @@ impl<'a> Lowerer<'a> {
         let kind = device_kind(def, text)?;
         let decl = find_function_declarator(def.field("declarator")?)?;
         let name_node = decl.field("declarator")?;
-        let name = last_segment(node_text(name_node, text)).to_owned();
+        let name = defined_name(node_text(name_node, text)).to_owned();
         let launch_bounds = {
             find_child(def, "launch_bounds")
                 .and_then(|lb| lb.named_child(0))
@@ -675,6 +675,14 @@ fn find_function_declarator(mut d: Node) -> Option<Node> {
         d = d.field("declarator")?;
     }
     None
+}
+
+/// The name a function definition declares: `sum` of `Reducer<T>::sum`
+/// (a member of a class template defined out of the class), `k` of
+/// `ns::k<4>` (a specialization); the scope's template arguments may hold
+/// `::` too (`Wrap<tags::Wide>::run`).
+fn defined_name(declarator: &str) -> &str {
+    last_segment(crate::ir::split_scope(declarator).1)
 }
 
 fn last_segment(name: &str) -> &str {
