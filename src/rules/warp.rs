@@ -167,6 +167,11 @@ pub fn callee_text(src: &SourceFile, site: &CallSite) -> String {
         .filter(|_| call.name == crate::ir::CALL_OPERATOR)
     {
         Some(r) if call.via_macro.is_none() => code(&src.snippet(site.f.expr(r).span, 40), 40),
+        // An instance the call names by its template's defaults
+        // (`group_sum(v)` runs `group_sum<16>`): as written.
+        _ if call.template_args.is_empty() => {
+            code(call.name.split('<').next().unwrap_or(&call.name), 40)
+        }
         _ => code(&call.name, 40),
     }
 }

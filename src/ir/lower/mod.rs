@@ -329,11 +329,17 @@ fn flag_params_for(def: Node, text: &str) -> Vec<String> {
 }
 
 /// The integer defaults of the template a definition opens with
-/// (`template <int W, int kBase = 0>` → `kBase = 0`).
+/// (`template <int W, int kBase = 0>` → `kBase = 0`). Not those the
+/// function's parameter types name (`Vec<N> v`): a call deduces them.
 fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
     let Some(params) = opening_template_params(def) else {
         return Vec::new();
     };
+    let parameter_types = def
+        .field("declarator")
+        .and_then(find_function_declarator)
+        .and_then(|d| d.field("parameters"))
+        .map_or("", |p| node_text(p, text));
     let mut c = params.walk();
     params
         .named_children(&mut c)
@@ -341,7 +347,10 @@ fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
         .filter_map(|p| {
             let name = node_text(p.field("declarator")?, text);
             let value = parse_int_literal(node_text(p.field("default_value")?, text))?;
-            Some((name.to_owned(), value))
+            let deduced = parameter_types
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == name);
+            (!deduced).then(|| (name.to_owned(), value))
         })
         .collect()
 }

@@ -310,24 +310,13 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 let ExprKind::Call(c) = &e.kind else {
                     return None;
                 };
-                if c.template_args.is_empty() || c.receiver.is_some() {
+                if c.receiver.is_some() {
                     return None;
                 }
                 let &t = templates.get(&c.name)?;
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
-                // Type arguments do not fold; the integral ones, in order,
-                // bind the template's values.
-                let vals: Vec<i64> = c
-                    .template_args
-                    .iter()
-                    .filter_map(|a| eval_text(a, &lookup, 0))
-                    .collect();
-                (vals.len() == fns[t].template_values.len()).then_some((
-                    id as ExprId,
-                    t,
-                    vals,
-                    e.span,
-                ))
+                let vals = values_of_call(&fns[t], &c.template_args, &lookup)?;
+                Some((id as ExprId, t, vals, e.span))
             })
             .collect();
         for (id, t, vals, span) in calls {
@@ -354,6 +343,33 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             }
         }
     }
+}
+
+/// The value a call gives each of template `t`'s values: its template
+/// argument at the value's position, folded, else the template's default
+/// (`group_sum(v)` of `template <int W = 16>`). `None` where one has
+/// neither. Where the positions are not known, the integral arguments, in
+/// order, bind the values (type arguments do not fold), and all must be
+/// written.
+fn values_of_call(
+    t: &Function,
+    written: &[String],
+    lookup: &dyn Fn(&str) -> Option<i64>,
+) -> Option<Vec<i64>> {
+    if t.template_positions.len() != t.template_values.len() {
+        let vals: Vec<i64> = (written.iter())
+            .filter_map(|a| eval_text(a, lookup, 0))
+            .collect();
+        return (!written.is_empty() && vals.len() == t.template_values.len()).then_some(vals);
+    }
+    (t.template_values.iter().zip(&t.template_positions))
+        .map(|(name, &at)| match written.get(at) {
+            Some(a) => eval_text(a, lookup, 0),
+            None => (t.template_defaults.iter())
+                .find(|(d, _)| d == name)
+                .map(|(_, v)| *v),
+        })
+        .collect()
 }
 
 /// Kernel templates analysed as the instances the file launches: where
