@@ -404,6 +404,9 @@ fn analyse(
                 && let Some(e) = contracts.get(name)
             {
                 module.launch_extents.insert(name.to_owned(), *e);
+                if f.class.is_some() {
+                    module.launched_classes.insert(name.to_owned());
+                }
             }
         }
         module.inherit_launch_extents();

@@ -288,13 +288,15 @@ impl<'m> Graph<'m> {
             let f = &module.functions[i];
             // A lambda's callers are all known only where it is never
             // passed on as a value.
+            let entry = module.runs_as_kernel(f);
             let callers_known = match f.kind {
+                _ if entry => false,
                 FnKind::Kernel => false,
                 FnKind::Device => true,
                 FnKind::Lambda => self.direct_lambdas[i],
             };
             let params = match f.kind {
-                FnKind::Kernel => vec![Level::Uniform; f.params.len()],
+                _ if entry => vec![Level::Uniform; f.params.len()],
                 _ if !callers_known => vec![unknown; f.params.len()],
                 _ => {
                     let mut levels = param_levels(module, i, &preds[i], &facts, unknown);

@@ -330,7 +330,7 @@ impl<'a> Eval<'a> {
             let param = self.f.params.iter().any(|p| p.name == name);
             let template = self.f.template_values.iter().any(|t| t == name);
             // A kernel's parameters and template values are the grid's.
-            if (param && self.f.is_kernel()) || template {
+            if (param && self.module.runs_as_kernel(self.f)) || template {
                 let v = self.sym(Key::Name(name.to_owned()));
                 return Rc::new(vec![v; 32]);
             }
@@ -598,7 +598,7 @@ pub fn reaching_lanes_proof(
 ) -> Option<String> {
     let f = module.functions.get(function)?;
     // A device function's callers may have left lanes out already.
-    if !f.is_kernel() {
+    if !module.runs_as_kernel(f) {
         return None;
     }
     let ff = facts.functions.get(function)?;

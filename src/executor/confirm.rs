@@ -603,7 +603,7 @@ fn explore_root(
                     st.shown_in |= 1 << s.shape;
                     if st.found.is_none() {
                         let mut w = witness(s, r, o);
-                        w.without_caller = module.functions[root].kind != FnKind::Kernel;
+                        w.without_caller = !module.runs_as_kernel(&module.functions[root]);
                         st.found = Some((o.clone(), setup_text(s, r.warp), w));
                     }
                 }
@@ -1134,7 +1134,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
                 .map(|t| t.as_str()),
         )
         .collect();
-    let standalone = f.kind != FnKind::Kernel;
+    let standalone = !module.runs_as_kernel(f);
     // One setup per candidate value (inputs cycle through their pools);
     // with no free input, two setups cover both memory fills, and a helper
     // without a caller gets four seeds for the branches it cannot compute.
@@ -1399,7 +1399,7 @@ fn inexact_reason(
     all_warps: bool,
     runs: &[RunResult],
 ) -> Option<String> {
-    if module.functions[root].kind != FnKind::Kernel {
+    if !module.runs_as_kernel(&module.functions[root]) {
         return Some("the function was run without a caller, on unknown arguments".to_owned());
     }
     if !setup.stated {

@@ -831,6 +831,13 @@ pub struct Module {
     /// where the launches do not all state the same extent. Set by the
     /// engine; empty when a file is checked alone.
     pub launch_extents: rustc_hash::FxHashMap<String, [Option<u32>; 3]>,
+    /// Classes the run's launches name as a kernel's template argument
+    /// (`Kernel<Op><<<…>>>`, launch contracts): their `operator()` is the
+    /// block's work, run with the kernel's arguments
+    /// ([`Module::runs_as_kernel`]). Not the classes that only inherit a
+    /// kernel's extents ([`Module::inherit_launch_extents`]). Set by the
+    /// engine.
+    pub launched_classes: rustc_hash::FxHashSet<String>,
     /// File-level integral constants: `constexpr`/`const` globals,
     /// enumerators and object-like macros, already folded.
     pub constants: rustc_hash::FxHashMap<String, i64>,
@@ -949,6 +956,16 @@ impl Module {
             .get(name)
             .and_then(|v| v.first())
             .map(|&i| &self.functions[i])
+    }
+
+    /// Whether `f` runs as a whole block's work on the launch's arguments,
+    /// the same in every thread: a kernel, or the `operator()` of a class
+    /// a launch names as a kernel's template argument (CUTLASS's
+    /// `Kernel<Op>` runs `Op op; op(params, *shared_storage);`).
+    pub fn runs_as_kernel(&self, f: &Function) -> bool {
+        f.is_kernel()
+            || (f.name == CALL_OPERATOR
+                && (f.class.as_ref()).is_some_and(|c| self.launched_classes.contains(c)))
     }
 
     /// The extent of dimension `d` (0 = x) every launch of `f`'s class

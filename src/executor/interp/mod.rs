@@ -465,7 +465,7 @@ impl<'m> Machine<'m> {
         // differ between lanes; everything else is taken as the same.
         // (Symbolic runs keep them unknown: no proof or confirmation may
         // rest on the values picked.)
-        if f.kind != FnKind::Kernel
+        if !self.module.runs_as_kernel(f)
             && !self.cfg.symbolic
             && (p.is_float || crate::dataflow::lane_like(&p.name))
         {
