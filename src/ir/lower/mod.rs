@@ -382,6 +382,14 @@ fn is_const_decl(n: Node, text: &str) -> bool {
     })
 }
 
+/// The variable a condition's declaration declares (`k` of `if (int k =
+/// p[i])`).
+fn condition_variable(d: Node, text: &str) -> Option<String> {
+    let name = d.field("declarator").filter(|n| n.kind() == "identifier")?;
+    d.field("value")?;
+    Some(node_text(name, text).to_owned())
+}
+
 /// The variables a file-scope declaration declares (not functions).
 fn global_names(n: Node, text: &str, out: &mut rustc_hash::FxHashSet<String>) {
     let mut c = n.walk();
@@ -1269,7 +1277,10 @@ impl FnBuilder<'_> {
             }
             "if_statement" => {
                 let cond = match n.field("condition") {
-                    Some(c) => self.lower_condition(c, text, site),
+                    Some(c) => {
+                        self.lower_condition_declarations(c, text, dest, site, work);
+                        self.lower_condition(c, text, site)
+                    }
                     None => self.expr(ExprKind::Unknown, span),
                 };
                 let mut c = n.walk();
@@ -1519,7 +1530,45 @@ impl FnBuilder<'_> {
         };
         match inner {
             Some(e) if e.kind() != "declaration" => self.lower_expr(e, text, 0, site),
+            // `if (int k = p[i])`: the variable, declared just before
+            // (`lower_condition_declarations`).
+            Some(d) if let Some(name) = condition_variable(d, text) => {
+                let span = self.span(d, site);
+                self.expr(ExprKind::Var(name), span)
+            }
             _ => self.expr(ExprKind::Unknown, self.span(c, site)),
+        }
+    }
+
+    /// What an `if` condition declares, lowered before the `if` in the
+    /// same list (the names are in scope only in the `if`, and a later
+    /// declaration of the same name is renamed apart): the C++17
+    /// initializer (`if (int l = tid & 31; l < 16)`) and a declaration
+    /// condition (`if (int k = p[i])`). Not for loops, whose condition
+    /// runs again on every trip.
+    fn lower_condition_declarations<'t>(
+        &mut self,
+        c: Node<'t>,
+        text: &str,
+        dest: Dest,
+        site: Option<ByteSpan>,
+        work: &mut Vec<(Node<'t>, Dest)>,
+    ) {
+        if c.kind() != "condition_clause" {
+            return;
+        }
+        if let Some(init) = c.field("initializer") {
+            let mut k = init.walk();
+            let parts: Vec<Node> = init.named_children(&mut k).collect();
+            for part in parts {
+                self.lower_one(part, text, dest, site, work);
+            }
+        }
+        if let Some(d) = c.field("value")
+            && d.kind() == "declaration"
+            && condition_variable(d, text).is_some()
+        {
+            self.lower_declaration(d, text, dest, site);
         }
     }
 
@@ -1701,13 +1750,20 @@ impl FnBuilder<'_> {
             } else {
                 self.arrays.insert(name.clone());
             }
-            let value = (d.kind() == "init_declarator")
-                .then(|| d.field("value"))
-                .flatten();
+            // A condition's declaration (`if (int k = p[i])`) holds its
+            // value beside the name.
+            let value_of = match d.kind() {
+                "init_declarator" => Some(d),
+                "identifier" if n.parent().is_some_and(|p| p.kind() == "condition_clause") => {
+                    Some(n)
+                }
+                _ => None,
+            };
+            let value = value_of.and_then(|v| v.field("value"));
             self.note_group(&name, n, value, text);
             self.variables.insert(name.clone());
-            let init = if d.kind() == "init_declarator" {
-                d.field("value").map(|v| {
+            let init = if value_of.is_some() {
+                value.map(|v| {
                     if matches!(v.kind(), "initializer_list" | "argument_list") {
                         // `int x{3}` / `T v(expr)`: one element is the value.
                         match v.named_child(0) {
