@@ -387,14 +387,13 @@ fn version_flag() {
 }
 
 /// Standard output whose reader is already gone: the read end of a pipe
-/// closed before the child writes, so every write fails with EPIPE.
+/// closed before the child writes, so every write fails with EPIPE. The
+/// standard library's pipe is close-on-exec: a child another test spawns
+/// meanwhile must not keep the read end open (with `libc::pipe`, one did,
+/// under CI's load, and the writes then succeeded).
 #[cfg(unix)]
 fn closed_pipe() -> Stdio {
-    use std::os::fd::{FromRawFd, OwnedFd};
-    let mut fds = [0; 2];
-    // SAFETY: `pipe` fills both descriptors on success; each is owned once.
-    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
-    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    let (read, write) = std::io::pipe().unwrap();
     drop(read);
     Stdio::from(write)
 }
