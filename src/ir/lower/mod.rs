@@ -1743,6 +1743,7 @@ impl FnBuilder<'_> {
                 };
             }
             let Some((name, is_pointer, dim_nodes)) = declared else {
+                self.lower_structured_binding(d, text, dest, site);
                 continue;
             };
             if dim_nodes.is_empty() {
@@ -1800,6 +1801,58 @@ impl FnBuilder<'_> {
                     int_type: if is_pointer { IntType::Other } else { int_type },
                 },
                 self.span(n, site),
+            );
+            self.push_to(dest, id);
+        }
+    }
+
+    /// `auto [m, n] = coord;` (also `const auto& [m, n] = …`): the value,
+    /// under the declarator's text as its name, and each name a member of
+    /// it, as uniform as the value (`coord` of the block, or an element
+    /// `p[threadIdx.x]` of the thread). Anything else declares nothing.
+    fn lower_structured_binding(
+        &mut self,
+        d: Node,
+        text: &str,
+        dest: Dest,
+        site: Option<ByteSpan>,
+    ) {
+        let (Some(value), Some(mut binding)) = (d.field("value"), d.field("declarator")) else {
+            return;
+        };
+        if binding.kind() == "reference_declarator" {
+            let Some(inner) = binding.named_child(0) else {
+                return;
+            };
+            binding = inner;
+        }
+        if binding.kind() != "structured_binding_declarator" {
+            return;
+        }
+        let whole: String = node_text(binding, text).split_whitespace().collect();
+        let init = self.lower_expr(value, text, 0, site);
+        let span = self.span(d, site);
+        let id = self.stmt(
+            StmtKind::local(whole.clone(), Some(init), false, false, IntType::Other),
+            span,
+        );
+        self.push_to(dest, id);
+        let mut c = binding.walk();
+        let names: Vec<Node> = binding
+            .named_children(&mut c)
+            .filter(|k| k.kind() == "identifier")
+            .collect();
+        for (k, name_node) in names.into_iter().enumerate() {
+            let name = node_text(name_node, text).to_owned();
+            let at = self.span(name_node, site);
+            let of = self.expr(ExprKind::Var(whole.clone()), at);
+            let element = self.expr(ExprKind::Member(of, k.to_string()), at);
+            self.variables.insert(name.clone());
+            self.lambda_vars.remove(&name);
+            self.objects.remove(&name);
+            let id = self.stmt(
+                StmtKind::local(name, Some(element), false, false, IntType::Other),
+                at,
             );
             self.push_to(dest, id);
         }
