@@ -35,3 +35,31 @@ __global__ void declared_block_flag(const int *flags, float *out) {
         v += __shfl_down_sync(0xffffffffu, v, 1);
     out[threadIdx.x] = v;
 }
+
+// A `switch` with an initializer: only the lanes whose quarter is 0 take
+// the first case.
+__global__ void switch_initializer_selects(float *out) {
+    float v = out[threadIdx.x];
+    switch (int quarter = (threadIdx.x & 31) / 8; quarter) {
+    case 0:
+        v += __shfl_xor_sync(0xffffffffu, v, 1); // expect: WL002
+        break;
+    default:
+        break;
+    }
+    out[threadIdx.x] = v;
+}
+
+// Look-alike: the initializer reads the block index, so a whole block
+// takes one case.
+__global__ void switch_initializer_per_block(float *out) {
+    float v = out[threadIdx.x];
+    switch (int quarter = blockIdx.x & 3; quarter) {
+    case 0:
+        v += __shfl_xor_sync(0xffffffffu, v, 1);
+        break;
+    default:
+        break;
+    }
+    out[threadIdx.x] = v;
+}

@@ -1376,7 +1376,10 @@ impl FnBuilder<'_> {
             }
             "switch_statement" => {
                 let scrutinee = match n.field("condition") {
-                    Some(c) => self.lower_condition(c, text, site),
+                    Some(c) => {
+                        self.lower_condition_declarations(c, text, dest, site, work);
+                        self.lower_condition(c, text, site)
+                    }
                     None => self.expr(ExprKind::Unknown, span),
                 };
                 let Some(body) = n.field("body") else {
@@ -1540,9 +1543,9 @@ impl FnBuilder<'_> {
         }
     }
 
-    /// What an `if` condition declares, lowered before the `if` in the
-    /// same list (the names are in scope only in the `if`, and a later
-    /// declaration of the same name is renamed apart): the C++17
+    /// What an `if` or `switch` condition declares, lowered before the
+    /// statement in the same list (the names are in scope only in it, and
+    /// a later declaration of the same name is renamed apart): the C++17
     /// initializer (`if (int l = tid & 31; l < 16)`) and a declaration
     /// condition (`if (int k = p[i])`). Not for loops, whose condition
     /// runs again on every trip.
