@@ -286,15 +286,11 @@ impl<'m> Graph<'m> {
         let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
         for &i in &self.order {
             let f = &module.functions[i];
-            // A lambda's callers are all known only where it is never
-            // passed on as a value.
             let entry = module.runs_as_kernel(f);
-            let callers_known = match f.kind {
-                _ if entry => false,
-                FnKind::Kernel => false,
-                FnKind::Device => true,
-                FnKind::Lambda => self.direct_lambdas[i],
-            };
+            // An entry (`runs_as_kernel`, every kernel among them) is
+            // called by launches, outside the module; a lambda's callers
+            // are all known only where it is never passed on as a value.
+            let callers_known = !entry && (f.kind != FnKind::Lambda || self.direct_lambdas[i]);
             let params = match f.kind {
                 _ if entry => vec![Level::Uniform; f.params.len()],
                 _ if !callers_known => vec![unknown; f.params.len()],

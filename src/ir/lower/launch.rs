@@ -217,14 +217,34 @@ pub(super) fn explicit_instantiation(
         return None;
     }
     let kernel = last_segment(node_text(f.field("name")?, text)).to_owned();
-    let args = f.field("arguments")?;
-    let mut c = args.walk();
-    let template_args = args
-        .named_children(&mut c)
-        .filter(|x| x.kind() != "comment")
-        .map(|a| template_int(a, text, consts, None))
-        .collect();
+    let template_args = template_ints(
+        f.field("arguments")?,
+        text,
+        consts,
+        None,
+        &HashMap::default(),
+    );
     Some((kernel, template_args))
+}
+
+/// The integer value of each template argument of `list` (`<4, true>`):
+/// a host launcher template's parameter as `host_values` binds it, else
+/// as [`template_int`] folds it.
+fn template_ints(
+    list: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    scope: Option<Node>,
+    host_values: &HashMap<&str, Option<i64>>,
+) -> Vec<Option<i64>> {
+    let mut c = list.walk();
+    list.named_children(&mut c)
+        .filter(|x| x.kind() != "comment")
+        .map(|n| match host_values.get(node_text(n, text).trim()) {
+            Some(v) => *v,
+            None => template_int(n, text, consts, scope),
+        })
+        .collect()
 }
 
 fn launch_site(
@@ -243,16 +263,7 @@ fn launch_site(
     let scope = enclosing_function(call);
     let resolve = |n: Node| -> Option<i64> { eval_host_int(n, text, consts, scope, 0) };
     let template_args = targs
-        .map(|a| {
-            let mut c = a.walk();
-            a.named_children(&mut c)
-                .filter(|x| x.kind() != "comment")
-                .map(|n| match host_values.get(node_text(n, text).trim()) {
-                    Some(v) => *v,
-                    None => template_int(n, text, consts, scope),
-                })
-                .collect()
-        })
+        .map(|a| template_ints(a, text, consts, scope, host_values))
         .unwrap_or_default();
     let mut c = call.walk();
     let syntax = call

@@ -1277,10 +1277,7 @@ impl FnBuilder<'_> {
             }
             "if_statement" => {
                 let cond = match n.field("condition") {
-                    Some(c) => {
-                        self.lower_condition_declarations(c, text, dest, site, work);
-                        self.lower_condition(c, text, site)
-                    }
+                    Some(c) => self.lower_declaring_condition(c, text, dest, site, work),
                     None => self.expr(ExprKind::Unknown, span),
                 };
                 let mut c = n.walk();
@@ -1376,10 +1373,7 @@ impl FnBuilder<'_> {
             }
             "switch_statement" => {
                 let scrutinee = match n.field("condition") {
-                    Some(c) => {
-                        self.lower_condition_declarations(c, text, dest, site, work);
-                        self.lower_condition(c, text, site)
-                    }
+                    Some(c) => self.lower_declaring_condition(c, text, dest, site, work),
                     None => self.expr(ExprKind::Unknown, span),
                 };
                 let Some(body) = n.field("body") else {
@@ -1472,14 +1466,9 @@ impl FnBuilder<'_> {
         let Some(m) = self.macro_named(name, text) else {
             return false;
         };
-        let mut c = list.walk();
-        let args: Vec<&str> = (list.named_children(&mut c))
-            .filter(|a| a.kind() != "comment")
-            .map(|a| node_text(a, text))
-            .collect();
         // As the preprocessor does: no parentheses added (the loop
         // variable of `CUDA_KERNEL_LOOP(i, n)` is declared by its name).
-        let Some(expansion) = expand_args(&m, &args, false) else {
+        let Some(expansion) = expand_args(&m, &macro_args(list, text), false) else {
             return false;
         };
         let call_site = match site {
@@ -1543,12 +1532,24 @@ impl FnBuilder<'_> {
         }
     }
 
-    /// What an `if` or `switch` condition declares, lowered before the
-    /// statement in the same list (the names are in scope only in it, and
-    /// a later declaration of the same name is renamed apart): the C++17
-    /// initializer (`if (int l = tid & 31; l < 16)`) and a declaration
-    /// condition (`if (int k = p[i])`). Not for loops, whose condition
-    /// runs again on every trip.
+    /// An `if` or `switch` condition, with what it declares lowered
+    /// before the statement in the same list (the names are in scope only
+    /// in it, and a later declaration of the same name is renamed apart):
+    /// the C++17 initializer (`if (int l = tid & 31; l < 16)`) and a
+    /// declaration condition (`if (int k = p[i])`). Not for loops, whose
+    /// condition runs again on every trip.
+    fn lower_declaring_condition<'t>(
+        &mut self,
+        c: Node<'t>,
+        text: &str,
+        dest: Dest,
+        site: Option<ByteSpan>,
+        work: &mut Vec<(Node<'t>, Dest)>,
+    ) -> ExprId {
+        self.lower_condition_declarations(c, text, dest, site, work);
+        self.lower_condition(c, text, site)
+    }
+
     fn lower_condition_declarations<'t>(
         &mut self,
         c: Node<'t>,
@@ -1885,14 +1886,7 @@ impl FnBuilder<'_> {
     /// The expansion; arguments in parentheses when `wrap` (as operands),
     /// as written otherwise (a `static_assert` message must stay a string).
     fn expand_with(&self, m: &Macro, call: Node, text: &str, wrap: bool) -> Option<String> {
-        let args_node = call.field("arguments")?;
-        let mut c = args_node.walk();
-        let args: Vec<&str> = args_node
-            .named_children(&mut c)
-            .filter(|a| a.kind() != "comment")
-            .map(|a| node_text(a, text))
-            .collect();
-        expand_args(m, &args, wrap)
+        expand_args(m, &macro_args(call.field("arguments")?, text), wrap)
     }
 
     /// `MACRO(args);` where the macro expands to statements: lower the
@@ -2608,6 +2602,17 @@ fn governed_block(stmt: Node) -> Option<Node> {
     }
     stmt.next_named_sibling()
         .filter(|b| b.kind() == "compound_statement")
+}
+
+/// The arguments of a macro use as written: the list's children but
+/// comments (`(i, n)` of `LOOP(i, n)`, whether it parsed as a call's
+/// arguments or as a declarator's parameters).
+fn macro_args<'t>(list: Node, text: &'t str) -> Vec<&'t str> {
+    let mut c = list.walk();
+    (list.named_children(&mut c))
+        .filter(|a| a.kind() != "comment")
+        .map(|a| node_text(a, text))
+        .collect()
 }
 
 /// `m`'s body with `args` for its parameters; each in parentheses when
