@@ -396,7 +396,6 @@ fn analyse(
     clock.lap(Stage::Unit);
     let mut module = ir::lower_file(&parsed, env);
     unit.link(&mut module);
-    ir::lower::instantiate_linked(&mut module);
     ir::lower::bind_callables(&mut module);
     if let Some(contracts) = session.and_then(|s| s.launch_contracts.get()) {
         for f in &module.functions {

@@ -1071,9 +1071,13 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     let (shapes, source, stated) = admitted_shapes(module, root, site, opts);
     let mut fixed: HashMap<String, i64> = HashMap::default();
     if let Some(s) = site {
-        for (name, v) in f.template_values.iter().zip(&s.template_args) {
+        for (name, v) in f
+            .template_values
+            .iter()
+            .zip(f.stated_values(&s.template_args))
+        {
             if let Some(v) = v {
-                fixed.insert(name.clone(), *v);
+                fixed.insert(name.clone(), v);
             }
         }
         for (p, v) in f.params.iter().zip(&s.args) {
@@ -1088,6 +1092,13 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // given so that the witness names the instance.
     for (name, v) in &f.bound_values {
         fixed.insert(name.clone(), *v);
+    }
+    // The members a stated class binds (`HalfWarp::kLanes` of an instance
+    // `k<HalfWarp>`): the unit's constants, named for the same reason.
+    for name in &f.dependent_names {
+        if let Some(&v) = module.constants.get(name) {
+            fixed.entry(name.clone()).or_insert(v);
+        }
     }
     // What the code's `static_assert`s state: a stated value is no choice.
     let asserted = crate::ir::asserts::template_facts(module, f);

@@ -142,6 +142,17 @@ pub struct Function {
     /// Their integer defaults (`template <int kBase = 0>`): what the code
     /// states where a call gives no value.
     pub template_defaults: Vec<(String, i64)>,
+    /// The type parameters of the template the definition opens with
+    /// that scope one of `dependent_names` (`Policy` of `Policy::kLanes`),
+    /// with their positions in its parameter list: a call or launch naming
+    /// a class there (`reduce<FullWarp>`) binds those names to the class's
+    /// members.
+    pub type_params: Vec<(String, usize)>,
+    /// A function template whose every call in the module was renamed to
+    /// an instance (`pick<FullWarp>`, `group_sum<8>`): its body runs only
+    /// as those instances, so no finding is proposed on the template
+    /// itself, whose values a run would otherwise pick freely.
+    pub runs_as_instances: bool,
     /// `sizeof(T)` of the template type parameters the body measures, named
     /// `sizeof(T)`: uniform compile-time sizes the executor picks.
     pub type_sizes: Vec<String>,
@@ -420,6 +431,21 @@ impl Function {
     /// The compile-time values a run of the function picks: its template
     /// values, the `sizeof(T)`s it measures and the names its `if
     /// constexpr` conditions read. One value for every thread.
+    /// The integer each of `template_values` takes from a launch's or
+    /// explicit instantiation's arguments: by position where the template
+    /// list is the definition's own, else in order.
+    pub fn stated_values(&self, args: &[TemplateArg]) -> Vec<Option<i64>> {
+        if self.template_positions.len() == self.template_values.len() {
+            (self.template_positions.iter())
+                .map(|&p| args.get(p).and_then(TemplateArg::int))
+                .collect()
+        } else {
+            (0..self.template_values.len())
+                .map(|i| args.get(i).and_then(TemplateArg::int))
+                .collect()
+        }
+    }
+
     pub fn compile_time_values(&self) -> impl Iterator<Item = &String> {
         (self.template_values.iter())
             .chain(&self.type_sizes)
@@ -799,12 +825,42 @@ pub struct Call {
     pub target: Option<usize>,
 }
 
+/// A template argument as a launch or an explicit instantiation states it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TemplateArg {
+    /// An integer: a literal, `true`, a constant (`k<128>`).
+    Int(i64),
+    /// A class named without template arguments (`k<FullWarp>`; `Full` for
+    /// `cfg::Full`): what binds the names a type parameter scopes
+    /// (`Policy::kLanes` becomes `FullWarp::kLanes`).
+    Class(String),
+    /// Anything else: a built-in type, a class template's instance, a value
+    /// the host computes.
+    Unknown,
+}
+
+impl TemplateArg {
+    pub fn int(&self) -> Option<i64> {
+        match self {
+            TemplateArg::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn class(&self) -> Option<&str> {
+        match self {
+            TemplateArg::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// A `kernel<<<grid, block>>>(args)` launch in the file.
 #[derive(Debug, Clone)]
 pub struct LaunchSite {
     pub kernel: String,
-    /// Integer template arguments, in order (`k<128>`).
-    pub template_args: Vec<Option<i64>>,
+    /// Template arguments, in order (`k<128>`, `k<Policy>`).
+    pub template_args: Vec<TemplateArg>,
     pub block_dim: Option<[u32; 3]>,
     pub grid_dim: Option<[u32; 3]>,
     /// Integer kernel arguments where constant.

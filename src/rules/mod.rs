@@ -194,6 +194,10 @@ pub fn run(set: &RuleSet, cx: &RuleContext) -> Vec<Finding> {
     for rule in set.rules() {
         rule.check(cx, &mut out);
     }
+    // A template that runs only as its instances: their claims decide.
+    out.retain(|f: &Finding| {
+        (f.claim.as_ref()).is_none_or(|c| !cx.module.functions[c.function].runs_as_instances)
+    });
     out
 }
 

@@ -26,6 +26,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::frontend::configure::configure_keeping_host_bodies;
 use crate::frontend::{MacroEnv, PpConfig};
+use crate::ir::TemplateArg;
 use crate::ir::lower::Extents;
 
 /// Class or kernel name → the extents all its launches state.
@@ -36,7 +37,7 @@ pub type Contracts = HashMap<String, Extents>;
 /// `None` where not stated).
 /// A kernel with a launch that states none of them, or with more than
 /// [`MAX_INSTANCES`] distinct lists, is left out.
-pub type Instances = HashMap<String, Vec<Vec<Option<i64>>>>;
+pub type Instances = HashMap<String, Vec<Vec<TemplateArg>>>;
 
 /// The most distinct launched instances kept for one kernel template.
 pub const MAX_INSTANCES: usize = 8;
@@ -64,7 +65,7 @@ pub fn of_file(
 
 /// Join the run's launched instances (see [`Instances`]).
 pub fn merge_instances(
-    launches: impl IntoIterator<Item = (String, Vec<Option<i64>>)>,
+    launches: impl IntoIterator<Item = (String, Vec<TemplateArg>)>,
 ) -> Instances {
     let mut out: Instances = HashMap::default();
     let mut refused: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
@@ -72,7 +73,7 @@ pub fn merge_instances(
         if refused.contains(&name) {
             continue;
         }
-        if args.iter().all(Option::is_none) {
+        if args.iter().all(|a| *a == TemplateArg::Unknown) {
             out.remove(&name);
             refused.insert(name);
             continue;
@@ -130,10 +131,12 @@ mod tests {
 
     #[test]
     fn launched_instances_join_across_launches() {
+        use TemplateArg::{Class, Int, Unknown};
         let (_, instances) = of_file(
             "template <int S, bool F>\nvoid run(int *p) { k<S, F><<<1, 256>>>(p); }\n\
+             template <class P>\nvoid relay(int *p) { by_policy<P, 2><<<1, 64>>>(p); }\n\
              void host(int *p) {\n  run<4, true>(p);\n  run<1, false>(p);\n\
-             other<8><<<1, 32>>>(p);\n}\n"
+             other<8><<<1, 32>>>(p);\n  by_policy<cfg::Wide, 1><<<1, 64>>>(p);\n}\n"
                 .as_bytes(),
             &PpConfig::default(),
             10_000_000,
@@ -141,13 +144,22 @@ mod tests {
         let run = merge_instances(instances.clone());
         assert_eq!(
             run.get("k"),
-            Some(&vec![vec![Some(4), Some(1)], vec![Some(1), Some(0)]])
+            Some(&vec![vec![Int(4), Int(1)], vec![Int(1), Int(0)]])
         );
-        assert_eq!(run.get("other"), Some(&vec![vec![Some(8)]]));
+        assert_eq!(run.get("other"), Some(&vec![vec![Int(8)]]));
+        // A class by its own name; a host template's type parameter names
+        // none.
+        assert_eq!(
+            run.get("by_policy"),
+            Some(&vec![
+                vec![Unknown, Int(2)],
+                vec![Class("Wide".to_owned()), Int(1)]
+            ])
+        );
         // One launch that states nothing leaves the kernel out.
         let unknown = instances
             .into_iter()
-            .chain([("other".to_owned(), vec![None])]);
+            .chain([("other".to_owned(), vec![Unknown])]);
         assert_eq!(merge_instances(unknown).get("other"), None);
     }
 

@@ -959,6 +959,18 @@ impl Unit<'_> {
         for f in &module.functions {
             push_callees(f, &own, &mut asked, &mut wanted);
         }
+        // A header's kernel template the file launches with a class
+        // (`keep_step<QuarterWarp><<<…>>>`): its instance reads the class's
+        // members, which this unit sees and the header's may not.
+        for l in &module.launches {
+            let w = (l.kernel.clone(), None, false);
+            if l.template_args.iter().any(|a| a.class().is_some())
+                && !own.names.contains(&l.kernel)
+                && asked.insert(w.clone())
+            {
+                wanted.push(w);
+            }
+        }
         // (header, function in header) → index in `module.functions`.
         let mut placed: HashMap<(usize, usize), usize> = HashMap::default();
         let mut file_of_header: HashMap<usize, u32> = HashMap::default();
@@ -1049,6 +1061,9 @@ impl Unit<'_> {
             module.functions[at].map_lambdas(|l| placed.get(&(hi, l)).copied());
         }
         module.index_functions();
+        // Before the constants: an instance reads the members of the class
+        // it names (`QuarterWarp::kLanes`).
+        ir::lower::instantiate_linked(module);
         self.link_constants(module);
         module.settle_class_constants();
     }

@@ -207,7 +207,7 @@ pub(super) fn explicit_instantiation(
     n: Node,
     text: &str,
     consts: &HashMap<String, i64>,
-) -> Option<(String, Vec<Option<i64>>)> {
+) -> Option<(String, Vec<TemplateArg>)> {
     let declarator = n.field("declarator")?;
     if declarator.kind() != "function_declarator" {
         return None;
@@ -217,7 +217,7 @@ pub(super) fn explicit_instantiation(
         return None;
     }
     let kernel = last_segment(node_text(f.field("name")?, text)).to_owned();
-    let template_args = template_ints(
+    let template_args = stated_template_args(
         f.field("arguments")?,
         text,
         consts,
@@ -227,22 +227,38 @@ pub(super) fn explicit_instantiation(
     Some((kernel, template_args))
 }
 
-/// The integer value of each template argument of `list` (`<4, true>`):
-/// a host launcher template's parameter as `host_values` binds it, else
-/// as [`template_int`] folds it.
-fn template_ints(
+/// Each template argument of `list` (`<4, true>`, `<FullWarp, 2>`): a host
+/// launcher template's parameter as `host_values` binds it, else an
+/// integer as [`template_int`] folds it, else a class it names (not a type
+/// parameter of the host code around it, which names no class).
+fn stated_template_args(
     list: Node,
     text: &str,
     consts: &HashMap<String, i64>,
     scope: Option<Node>,
     host_values: &HashMap<&str, Option<i64>>,
-) -> Vec<Option<i64>> {
+) -> Vec<TemplateArg> {
     let mut c = list.walk();
     list.named_children(&mut c)
         .filter(|x| x.kind() != "comment")
-        .map(|n| match host_values.get(node_text(n, text).trim()) {
-            Some(v) => *v,
-            None => template_int(n, text, consts, scope),
+        .map(|n| {
+            let written = node_text(n, text).trim();
+            let int = match host_values.get(written) {
+                Some(v) => *v,
+                None => template_int(n, text, consts, scope),
+            };
+            match int {
+                Some(v) => TemplateArg::Int(v),
+                None if n.kind() == "type_descriptor" && !host_values.contains_key(written) => {
+                    match super::templates::class_named(written) {
+                        Some(class) if !super::sizes::is_template_type_param(n, text, written) => {
+                            TemplateArg::Class(class.to_owned())
+                        }
+                        _ => TemplateArg::Unknown,
+                    }
+                }
+                None => TemplateArg::Unknown,
+            }
         })
         .collect()
 }
@@ -263,7 +279,7 @@ fn launch_site(
     let scope = enclosing_function(call);
     let resolve = |n: Node| -> Option<i64> { eval_host_int(n, text, consts, scope, 0) };
     let template_args = targs
-        .map(|a| template_ints(a, text, consts, scope, host_values))
+        .map(|a| stated_template_args(a, text, consts, scope, host_values))
         .unwrap_or_default();
     let mut c = call.walk();
     let syntax = call
@@ -457,7 +473,7 @@ pub(super) fn returned_dim3(
 
 /// What [`stated_launches`] finds: block extents per launched name, and
 /// per launch of a kernel template its name and template arguments.
-pub type StatedLaunches = (Vec<(String, Extents)>, Vec<(String, Vec<Option<i64>>)>);
+pub type StatedLaunches = (Vec<(String, Extents)>, Vec<(String, Vec<TemplateArg>)>);
 
 /// The block extents a file's launches state, per launched name and
 /// dimension: `(name, [x, y, z])`, `None` where the launch does not state

@@ -185,11 +185,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             .launches
             .extend(launch_sites(l, text, &module.constants, &calls));
     }
-    let explicit: Vec<(String, Vec<Option<i64>>)> = explicit_instances
+    let explicit: Vec<(String, Vec<TemplateArg>)> = explicit_instances
         .into_iter()
         .filter_map(|n| launch::explicit_instantiation(n, text, &module.constants))
         .collect();
-    templates::instantiate_launched(&mut module, &explicit);
+    let _ = templates::instantiate_launched(&mut module, &explicit);
     module.index_functions();
     for g in shape_getters {
         if let (Some(class), Some(shape)) = (
@@ -607,6 +607,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_values(&mut b.f, &dependent);
+        b.f.type_params = templates::scoping_type_params(def, text, &b.f.dependent_names);
         b.read_class_constants(&own_scopes);
         b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
@@ -2688,6 +2689,8 @@ fn empty_function() -> Function {
         class_params: Vec::new(),
         bound_values: Vec::new(),
         template_defaults: Vec::new(),
+        type_params: Vec::new(),
+        runs_as_instances: false,
         type_sizes: Vec::new(),
         flag_values: Vec::new(),
         tile_sizes: Vec::new(),
@@ -2985,7 +2988,7 @@ mod tests {
         assert!(k.params[2].default.is_some());
         assert_eq!(m.launches.len(), 2);
         assert_eq!(m.launches[0].block_dim, Some([16, 3, 1]));
-        assert_eq!(m.launches[0].template_args, vec![Some(128)]);
+        assert_eq!(m.launches[0].template_args, vec![TemplateArg::Int(128)]);
         assert_eq!(m.launches[1].block_dim, Some([48, 1, 1]));
         assert_eq!(m.launches[1].args, vec![Some(0), Some(7)]);
         assert!(

@@ -5,22 +5,49 @@
 //! replaced by its integer; the integer, and every call whose arguments it
 //! reaches, carry the call site's span, so a finding about the value is
 //! reported at the instantiation. The call is renamed to the
-//! instance (`group_sum<6>`), so the dataflow and the executor follow it.
-//! Only templates whose values reach a call's arguments or template
-//! arguments are instantiated: elsewhere an instance would repeat the
-//! template's own findings. Bounded: [`MAX_PER_TEMPLATE`] instances of one
-//! template, [`MAX_PER_MODULE`] in all, so recursive steps stop.
+//! instance (`group_sum<6>`), so the dataflow and the executor follow it;
+//! a template whose every call names an instance is not analysed by
+//! itself ([`Function::runs_as_instances`]): a run would pick its values
+//! freely, where the code states them. Bounded: [`MAX_PER_TEMPLATE`]
+//! instances of one template, [`MAX_PER_MODULE`] in all, so recursive
+//! steps stop.
+//!
+//! A type parameter's class binds the names it scopes: in
+//! `reduce<FullWarp>`, `Policy::kLanes` reads `FullWarp::kLanes`, the
+//! unit's constant wherever the unit defines it (still a free value of the
+//! instance where it does not), and no longer a value a run may pick.
 
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::ir::*;
 
 pub const MAX_PER_TEMPLATE: usize = 8;
-
-/// The value one launch states for each of a kernel template's values
-/// (`None`: not stated).
-type Stated = Vec<Option<i64>>;
 pub const MAX_PER_MODULE: usize = 64;
+
+/// What one call, launch or explicit instantiation states for a template:
+/// the integer of each of its values, the class of each of its
+/// [`Function::type_params`] (`None`: not stated).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Stated {
+    values: Vec<Option<i64>>,
+    classes: Vec<Option<String>>,
+}
+
+impl Stated {
+    /// As a launch's or explicit instantiation's arguments state them.
+    fn of_args(f: &Function, args: &[TemplateArg]) -> Stated {
+        Stated {
+            values: f.stated_values(args),
+            classes: (f.type_params.iter())
+                .map(|&(_, at)| args.get(at).and_then(TemplateArg::class).map(str::to_owned))
+                .collect(),
+        }
+    }
+
+    fn states_nothing(&self) -> bool {
+        self.values.iter().all(Option::is_none) && self.classes.iter().all(Option::is_none)
+    }
+}
 
 /// Names a pass makes compile-time values ([`Function::constant_names`]):
 /// each as written, the flags among them (read as a truth value: bare,
@@ -181,6 +208,41 @@ pub(super) fn dependent_names(
         .collect()
 }
 
+/// The type parameters of the template `def` opens with that scope one of
+/// `dependent` ([`Function::type_params`]), at their positions, counted
+/// as [`super::non_type_params`] counts them.
+pub(super) fn scoping_type_params(
+    def: tree_sitter::Node,
+    text: &str,
+    dependent: &[String],
+) -> Vec<(String, usize)> {
+    use crate::frontend::{Field as _, node_text};
+    let Some(params) = super::opening_template_params(def) else {
+        return Vec::new();
+    };
+    let mut c = params.walk();
+    (params.named_children(&mut c))
+        .filter(|p| p.kind() != "comment")
+        .enumerate()
+        .filter(|(_, p)| {
+            matches!(
+                p.kind(),
+                "type_parameter_declaration" | "optional_type_parameter_declaration"
+            )
+        })
+        .filter_map(|(at, p)| {
+            let name = p.field("name").or_else(|| {
+                let mut pc = p.walk();
+                p.named_children(&mut pc)
+                    .find(|k| k.kind() == "type_identifier")
+            })?;
+            let name = node_text(name, text);
+            let scopes = |d: &String| d.split_once("::").is_some_and(|(s, _)| s == name);
+            dependent.iter().any(scopes).then(|| (name.to_owned(), at))
+        })
+        .collect()
+}
+
 /// Whether `name` is a type alias (`using name = …;`, `typedef … name;`)
 /// declared in the body of a class template that encloses `def`: one walk
 /// up, a declaring class body first, then a template above it.
@@ -290,7 +352,8 @@ pub(super) fn name_dependent_values(f: &mut Function, qualified: &[(ExprId, Stri
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
     let mut templates: HashMap<String, usize> = HashMap::default();
     for (i, f) in fns.iter().enumerate() {
-        if f.kind != FnKind::Lambda && !f.template_values.is_empty() && values_reach_calls(f) {
+        if f.kind != FnKind::Lambda && (!f.template_values.is_empty() || !f.type_params.is_empty())
+        {
             templates.entry(f.name.clone()).or_insert(i);
         }
     }
@@ -298,11 +361,11 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
         return;
     }
     let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::default(); fns.len()];
-    let mut instances: HashMap<(usize, Vec<i64>), String> = HashMap::default();
+    let mut instances: HashMap<(usize, Stated), String> = HashMap::default();
     let mut per_template: HashMap<usize, usize> = HashMap::default();
     let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
     while let Some(fi) = queue.pop() {
-        let calls: Vec<(ExprId, usize, Vec<i64>, ByteSpan)> = fns[fi]
+        let calls: Vec<(ExprId, usize, Stated, Option<ByteSpan>)> = fns[fi]
             .exprs
             .iter()
             .enumerate()
@@ -310,17 +373,22 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 let ExprKind::Call(c) = &e.kind else {
                     return None;
                 };
-                if c.receiver.is_some() {
+                // A library's model comes before its source (a CuTe shape
+                // query is known by its name).
+                if c.receiver.is_some() || crate::ir::library::is_shape_query(c) {
                     return None;
                 }
                 let &t = templates.get(&c.name)?;
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
-                let vals = values_of_call(&fns[t], &c.template_args, &lookup)?;
-                Some((id as ExprId, t, vals, e.span))
+                let stated = stated_by_call(&fns[t], &c.template_args, &lookup)?;
+                // A finding about the values is reported at the call,
+                // where the call is in the template's file.
+                let site = (fns[fi].file == fns[t].file).then_some(e.span);
+                Some((id as ExprId, t, stated, site))
             })
             .collect();
-        for (id, t, vals, span) in calls {
-            let key = (t, vals.clone());
+        for (id, t, stated, span) in calls {
+            let key = (t, stated);
             let name = match instances.get(&key) {
                 Some(n) => n.clone(),
                 None => {
@@ -329,7 +397,7 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                         continue;
                     }
                     *count += 1;
-                    let (inst, b) = make_instance(&fns[t], &vals, span);
+                    let (inst, b) = make_instance(&fns[t], &key.1, span);
                     let name = inst.name.clone();
                     fns.push(inst);
                     bindings.push(b);
@@ -343,6 +411,75 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             }
         }
     }
+    mark_run_as_instances(fns, templates.values().copied());
+}
+
+/// Mark each of `templates` that has an instance and no call left naming
+/// it ([`Function::runs_as_instances`]). A member call is not renamed, so
+/// one naming the template keeps it analysed.
+fn mark_run_as_instances(fns: &mut [Function], templates: impl Iterator<Item = usize>) {
+    let called: rustc_hash::FxHashSet<&str> = (fns.iter())
+        .flat_map(|f| f.exprs.iter())
+        .filter_map(|e| match &e.kind {
+            ExprKind::Call(c) => Some(c.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let marked: Vec<usize> = templates
+        .filter(|&t| {
+            let name = &fns[t].name;
+            !called.contains(name.as_str())
+                && (fns.iter()).any(|f| {
+                    f.name
+                        .strip_prefix(name.as_str())
+                        .is_some_and(|r| r.starts_with('<'))
+                })
+        })
+        .collect();
+    for t in marked {
+        fns[t].runs_as_instances = true;
+    }
+}
+
+/// What a call states for template `t`: every one of its values
+/// ([`values_of_call`]) and the class it names for each type parameter
+/// (`None`: deduced, defaulted or not a class). `None` where a value is
+/// not stated or the call states nothing.
+fn stated_by_call(
+    t: &Function,
+    written: &[String],
+    lookup: &dyn Fn(&str) -> Option<i64>,
+) -> Option<Stated> {
+    let values = match t.template_values.is_empty() {
+        true => Vec::new(),
+        false => values_of_call(t, written, lookup)?
+            .into_iter()
+            .map(Some)
+            .collect(),
+    };
+    let classes = (t.type_params.iter())
+        .map(|&(_, at)| class_named(written.get(at)?).map(str::to_owned))
+        .collect();
+    let stated = Stated { values, classes };
+    (!stated.states_nothing()).then_some(stated)
+}
+
+/// The class a template argument names, without its namespace
+/// (`cfg::FullWarp` → `FullWarp`, the unit's key for its constants):
+/// `None` for an instance of a class template, a built-in type, a value.
+pub(super) fn class_named(written: &str) -> Option<&str> {
+    const BUILTIN: [&str; 12] = [
+        "int", "unsigned", "float", "double", "char", "bool", "short", "long", "signed", "void",
+        "half", "auto",
+    ];
+    let last = super::last_segment(written.trim());
+    let identifier = last
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let plain = (written.trim().split("::")).all(|s| !s.is_empty() && !s.contains([' ', '<', '(']));
+    (identifier && plain && !BUILTIN.contains(&last)).then_some(last)
 }
 
 /// The value a call gives each of template `t`'s values: its template
@@ -385,8 +522,12 @@ fn values_of_call(
 /// [`MAX_PER_TEMPLATE`] distinct sets, leaves the template as it is. The
 /// instances keep the template's spans: findings land on the template's
 /// lines (`rules` merges equal ones).
-pub(super) fn instantiate_launched(module: &mut Module, explicit: &[(String, Vec<Option<i64>>)]) {
+pub(super) fn instantiate_launched(
+    module: &mut Module,
+    explicit: &[(String, Vec<TemplateArg>)],
+) -> bool {
     let mut budget = MAX_PER_MODULE;
+    let mut changed = false;
     for k in 0..module.functions.len() {
         let f = &module.functions[k];
         if !is_kernel_template(f) {
@@ -399,23 +540,25 @@ pub(super) fn instantiate_launched(module: &mut Module, explicit: &[(String, Vec
         // explicit instantiation.
         let mut stated: Vec<Stated> = sites
             .iter()
-            .map(|&i| values_at(f, &module.launches[i].template_args))
+            .map(|&i| Stated::of_args(f, &module.launches[i].template_args))
             .collect();
         stated.extend(
             explicit
                 .iter()
                 .filter(|(kernel, _)| *kernel == f.name)
-                .map(|(_, args)| values_at(f, args)),
+                .map(|(_, args)| Stated::of_args(f, args)),
         );
         let Some((distinct, names)) = instantiate_kernel(module, k, &stated, &mut budget) else {
             continue;
         };
+        changed = true;
         for (&site, vals) in sites.iter().zip(&stated) {
             if let Some(n) = distinct.iter().position(|d| d == vals) {
                 module.launches[site].kernel = names[n].clone();
             }
         }
     }
+    changed
 }
 
 /// Kernel templates the file does not launch, analysed as the instances
@@ -423,7 +566,7 @@ pub(super) fn instantiate_launched(module: &mut Module, explicit: &[(String, Vec
 /// the template arguments of every launch in the run), as
 /// [`instantiate_launched`] does for the file's own launches. Not exact:
 /// launches outside the run are not seen.
-pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Stated>>) {
+pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Vec<TemplateArg>>>) {
     let mut budget = MAX_PER_MODULE;
     let mut changed = false;
     for k in 0..module.functions.len() {
@@ -434,7 +577,16 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<State
         let Some(launched) = run.get(&f.name) else {
             continue;
         };
-        let stated: Vec<Stated> = launched.iter().map(|a| values_at(f, a)).collect();
+        // An instance naming a class is the launching unit's to analyse:
+        // that unit sees the class (`tu::Unit::link` links the kernel
+        // there), this one may not.
+        let (by_class, stated): (Vec<Stated>, Vec<Stated>) = (launched.iter())
+            .map(|a| Stated::of_args(f, a))
+            .partition(|s| s.classes.iter().any(Option::is_some));
+        if stated.is_empty() {
+            module.functions[k].runs_as_instances = !by_class.is_empty();
+            continue;
+        }
         changed |= instantiate_kernel(module, k, &stated, &mut budget).is_some();
     }
     // Most files launch no header's template: no index to rebuild.
@@ -443,21 +595,23 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<State
     }
 }
 
-/// Header templates called from the file with constant template
-/// arguments (`tile_sum<16>(tile, v)` of a linked helper): instances, as
-/// [`instantiate`] makes for the file's own templates at lowering. Calls
-/// already renamed to an instance are not templates' calls any more.
+/// Header templates the file launches (`keep_step<Quarter><<<…>>>` of a
+/// linked kernel) or calls with template arguments (`tile_sum<16>(tile,
+/// v)` of a linked helper): instances, as [`instantiate_launched`] and
+/// [`instantiate`] make for the file's own templates at lowering, now
+/// that the unit's constants (a policy class's members) are known. Calls
+/// and launches already renamed to an instance are not templates' any
+/// more.
 pub fn instantiate_linked(module: &mut Module) {
-    if !module
-        .functions
-        .iter()
-        .any(|f| f.file != 0 && !f.template_values.is_empty())
+    if !(module.functions.iter())
+        .any(|f| f.file != 0 && (!f.template_values.is_empty() || !f.type_params.is_empty()))
     {
         return;
     }
     let before = module.functions.len();
+    let launched = instantiate_launched(module, &[]);
     instantiate(&mut module.functions, &module.constants);
-    if module.functions.len() != before {
+    if launched || module.functions.len() != before {
         module.index_functions();
     }
 }
@@ -466,18 +620,9 @@ pub fn instantiate_linked(module: &mut Module) {
 /// from its own parameter list.
 fn is_kernel_template(f: &Function) -> bool {
     f.kind == FnKind::Kernel
-        && !f.template_values.is_empty()
+        && (!f.template_values.is_empty() || !f.type_params.is_empty())
         && f.template_positions.len() == f.template_values.len()
         && !f.name.contains('<')
-}
-
-/// The value a launch's template arguments give each of `f`'s template
-/// values.
-fn values_at(f: &Function, args: &[Option<i64>]) -> Stated {
-    f.template_positions
-        .iter()
-        .map(|&p| args.get(p).copied().flatten())
-        .collect()
 }
 
 /// Replace kernel `k` by one instance per distinct set of `stated` values
@@ -491,7 +636,7 @@ fn instantiate_kernel(
     stated: &[Stated],
     budget: &mut usize,
 ) -> Option<(Vec<Stated>, Vec<String>)> {
-    if stated.is_empty() || stated.iter().any(|v| v.iter().all(Option::is_none)) {
+    if stated.is_empty() || stated.iter().any(Stated::states_nothing) {
         return None;
     }
     let mut distinct: Vec<Stated> = Vec::new();
@@ -507,15 +652,7 @@ fn instantiate_kernel(
     let template = module.functions[k].clone();
     let mut names = Vec::new();
     for (n, vals) in distinct.iter().enumerate() {
-        let mut inst = bind_values(&template, vals);
-        inst.name = format!(
-            "{}<{}>",
-            template.name,
-            vals.iter()
-                .map(|v| v.map_or("?".to_owned(), |v| v.to_string()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let inst = bind_values(&template, vals);
         names.push(inst.name.clone());
         if n == 0 {
             module.functions[k] = inst;
@@ -526,13 +663,16 @@ fn instantiate_kernel(
     Some((distinct, names))
 }
 
-/// `t` with the values given bound to their integers (spans kept).
-fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
+/// `t` with the values stated bound to their integers and the names a
+/// stated class binds renamed to its members (spans kept), named as the
+/// instance (`k<4, ?>`, `reduce<FullWarp>`).
+fn bind_values(t: &Function, stated: &Stated) -> Function {
     let mut f = t.clone();
+    f.name = instance_name(t, stated);
     let b: HashMap<&str, i64> = t
         .template_values
         .iter()
-        .zip(vals)
+        .zip(&stated.values)
         .filter_map(|(n, v)| Some((n.as_str(), (*v)?)))
         .collect();
     for e in &mut f.exprs {
@@ -559,55 +699,108 @@ fn bind_values(t: &Function, vals: &[Option<i64>]) -> Function {
     f.tile_sizes.retain(|v| !b.contains_key(v.as_str()));
     f.template_defaults
         .retain(|(v, _)| !b.contains_key(v.as_str()));
+    bind_classes(&mut f, stated);
     f
 }
 
-fn make_instance(t: &Function, vals: &[i64], site: ByteSpan) -> (Function, HashMap<String, i64>) {
-    let b: HashMap<String, i64> = t
-        .template_values
-        .iter()
-        .cloned()
-        .zip(vals.iter().copied())
+/// Rename each name a stated class binds (`Policy::kLanes` with `Policy`
+/// stated `FullWarp`) to the class's member, everywhere the function
+/// holds it: the unit's `FullWarp::kLanes` gives its value.
+fn bind_classes(f: &mut Function, stated: &Stated) {
+    let classes: Vec<(String, &str)> = (f.type_params.iter())
+        .zip(&stated.classes)
+        .filter_map(|((p, _), c)| Some((p.clone(), c.as_deref()?)))
         .collect();
-    let bound: Vec<String> = b.keys().cloned().collect();
+    if classes.is_empty() {
+        return;
+    }
+    let renamed = |n: &str| -> Option<String> {
+        let (scope, member) = n.split_once("::")?;
+        let (_, class) = classes.iter().find(|(p, _)| *p == scope)?;
+        Some(format!("{class}::{member}"))
+    };
+    for e in &mut f.exprs {
+        if let ExprKind::Var(v) = &mut e.kind
+            && let Some(r) = renamed(v)
+        {
+            *v = r;
+        }
+    }
+    // A member of a named class now, read as the file would read
+    // `FullWarp::kLanes` written out (and linked from the header defining
+    // the class): no longer a value a run may pick.
+    let bound = |n: &String| {
+        n.split_once("::")
+            .is_some_and(|(scope, _)| classes.iter().any(|(p, _)| p == scope))
+    };
+    f.dependent_names.retain(|n| !bound(n));
+    f.constant_names.retain(|n| !bound(n));
+    f.flag_values.retain(|n| !bound(n));
+    f.scoped_names = (f.scoped_names.iter())
+        .map(|n| renamed(n).unwrap_or_else(|| n.clone()))
+        .collect();
+    f.type_params
+        .retain(|(p, _)| !classes.iter().any(|(bound, _)| bound == p));
+}
+
+/// An instance's name: the template's, with what is stated at each
+/// position (`?` where nothing is): `k<4, ?>`, `reduce<FullWarp>`.
+fn instance_name(t: &Function, stated: &Stated) -> String {
+    let mut parts: Vec<(usize, String)> = Vec::new();
+    let positions_known = t.template_positions.len() == t.template_values.len();
+    for (i, v) in stated.values.iter().enumerate() {
+        let at = if positions_known {
+            t.template_positions[i]
+        } else {
+            i
+        };
+        parts.push((at, v.map_or("?".to_owned(), |v| v.to_string())));
+    }
+    for ((_, at), c) in t.type_params.iter().zip(&stated.classes) {
+        parts.push((*at, c.clone().unwrap_or_else(|| "?".to_owned())));
+    }
+    parts.sort_by_key(|(at, _)| *at);
+    let written: Vec<String> = parts.into_iter().map(|(_, p)| p).collect();
+    format!("{}<{}>", t.name, written.join(", "))
+}
+
+/// The instance a call states (every template value bound), with the
+/// integers it binds: what the instance's own calls read.
+fn make_instance(
+    t: &Function,
+    stated: &Stated,
+    site: Option<ByteSpan>,
+) -> (Function, HashMap<String, i64>) {
+    let b: HashMap<String, i64> = (t.template_values.iter().cloned())
+        .zip(stated.values.iter().flatten().copied())
+        .collect();
+    // The names a stated class binds.
+    let by_class: Vec<String> = (t.dependent_names.iter())
+        .filter(|n| {
+            n.split_once("::").is_some_and(|(scope, _)| {
+                (t.type_params.iter().zip(&stated.classes))
+                    .any(|((p, _), c)| p == scope && c.is_some())
+            })
+        })
+        .cloned()
+        .collect();
+    let bound: Vec<String> = b.keys().cloned().chain(by_class).collect();
     // Calls whose arguments the instantiation decides, and the values
     // themselves, are reported at the call site.
     let at_site: Vec<usize> = (0..t.exprs.len())
         .filter(|&i| match &t.exprs[i].kind {
             ExprKind::Call(c) => c.args.iter().any(|&a| mentions_values(t, a, &bound)),
-            ExprKind::Var(v) => b.contains_key(v),
+            ExprKind::Var(v) => bound.contains(v),
             _ => false,
         })
         .collect();
-    let stated: Stated = vals.iter().map(|&v| Some(v)).collect();
-    let mut f = bind_values(t, &stated);
-    for i in at_site {
-        f.exprs[i].span = site;
-    }
-    f.name = format!(
-        "{}<{}>",
-        t.name,
-        vals.iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    (f, b)
-}
-
-/// Does a template value appear in a call's arguments or template
-/// arguments (a shuffle's width, a recursive step)?
-fn values_reach_calls(f: &Function) -> bool {
-    let tv = &f.template_values;
-    f.exprs.iter().any(|e| match &e.kind {
-        ExprKind::Call(c) => {
-            c.template_args
-                .iter()
-                .any(|a| tv.iter().any(|v| mentions_word(a, v)))
-                || c.args.iter().any(|&a| mentions_values(f, a, tv))
+    let mut f = bind_values(t, stated);
+    if let Some(site) = site {
+        for i in at_site {
+            f.exprs[i].span = site;
         }
-        _ => false,
-    })
+    }
+    (f, b)
 }
 
 /// Does expression `e` read one of `names`? (Explicit stack, bounded.)
@@ -631,11 +824,6 @@ fn mentions_values(f: &Function, e: ExprId, names: &[String]) -> bool {
         }
     }
     false
-}
-
-fn mentions_word(text: &str, word: &str) -> bool {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w == word)
 }
 
 /// Fold a template argument's text: an integer, a bound name, or one binary
@@ -790,6 +978,37 @@ void run(int *p, int s) { k<S><<<1, 256>>>(p); }
         );
         assert!(m.function("k").is_some(), "{:?}", m.launches);
         assert!(m.function("k<4>").is_none());
+    }
+
+    #[test]
+    fn a_class_argument_binds_the_members_its_type_parameter_scopes() {
+        use crate::frontend::{PreprocEnv, parse};
+        use crate::source::SourceFile;
+        let src = "struct Half { static constexpr int kLanes = 16; };\n\
+                   template <class P> __device__ int pick(int v) {\n\
+                   if ((threadIdx.x & 31) < P::kLanes) v = __shfl_xor_sync(0xffffffffu, v, 1);\n\
+                   return v; }\n\
+                   template <class P> __global__ void k(int *p) { if (threadIdx.x < P::kLanes) p[0] = 1; }\n\
+                   __global__ void use(int *p) { p[0] = pick<Half>(p[1]); }\n\
+                   void host(int *p) { k<Half><<<1, 32>>>(p); }\n";
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
+        let reads = |f: &crate::ir::Function, name: &str| {
+            f.exprs
+                .iter()
+                .any(|e| matches!(&e.kind, crate::ir::ExprKind::Var(v) if v == name))
+        };
+        let pick = m.function("pick").unwrap();
+        assert_eq!(pick.type_params, [("P".to_owned(), 0)]);
+        assert!(pick.runs_as_instances, "every call names an instance");
+        let half = m.function("pick<Half>").unwrap();
+        assert!(reads(half, "Half::kLanes") && !reads(half, "P::kLanes"));
+        assert!(half.dependent_names.is_empty() && half.constant_names.is_empty());
+        assert_eq!(m.constant(half, "Half::kLanes"), Some(16));
+        // The launch names the kernel's instance, in place of the template.
+        assert_eq!(m.launches[0].kernel, "k<Half>");
+        assert!(m.function("k").is_none());
+        assert!(reads(m.function("k<Half>").unwrap(), "Half::kLanes"));
     }
 
     #[test]
