@@ -525,3 +525,26 @@ fn a_header_finding_names_the_call_whose_run_showed_it() {
         "{labels:?}"
     );
 }
+
+#[test]
+fn a_switch_case_is_named_as_the_case_its_lanes_enter() {
+    // `switch (lane % 4) { case 0: __shfl_sync(…) }`: the lanes that reach
+    // the shuffle are those where `lane % 4` is 0, not where it "holds".
+    let o = run(&[
+        "check",
+        "testdata/wl002/loops_and_helpers.cu",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = (report["diagnostics"].as_array().unwrap().iter())
+        .find(|d| d["line"] == 62)
+        .expect("the switch's finding");
+    let message = d["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(
+            "only lanes entering `case 0:` of the switch on `lane % 4` (line 60) reach it"
+        ),
+        "{message}"
+    );
+}

@@ -685,7 +685,9 @@ fn guard_values(ev: &mut Eval, context: &Context) -> Option<GuardValues> {
                 guards.push((i, None, v));
                 continue;
             }
-            GuardKind::EarlyExit { .. } => return None, // not modelled
+            // Not modelled: an early exit; a case, entered on equality or
+            // by falling through.
+            GuardKind::EarlyExit { .. } | GuardKind::Case { .. } => return None,
         };
         let mut vals: Option<Lanes> = None;
         for &id in base.by_span.get(&g.span).into_iter().flatten() {

@@ -44,6 +44,10 @@ pub enum Level {
 pub enum GuardKind {
     /// Inside a branch taken when the condition holds (`negated`: fails).
     Branch { negated: bool },
+    /// Inside a `switch` case, entered where the scrutinee (the guard's
+    /// span) equals `value` (its span; `None` for `default:`), or from the
+    /// case before it falling through.
+    Case { value: Option<ByteSpan> },
     /// Some lanes left earlier through `return` (or `break`/`continue`).
     /// `ends_threads`: every exit there is a kernel's `return`, so the
     /// threads that took it have exited.
@@ -996,7 +1000,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             stack.push(Item::PopGuard);
                             stack.push(Item::List(&c.body, 0));
                             stack.push(Item::PushGuard(Guard {
-                                kind: GuardKind::Branch { negated: false },
+                                kind: GuardKind::Case {
+                                    value: c.value.map(|v| f.expr(v).span),
+                                },
                                 span,
                                 level,
                                 invariant,

@@ -333,7 +333,7 @@ fn reach<'t>(cx: &'t RuleContext, function: usize, ctx: &Context, call: Node<'t>
             // Lanes that stay are those where the condition fails.
             (up, up.field("condition")?, true)
         }
-        GuardKind::Loop => return None,
+        GuardKind::Loop | GuardKind::Case { .. } => return None,
     };
     // The ballot goes right before `stmt`, in the block that also holds
     // the call: every lane that reaches the block runs it.

@@ -188,6 +188,11 @@ pub fn reach_text(src: &SourceFile, ctx: &Context, min: Level) -> String {
     let mut s = match g.kind {
         GuardKind::Branch { negated: false } => format!("where {t} holds"),
         GuardKind::Branch { negated: true } => format!("where {t} fails"),
+        GuardKind::Case { value: Some(v) } => {
+            let case = format!("case {}:", src.snippet(v, usize::MAX));
+            format!("entering {} of the switch on {t}", code(&case, 32))
+        }
+        GuardKind::Case { value: None } => format!("entering `default:` of the switch on {t}"),
         GuardKind::EarlyExit { .. } => format!("that did not leave at {t}"),
         GuardKind::Loop => format!("still looping on {t}"),
     };
@@ -206,10 +211,12 @@ pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
         .skip(skip)
         .map(|g| {
             let msg = match g.kind {
-                GuardKind::Branch { .. } if g.level == Level::Varying => {
+                GuardKind::Branch { .. } | GuardKind::Case { .. } if g.level == Level::Varying => {
                     "lanes of a warp diverge here"
                 }
-                GuardKind::Branch { .. } => "threads of the block diverge here",
+                GuardKind::Branch { .. } | GuardKind::Case { .. } => {
+                    "threads of the block diverge here"
+                }
                 GuardKind::EarlyExit { .. } => "some lanes leave here",
                 GuardKind::Loop => "lanes stop looping at different times",
             };
