@@ -148,6 +148,12 @@ pub struct Function {
     /// a class there (`reduce<FullWarp>`) binds those names to the class's
     /// members.
     pub type_params: Vec<(String, usize)>,
+    /// For a member of a class template, its class's type parameters that
+    /// scope one of `dependent_names`, with where they stand among an
+    /// instance's written arguments: a call through an instance naming a
+    /// class there (`Agent<FullWarp> a; a.run(v)`) binds `Policy::kLanes`
+    /// to `FullWarp::kLanes` (as `class_params` bind values).
+    pub class_type_params: Vec<(String, usize)>,
     /// A function template whose every call in the module was renamed to
     /// an instance (`pick<FullWarp>`, `group_sum<8>`): its body runs only
     /// as those instances, so no finding is proposed on the template
@@ -431,6 +437,15 @@ impl Function {
     /// The compile-time values a run of the function picks: its template
     /// values, the `sizeof(T)`s it measures and the names its `if
     /// constexpr` conditions read. One value for every thread.
+    /// The names a class type parameter scopes (`Policy::kLanes`), which a
+    /// call through an instance binds.
+    pub fn class_type_scoped(&self) -> impl Iterator<Item = &String> {
+        self.dependent_names.iter().filter(|d| {
+            (self.class_type_params.iter())
+                .any(|(p, _)| d.split_once("::").is_some_and(|(s, _)| s == p))
+        })
+    }
+
     /// The integer each of `template_values` takes from a launch's or
     /// explicit instantiation's arguments: by position where the template
     /// list is the definition's own, else in order.
@@ -823,6 +838,24 @@ pub struct Call {
     /// or `[&](int i) { … }(i)`), or the copy of the callee made for the
     /// lambdas the call passes it (`lower::callables`).
     pub target: Option<usize>,
+}
+
+/// The class a template argument names, without its namespace
+/// (`cfg::FullWarp` → `FullWarp`, the unit's key for its constants):
+/// `None` for an instance of a class template, a built-in type, a value.
+pub fn class_named(written: &str) -> Option<&str> {
+    const BUILTIN: [&str; 12] = [
+        "int", "unsigned", "float", "double", "char", "bool", "short", "long", "signed", "void",
+        "half", "auto",
+    ];
+    let last = written.trim().rsplit("::").next().unwrap_or_default();
+    let identifier = last
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let plain = (written.trim().split("::")).all(|s| !s.is_empty() && !s.contains([' ', '<', '(']));
+    (identifier && plain && !BUILTIN.contains(&last)).then_some(last)
 }
 
 /// A template argument as a launch or an explicit instantiation states it.

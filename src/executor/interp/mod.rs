@@ -1701,11 +1701,36 @@ impl<'m> Machine<'m> {
                         inner.vars.insert(p.name.clone(), [Val::Int(v); 32]);
                     }
                 }
+                // A class in a type parameter's place: the names it scopes
+                // are that class's members (`Policy::kLanes` of
+                // `Agent<FullWarp>` is `FullWarp::kLanes`).
+                for (p, at) in &g.class_type_params {
+                    let Some(class) = written.get(*at).and_then(|a| class_named(a)) else {
+                        continue;
+                    };
+                    for name in &g.dependent_names {
+                        let Some(member) = name
+                            .strip_prefix(p.as_str())
+                            .and_then(|r| r.strip_prefix("::"))
+                        else {
+                            continue;
+                        };
+                        let key = format!("{class}::{member}");
+                        if let Some(v) = self.module.constant(g, &key) {
+                            inner.vars.insert(name.clone(), [Val::Int(v); 32]);
+                        }
+                    }
+                }
             }
             None if same_object => {
                 for p in &g.class_params {
                     if let Some(v) = act.vars.get(&p.name) {
                         inner.vars.insert(p.name.clone(), *v);
+                    }
+                }
+                for name in g.class_type_scoped() {
+                    if let Some(v) = act.vars.get(name) {
+                        inner.vars.insert(name.clone(), *v);
                     }
                 }
             }
@@ -1910,7 +1935,7 @@ impl<'m> Machine<'m> {
                     inner.vars.insert(t.clone(), [Val::Int(v); 32]);
                 }
             }
-            if !g.class_params.is_empty() {
+            if !g.class_params.is_empty() || !g.class_type_params.is_empty() {
                 self.bind_class_params(act, call, callee, same_object, &mut inner);
             }
             // The object's state fields: in before the call, out after.

@@ -44,6 +44,9 @@ pub(super) struct ClassInfo<'t> {
     /// Where its own template's non-type parameters stand among an
     /// instance's arguments (see `Function::class_params`).
     pub instance_params: Vec<ClassParam>,
+    /// Its own template's type parameters and where they stand among an
+    /// instance's arguments (see `Function::class_type_params`).
+    pub instance_types: Vec<(String, usize)>,
     pub fields: Vec<Field<'t>>,
     /// `static constexpr int kWarps = BLOCK / 32;`: static data members
     /// with an initializer, (name, declaration, initializer).
@@ -133,6 +136,7 @@ pub(super) fn collect_class<'t>(
     // `template <int TopK> struct Outer`) has theirs too: one instance of
     // the inner class per instance of the outer.
     info.instance_params = instance_params(spec, &info.written, text);
+    info.instance_types = instance_types(spec, &info.written, text);
     let mut p = spec.parent();
     while let Some(n) = p {
         if n.kind() == "template_declaration" {
@@ -615,6 +619,21 @@ fn instance_params(spec: Node, written: &str, text: &str) -> Vec<ClassParam> {
             })
             .collect(),
     }
+}
+
+/// The type parameters of the primary class template `spec` opens
+/// (`template <class Policy> struct Agent`), at their positions among an
+/// instance's arguments. None for a specialization, whose written
+/// arguments place them otherwise.
+fn instance_types(spec: Node, written: &str, text: &str) -> Vec<(String, usize)> {
+    if crate::ir::template_args(written).is_some() {
+        return Vec::new();
+    }
+    let decl = spec.parent().filter(|n| n.kind() == "template_declaration");
+    let Some(params) = decl.and_then(|d| d.field("parameters")) else {
+        return Vec::new();
+    };
+    super::templates::type_params_of(params, text)
 }
 
 /// Two names of a class template's instance, as written without spaces,

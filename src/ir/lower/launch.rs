@@ -250,7 +250,7 @@ fn stated_template_args(
             match int {
                 Some(v) => TemplateArg::Int(v),
                 None if n.kind() == "type_descriptor" && !host_values.contains_key(written) => {
-                    match super::templates::class_named(written) {
+                    match crate::ir::class_named(written) {
                         Some(class) if !super::sizes::is_template_type_param(n, text, written) => {
                             TemplateArg::Class(class.to_owned())
                         }

@@ -608,6 +608,10 @@ impl<'a> Lowerer<'a> {
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_values(&mut b.f, &dependent);
         b.f.type_params = templates::scoping_type_params(def, text, &b.f.dependent_names);
+        if let Some(info) = info {
+            let types = info.instance_types.clone();
+            b.f.class_type_params = templates::scoping(types, &b.f.dependent_names);
+        }
         b.read_class_constants(&own_scopes);
         b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
@@ -2690,6 +2694,7 @@ fn empty_function() -> Function {
         bound_values: Vec::new(),
         template_defaults: Vec::new(),
         type_params: Vec::new(),
+        class_type_params: Vec::new(),
         runs_as_instances: false,
         type_sizes: Vec::new(),
         flag_values: Vec::new(),

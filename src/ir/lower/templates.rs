@@ -216,10 +216,24 @@ pub(super) fn scoping_type_params(
     text: &str,
     dependent: &[String],
 ) -> Vec<(String, usize)> {
-    use crate::frontend::{Field as _, node_text};
     let Some(params) = super::opening_template_params(def) else {
         return Vec::new();
     };
+    scoping(type_params_of(params, text), dependent)
+}
+
+/// Those of `params` that scope one of `dependent` (`Policy` of
+/// `Policy::kLanes`).
+pub(super) fn scoping(params: Vec<(String, usize)>, dependent: &[String]) -> Vec<(String, usize)> {
+    let scopes =
+        |name: &str| (dependent.iter()).any(|d| d.split_once("::").is_some_and(|(s, _)| s == name));
+    params.into_iter().filter(|(p, _)| scopes(p)).collect()
+}
+
+/// The type parameters of a template parameter list, at their positions
+/// (counted as [`super::non_type_params`] counts them).
+pub(super) fn type_params_of(params: tree_sitter::Node, text: &str) -> Vec<(String, usize)> {
+    use crate::frontend::{Field as _, node_text};
     let mut c = params.walk();
     (params.named_children(&mut c))
         .filter(|p| p.kind() != "comment")
@@ -236,9 +250,7 @@ pub(super) fn scoping_type_params(
                 p.named_children(&mut pc)
                     .find(|k| k.kind() == "type_identifier")
             })?;
-            let name = node_text(name, text);
-            let scopes = |d: &String| d.split_once("::").is_some_and(|(s, _)| s == name);
-            dependent.iter().any(scopes).then(|| (name.to_owned(), at))
+            Some((node_text(name, text).to_owned(), at))
         })
         .collect()
 }
@@ -458,28 +470,10 @@ fn stated_by_call(
             .collect(),
     };
     let classes = (t.type_params.iter())
-        .map(|&(_, at)| class_named(written.get(at)?).map(str::to_owned))
+        .map(|&(_, at)| crate::ir::class_named(written.get(at)?).map(str::to_owned))
         .collect();
     let stated = Stated { values, classes };
     (!stated.states_nothing()).then_some(stated)
-}
-
-/// The class a template argument names, without its namespace
-/// (`cfg::FullWarp` → `FullWarp`, the unit's key for its constants):
-/// `None` for an instance of a class template, a built-in type, a value.
-pub(super) fn class_named(written: &str) -> Option<&str> {
-    const BUILTIN: [&str; 12] = [
-        "int", "unsigned", "float", "double", "char", "bool", "short", "long", "signed", "void",
-        "half", "auto",
-    ];
-    let last = super::last_segment(written.trim());
-    let identifier = last
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    let plain = (written.trim().split("::")).all(|s| !s.is_empty() && !s.contains([' ', '<', '(']));
-    (identifier && plain && !BUILTIN.contains(&last)).then_some(last)
 }
 
 /// The value a call gives each of template `t`'s values: its template
