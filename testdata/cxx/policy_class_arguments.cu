@@ -77,7 +77,41 @@ __global__ void whole_warp_swap(float *out) {
     out[threadIdx.x] = guarded_swap<32>(out[threadIdx.x]);
 }
 
+// Launched through a host launcher template that forwards its own policy
+// (`run_forwarded<HalfWarpPolicy>`): the policy is the one the launcher is
+// called with.
+template <class Policy>
+__global__ void forwarded_exchange(float *out) {
+    float v = out[threadIdx.x];
+    if ((threadIdx.x & 31) < Policy::kActiveLanes) {
+        v += __shfl_xor_sync(0xffffffff, v, 2); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// Look-alike: forwarded the full-warp policy only.
+template <class Policy>
+__global__ void forwarded_exchange_all(float *out) {
+    float v = out[threadIdx.x];
+    if ((threadIdx.x & 31) < Policy::kActiveLanes) {
+        v += __shfl_xor_sync(0xffffffff, v, 2);
+    }
+    out[threadIdx.x] = v;
+}
+
+template <class Policy>
+void run_forwarded(float *out) {
+    forwarded_exchange<Policy><<<1, 64>>>(out);
+}
+
+template <class Policy>
+void run_forwarded_all(float *out) {
+    forwarded_exchange_all<Policy><<<1, 64>>>(out);
+}
+
 void launch_policies(float *out) {
+    run_forwarded<HalfWarpPolicy>(out);
+    run_forwarded_all<FullWarpPolicy>(out);
     policy_exchange<HalfWarpPolicy><<<1, 64>>>(out);
     policy_exchange_all<FullWarpPolicy><<<1, 64>>>(out);
     twelve_wide_totals<<<1, 32>>>(out);

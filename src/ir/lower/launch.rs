@@ -38,31 +38,46 @@ pub(super) fn launch_sites<'t>(
 
 /// How the file instantiates the function template `def` (a host
 /// launcher): per call naming its template arguments, each parameter's
-/// value (`None` where not an integer the call states); a call that lets
-/// them be deduced binds none. Empty where `def` is no template, nothing
+/// argument (an integer, or a class for a type parameter: `run<FullWarp>`;
+/// [`TemplateArg::Unknown`] where the call states neither); a call that
+/// lets them be deduced binds none. Empty where `def` is no template, nothing
 /// calls it that way, or too many calls do ([`MAX_HOST_INSTANCES`]).
 fn host_template_bindings<'t>(
     def: Option<Node<'t>>,
     text: &'t str,
     consts: &HashMap<String, i64>,
     calls: &CallIndex<'t>,
-) -> Vec<HashMap<&'t str, Option<i64>>> {
+) -> Vec<HashMap<&'t str, TemplateArg>> {
     const MAX_HOST_INSTANCES: usize = 8;
     let Some(def) = def else { return Vec::new() };
     let Some(params) = super::opening_template_params(def) else {
         return Vec::new();
     };
-    // (name, default) per parameter; a type parameter binds nothing.
+    // (name, default) per parameter.
+    let types = super::templates::type_params_of(params, text);
     let mut c = params.walk();
     let params: Vec<(Option<&str>, Option<Node>)> = params
         .named_children(&mut c)
         .filter(|p| p.kind() != "comment")
-        .map(|p| match p.kind() {
+        .enumerate()
+        .map(|(at, p)| match p.kind() {
             "parameter_declaration" | "optional_parameter_declaration" => (
                 p.field("declarator").map(|d| node_text(d, text)),
                 p.field("default_value"),
             ),
-            _ => (None, None),
+            _ => match types.iter().find(|(_, t)| *t == at) {
+                Some(_) => (
+                    p.field("name")
+                        .or_else(|| {
+                            let mut pc = p.walk();
+                            p.named_children(&mut pc)
+                                .find(|k| k.kind() == "type_identifier")
+                        })
+                        .map(|n| node_text(n, text)),
+                    p.field("default_type"),
+                ),
+                None => (None, None),
+            },
         })
         .collect();
     let Some(name) = def
@@ -73,7 +88,7 @@ fn host_template_bindings<'t>(
     else {
         return Vec::new();
     };
-    let mut out: Vec<HashMap<&str, Option<i64>>> = Vec::new();
+    let mut out: Vec<HashMap<&str, TemplateArg>> = Vec::new();
     for &(n, args) in calls.of(def, name) {
         let scope = enclosing_function(n);
         let given: Vec<Node> = args
@@ -89,10 +104,10 @@ fn host_template_bindings<'t>(
             let Some(param) = param else { continue };
             // A call without template arguments deduces them: unknown.
             let value = match (args, given.get(i), default) {
-                (None, _, _) => None,
-                (Some(_), Some(a), _) => template_int(*a, text, consts, scope),
-                (Some(_), None, Some(d)) => template_int(*d, text, consts, None),
-                (Some(_), None, None) => None,
+                (None, _, _) => TemplateArg::Unknown,
+                (Some(_), Some(a), _) => stated_arg(*a, text, consts, scope),
+                (Some(_), None, Some(d)) => stated_arg(*d, text, consts, None),
+                (Some(_), None, None) => TemplateArg::Unknown,
             };
             b.insert(*param, value);
         }
@@ -117,7 +132,7 @@ pub(super) struct CallIndex<'t> {
     bindings: std::cell::RefCell<HashMap<usize, Bindings<'t>>>,
 }
 
-type Bindings<'t> = std::rc::Rc<Vec<HashMap<&'t str, Option<i64>>>>;
+type Bindings<'t> = std::rc::Rc<Vec<HashMap<&'t str, TemplateArg>>>;
 
 type CallsByName<'t> = HashMap<&'t str, Vec<(Node<'t>, Option<Node<'t>>)>>;
 
@@ -134,7 +149,7 @@ impl<'t> CallIndex<'t> {
     fn bindings_of(
         &self,
         def: Option<Node<'t>>,
-        compute: impl FnOnce(Option<Node<'t>>) -> Vec<HashMap<&'t str, Option<i64>>>,
+        compute: impl FnOnce(Option<Node<'t>>) -> Vec<HashMap<&'t str, TemplateArg>>,
     ) -> Bindings<'t> {
         let Some(id) = def.map(|d| d.id()) else {
             return Default::default();
@@ -228,46 +243,54 @@ pub(super) fn explicit_instantiation(
 }
 
 /// Each template argument of `list` (`<4, true>`, `<FullWarp, 2>`): a host
-/// launcher template's parameter as `host_values` binds it, else an
-/// integer as [`template_int`] folds it, else a class it names (not a type
-/// parameter of the host code around it, which names no class).
+/// launcher template's parameter as `host_values` binds it, else as
+/// [`stated_arg`] reads it.
 fn stated_template_args(
     list: Node,
     text: &str,
     consts: &HashMap<String, i64>,
     scope: Option<Node>,
-    host_values: &HashMap<&str, Option<i64>>,
+    host_values: &HashMap<&str, TemplateArg>,
 ) -> Vec<TemplateArg> {
     let mut c = list.walk();
     list.named_children(&mut c)
         .filter(|x| x.kind() != "comment")
-        .map(|n| {
-            let written = node_text(n, text).trim();
-            let int = match host_values.get(written) {
-                Some(v) => *v,
-                None => template_int(n, text, consts, scope),
-            };
-            match int {
-                Some(v) => TemplateArg::Int(v),
-                None if n.kind() == "type_descriptor" && !host_values.contains_key(written) => {
-                    match crate::ir::class_named(written) {
-                        Some(class) if !super::sizes::is_template_type_param(n, text, written) => {
-                            TemplateArg::Class(class.to_owned())
-                        }
-                        _ => TemplateArg::Unknown,
-                    }
-                }
-                None => TemplateArg::Unknown,
-            }
+        .map(|n| match host_values.get(node_text(n, text).trim()) {
+            Some(a) => a.clone(),
+            None => stated_arg(n, text, consts, scope),
         })
         .collect()
+}
+
+/// A template argument as written: an integer as [`template_int`] folds
+/// it, else a class it names (not a type parameter of the host code
+/// around it, which names no class).
+fn stated_arg(
+    n: Node,
+    text: &str,
+    consts: &HashMap<String, i64>,
+    scope: Option<Node>,
+) -> TemplateArg {
+    if let Some(v) = template_int(n, text, consts, scope) {
+        return TemplateArg::Int(v);
+    }
+    let written = node_text(n, text).trim();
+    match crate::ir::class_named(written) {
+        Some(class)
+            if matches!(n.kind(), "type_descriptor" | "type_identifier")
+                && !super::sizes::is_template_type_param(n, text, written) =>
+        {
+            TemplateArg::Class(class.to_owned())
+        }
+        _ => TemplateArg::Unknown,
+    }
 }
 
 fn launch_site(
     call: Node,
     text: &str,
     consts: &HashMap<String, i64>,
-    host_values: &HashMap<&str, Option<i64>>,
+    host_values: &HashMap<&str, TemplateArg>,
 ) -> Option<LaunchSite> {
     let f = call.field("function")?;
     let (name_node, targs) = if f.kind() == "template_function" {
@@ -289,7 +312,11 @@ fn launch_site(
     let config: Vec<Node> = syntax.named_children(&mut c).collect();
     // A parameter of the host launcher template: its value in this
     // instantiation (`<<<blocks, Threads>>>`).
-    let bound = |n: Node| host_values.get(node_text(n, text).trim()).copied();
+    let bound = |n: Node| {
+        host_values
+            .get(node_text(n, text).trim())
+            .map(TemplateArg::int)
+    };
     let block_dim = config.get(1).and_then(|b| match bound(*b) {
         Some(v) => v
             .and_then(|v| u32::try_from(v).ok())
