@@ -440,9 +440,8 @@ impl Function {
     /// The names a class type parameter scopes (`Policy::kLanes`), which a
     /// call through an instance binds.
     pub fn class_type_scoped(&self) -> impl Iterator<Item = &String> {
-        self.dependent_names.iter().filter(|d| {
-            (self.class_type_params.iter())
-                .any(|(p, _)| d.split_once("::").is_some_and(|(s, _)| s == p))
+        (self.dependent_names.iter()).filter(|d| {
+            (self.class_type_params.iter()).any(|(p, _)| member_of_param(d, p).is_some())
         })
     }
 
@@ -838,6 +837,12 @@ pub struct Call {
     /// or `[&](int i) { … }(i)`), or the copy of the callee made for the
     /// lambdas the call passes it (`lower::callables`).
     pub target: Option<usize>,
+}
+
+/// The member a name scoped by the type parameter `param` reads: `kLanes`
+/// of `Policy::kLanes` for `Policy`.
+pub fn member_of_param<'a>(name: &'a str, param: &str) -> Option<&'a str> {
+    name.strip_prefix(param)?.strip_prefix("::")
 }
 
 /// The class a template argument names, without its namespace

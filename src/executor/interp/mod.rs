@@ -1709,10 +1709,7 @@ impl<'m> Machine<'m> {
                         continue;
                     };
                     for name in &g.dependent_names {
-                        let Some(member) = name
-                            .strip_prefix(p.as_str())
-                            .and_then(|r| r.strip_prefix("::"))
-                        else {
+                        let Some(member) = member_of_param(name, p) else {
                             continue;
                         };
                         let key = format!("{class}::{member}");

@@ -44,6 +44,14 @@ impl Stated {
         }
     }
 
+    /// Each of `params` (a template's [`Function::type_params`]) that a
+    /// class is stated for, with the class.
+    fn classes_for<'s>(&'s self, params: &'s [(String, usize)]) -> Vec<(&'s str, &'s str)> {
+        (params.iter().zip(&self.classes))
+            .filter_map(|((p, _), c)| Some((p.as_str(), c.as_deref()?)))
+            .collect()
+    }
+
     fn states_nothing(&self) -> bool {
         self.values.iter().all(Option::is_none) && self.classes.iter().all(Option::is_none)
     }
@@ -225,8 +233,7 @@ pub(super) fn scoping_type_params(
 /// Those of `params` that scope one of `dependent` (`Policy` of
 /// `Policy::kLanes`).
 pub(super) fn scoping(params: Vec<(String, usize)>, dependent: &[String]) -> Vec<(String, usize)> {
-    let scopes =
-        |name: &str| (dependent.iter()).any(|d| d.split_once("::").is_some_and(|(s, _)| s == name));
+    let scopes = |p: &str| (dependent.iter()).any(|d| member_of_param(d, p).is_some());
     params.into_iter().filter(|(p, _)| scopes(p)).collect()
 }
 
@@ -437,15 +444,14 @@ fn mark_run_as_instances(fns: &mut [Function], templates: impl Iterator<Item = u
             _ => None,
         })
         .collect();
+    // The templates that have an instance (`pick<Full>` of `pick`).
+    let instanced: rustc_hash::FxHashSet<&str> = (fns.iter())
+        .filter_map(|f| f.name.split_once('<').map(|(base, _)| base))
+        .collect();
     let marked: Vec<usize> = templates
         .filter(|&t| {
-            let name = &fns[t].name;
-            !called.contains(name.as_str())
-                && (fns.iter()).any(|f| {
-                    f.name
-                        .strip_prefix(name.as_str())
-                        .is_some_and(|r| r.starts_with('<'))
-                })
+            let name = fns[t].name.as_str();
+            !called.contains(name) && instanced.contains(name)
         })
         .collect();
     for t in marked {
@@ -701,17 +707,13 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
 /// stated `FullWarp`) to the class's member, everywhere the function
 /// holds it: the unit's `FullWarp::kLanes` gives its value.
 fn bind_classes(f: &mut Function, stated: &Stated) {
-    let classes: Vec<(String, &str)> = (f.type_params.iter())
-        .zip(&stated.classes)
-        .filter_map(|((p, _), c)| Some((p.clone(), c.as_deref()?)))
-        .collect();
+    let params = f.type_params.clone();
+    let classes = stated.classes_for(&params);
     if classes.is_empty() {
         return;
     }
     let renamed = |n: &str| -> Option<String> {
-        let (scope, member) = n.split_once("::")?;
-        let (_, class) = classes.iter().find(|(p, _)| *p == scope)?;
-        Some(format!("{class}::{member}"))
+        (classes.iter()).find_map(|(p, class)| Some(format!("{class}::{}", member_of_param(n, p)?)))
     };
     for e in &mut f.exprs {
         if let ExprKind::Var(v) = &mut e.kind
@@ -723,10 +725,7 @@ fn bind_classes(f: &mut Function, stated: &Stated) {
     // A member of a named class now, read as the file would read
     // `FullWarp::kLanes` written out (and linked from the header defining
     // the class): no longer a value a run may pick.
-    let bound = |n: &String| {
-        n.split_once("::")
-            .is_some_and(|(scope, _)| classes.iter().any(|(p, _)| p == scope))
-    };
+    let bound = |n: &String| classes.iter().any(|(p, _)| member_of_param(n, p).is_some());
     f.dependent_names.retain(|n| !bound(n));
     f.constant_names.retain(|n| !bound(n));
     f.flag_values.retain(|n| !bound(n));
@@ -769,13 +768,9 @@ fn make_instance(
         .zip(stated.values.iter().flatten().copied())
         .collect();
     // The names a stated class binds.
+    let classes = stated.classes_for(&t.type_params);
     let by_class: Vec<String> = (t.dependent_names.iter())
-        .filter(|n| {
-            n.split_once("::").is_some_and(|(scope, _)| {
-                (t.type_params.iter().zip(&stated.classes))
-                    .any(|((p, _), c)| p == scope && c.is_some())
-            })
-        })
+        .filter(|n| classes.iter().any(|(p, _)| member_of_param(n, p).is_some()))
         .cloned()
         .collect();
     let bound: Vec<String> = b.keys().cloned().chain(by_class).collect();
