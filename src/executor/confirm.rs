@@ -823,9 +823,10 @@ fn unconstrained_candidates(module: &Module, f: &crate::ir::Function, name: &str
         return LOGICAL_WARP_WIDTHS.to_vec();
     }
     // A class's or namespace's constant (`Mma_tile::MMAS_M`): in tile code
-    // a count of fragments, stages or steps, whose loops nest. Small values
-    // run them whole within the iteration budget; sizes like 100 would not.
-    let pool: &[i64] = if name.contains("::") {
+    // a count of fragments, stages or steps, whose loops nest, as is the
+    // extent of a range a `for` walks. Small values run them whole within
+    // the iteration budget; sizes like 100 would not.
+    let pool: &[i64] = if name.contains("::") || crate::ir::is_range_extent(name) {
         &SCOPED_CONSTANTS
     } else {
         &CANDIDATES

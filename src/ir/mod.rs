@@ -839,6 +839,19 @@ pub struct Call {
     pub target: Option<usize>,
 }
 
+/// The grid-wide value a range-based `for` over `range` (as written,
+/// without spaces) runs as its number of elements, where the function
+/// does not declare the range as an array of constant extent:
+/// `extent(frag.values)`, no name the code can write.
+pub fn range_extent_name(range: &str) -> String {
+    format!("extent({range})")
+}
+
+/// Whether `name` is one of [`range_extent_name`]'s.
+pub fn is_range_extent(name: &str) -> bool {
+    name.starts_with("extent(") && name.ends_with(')')
+}
+
 /// The member a name scoped by the type parameter `param` reads: `kLanes`
 /// of `Policy::kLanes` for `Policy`.
 pub fn member_of_param<'a>(name: &'a str, param: &str) -> Option<&'a str> {

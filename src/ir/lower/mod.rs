@@ -21,6 +21,7 @@ mod constants;
 mod coop;
 mod fields;
 mod launch;
+mod range_for;
 mod sizes;
 mod templates;
 
@@ -1350,6 +1351,12 @@ impl FnBuilder<'_> {
                         let s = self.stmt(StmtKind::Expr(e), self.span(init, site));
                         self.push_to(Dest::LoopInit(id), s);
                     }
+                }
+            }
+            "for_range_loop" => {
+                let id = self.lower_range_for(n, text, dest, site);
+                if let Some(body) = n.field("body") {
+                    work.push((body, Dest::LoopBody(id)));
                 }
             }
             "while_statement" | "do_statement" => {
