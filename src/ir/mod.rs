@@ -224,6 +224,13 @@ pub struct Function {
     /// the argument and its construction. A callee calling that parameter
     /// runs the object's class's `operator()` (`lower::callables`).
     pub passed_objects: Vec<(ExprId, usize)>,
+    /// Arguments naming a tile of a known size (`tile_total(tile, v)` with
+    /// `tile` a `thread_block_tile<16>`): the argument and the size, which
+    /// a callee's `thread_block_tile<N>` parameter deduces `N` from.
+    pub tile_arguments: Vec<(ExprId, u32)>,
+    /// The parameters typed `thread_block_tile<N>` with `N` one of
+    /// `template_values`: the parameter's index and `N`.
+    pub tile_params: Vec<(usize, String)>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,

@@ -59,7 +59,26 @@ __global__ void leader_of_second_tile(const float *in, float *out) {
     out[threadIdx.x] = v;
 }
 
+// The size deduced from the tile passed (`tile_total(tile, v)`, no
+// template argument written): 8-thread tiles, of which lanes 0-1 reduce.
+__global__ void deduced_total_of_pairs(const float *in, float *out) {
+    auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    if (tile.thread_rank() < 2) {
+        v = tile_total(tile, v); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// The look-alike: every thread of each deduced 8-thread tile reduces.
+__global__ void deduced_total_all(const float *in, float *out) {
+    auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+    out[threadIdx.x] = tile_total(tile, in[threadIdx.x]);
+}
+
 void launch(const float *in, float *out, int n) {
+    deduced_total_of_pairs<<<1, 64>>>(in, out);
+    deduced_total_all<<<1, 64>>>(in, out);
     total_below<<<1, 64>>>(in, out, n);
     leader_of_quarter<<<1, 64>>>(in, out);
     total_all<<<1, 64>>>(in, out, n);

@@ -1111,6 +1111,12 @@ impl FnBuilder<'_> {
                 continue;
             };
             self.note_group(&name, p, None, text);
+            if let Some(coop::Group::TileOf(i)) = self.groups.get(&name)
+                && let Some(value) = self.f.template_values.get(usize::from(*i))
+            {
+                let at = self.f.params.len();
+                self.f.tile_params.push((at, value.clone()));
+            }
             self.variables.insert(name.clone());
             if !dims.is_empty() {
                 self.arrays.insert(name.clone());
@@ -2570,6 +2576,11 @@ impl FnBuilder<'_> {
                 if let Some(k) = self.passed_object(arg, id, text) {
                     self.f.passed_objects.push((id, k));
                 }
+                if arg.kind() == "identifier"
+                    && let Some(coop::Group::Tile(size)) = self.groups.get(node_text(arg, text))
+                {
+                    self.f.tile_arguments.push((id, *size));
+                }
                 args.push(id);
             }
         }
@@ -2723,6 +2734,8 @@ fn empty_function() -> Function {
         lambda_writes: Vec::new(),
         bound_lambdas: Vec::new(),
         passed_objects: Vec::new(),
+        tile_arguments: Vec::new(),
+        tile_params: Vec::new(),
         captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),

@@ -399,7 +399,8 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 }
                 let &t = templates.get(&c.name)?;
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
-                let stated = stated_by_call(&fns[t], &c.template_args, &lookup)?;
+                let deduced = deduced_tile_sizes(&fns[fi], c, &fns[t]);
+                let stated = stated_by_call(&fns[t], &c.template_args, &deduced, &lookup)?;
                 // A finding about the values is reported at the call,
                 // where the call is in the template's file.
                 let site = (fns[fi].file == fns[t].file).then_some(e.span);
@@ -466,11 +467,12 @@ fn mark_run_as_instances(fns: &mut [Function], templates: impl Iterator<Item = u
 fn stated_by_call(
     t: &Function,
     written: &[String],
+    deduced: &[(&str, i64)],
     lookup: &dyn Fn(&str) -> Option<i64>,
 ) -> Option<Stated> {
     let values = match t.template_values.is_empty() {
         true => Vec::new(),
-        false => values_of_call(t, written, lookup)?
+        false => values_of_call(t, written, deduced, lookup)?
             .into_iter()
             .map(Some)
             .collect(),
@@ -482,8 +484,21 @@ fn stated_by_call(
     (!stated.states_nothing()).then_some(stated)
 }
 
+/// The tile sizes a call of `t` deduces: `N` of a `thread_block_tile<N>`
+/// parameter given a tile whose size the caller knows.
+fn deduced_tile_sizes<'t>(caller: &Function, c: &Call, t: &'t Function) -> Vec<(&'t str, i64)> {
+    (t.tile_params.iter())
+        .filter_map(|(at, value)| {
+            let arg = *c.args.get(*at)?;
+            let (_, size) = caller.tile_arguments.iter().find(|(e, _)| *e == arg)?;
+            Some((value.as_str(), i64::from(*size)))
+        })
+        .collect()
+}
+
 /// The value a call gives each of template `t`'s values: its template
-/// argument at the value's position, folded, else the template's default
+/// argument at the value's position, folded, else what its arguments
+/// deduce (`deduced`: a tile's size), else the template's default
 /// (`group_sum(v)` of `template <int W = 16>`). `None` where one has
 /// neither. Where the positions are not known, the integral arguments, in
 /// order, bind the values (type arguments do not fold), and all must be
@@ -491,6 +506,7 @@ fn stated_by_call(
 fn values_of_call(
     t: &Function,
     written: &[String],
+    deduced: &[(&str, i64)],
     lookup: &dyn Fn(&str) -> Option<i64>,
 ) -> Option<Vec<i64>> {
     if t.template_positions.len() != t.template_values.len() {
@@ -502,9 +518,11 @@ fn values_of_call(
     (t.template_values.iter().zip(&t.template_positions))
         .map(|(name, &at)| match written.get(at) {
             Some(a) => eval_text(a, lookup, 0),
-            None => (t.template_defaults.iter())
-                .find(|(d, _)| d == name)
-                .map(|(_, v)| *v),
+            None => (deduced.iter().find(|(d, _)| d == name).map(|(_, v)| *v)).or_else(|| {
+                (t.template_defaults.iter())
+                    .find(|(d, _)| d == name)
+                    .map(|(_, v)| *v)
+            }),
         })
         .collect()
 }
