@@ -412,6 +412,22 @@ fn global_names(n: Node, text: &str, out: &mut rustc_hash::FxHashSet<String>) {
     }
 }
 
+/// The elements of an array's initializer list, `{16, 8, 4, 2, 1}`: none
+/// for anything else, a nested list, or more than 64 elements.
+fn array_elements(value: Node) -> Vec<Node> {
+    if value.kind() != "initializer_list" || value.named_child_count() > 64 {
+        return Vec::new();
+    }
+    let mut c = value.walk();
+    let elements: Vec<Node> = (value.named_children(&mut c))
+        .filter(|e| e.kind() != "comment")
+        .collect();
+    match elements.iter().any(|e| e.kind() == "initializer_list") {
+        true => Vec::new(),
+        false => elements,
+    }
+}
+
 fn collect_launches<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
     preorder(root, |n| {
         if n.kind() == "kernel_call_syntax"
@@ -1785,7 +1801,15 @@ impl FnBuilder<'_> {
             let value = value_of.and_then(|v| v.field("value"));
             self.note_group(&name, n, value, text);
             self.variables.insert(name.clone());
-            let init = if value_of.is_some() {
+            // `int offsets[5] = {16, 8, 4, 2, 1};`: each element is stored
+            // after the declaration (a flat list of at most 64).
+            let elements = match value {
+                Some(v) if !dim_nodes.is_empty() => array_elements(v),
+                _ => Vec::new(),
+            };
+            let init = if !elements.is_empty() {
+                None
+            } else if value_of.is_some() {
                 value.map(|v| {
                     if matches!(v.kind(), "initializer_list" | "argument_list") {
                         // `int x{3}` / `T v(expr)`: one element is the value.
@@ -1812,6 +1836,7 @@ impl FnBuilder<'_> {
                 .into_iter()
                 .map(|dn| dn.map(|x| self.lower_expr(x, text, 0, site)))
                 .collect();
+            let name_for_elements = name.clone();
             let id = self.stmt(
                 StmtKind::Decl {
                     name,
@@ -1825,6 +1850,16 @@ impl FnBuilder<'_> {
                 self.span(n, site),
             );
             self.push_to(dest, id);
+            for (i, e) in elements.into_iter().enumerate() {
+                let at = self.span(e, site);
+                let array = self.expr(ExprKind::Var(name_for_elements.clone()), at);
+                let index = self.expr(ExprKind::Int(i as i64), at);
+                let lhs = self.expr(ExprKind::Index(array, index), at);
+                let rhs = self.lower_expr(e, text, 0, site);
+                let store = self.expr(ExprKind::Assign { op: None, lhs, rhs }, at);
+                let st = self.stmt(StmtKind::Expr(store), at);
+                self.push_to(dest, st);
+            }
         }
     }
 
