@@ -15,7 +15,7 @@ struct FullWarpPolicy {
 };
 
 template <class Policy>
-__global__ void policy_sums(const int *in, int *out)
+__global__ void policy_full_sums(const int *in, int *out)
 {
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     int v = in[tid];
@@ -71,7 +71,7 @@ int main()
     cudaError_t err = cudaSuccess;
     for (int r = 0; r < hw_reps() && !wrong[0] && err == cudaSuccess; ++r) {
         cudaMemset(d_out, 0, sizeof want);
-        policy_sums<FullWarpPolicy><<<4, 128>>>(d_in, d_out);
+        policy_full_sums<FullWarpPolicy><<<4, 128>>>(d_in, d_out);
         err = cudaGetLastError();
         if (err == cudaSuccess) err = cudaDeviceSynchronize();
         if (err != cudaSuccess) break;
