@@ -633,7 +633,7 @@ fn instance_types(spec: Node, written: &str, text: &str) -> Vec<(String, usize)>
     let Some(params) = decl.and_then(|d| d.field("parameters")) else {
         return Vec::new();
     };
-    super::templates::type_params_of(params, text)
+    super::type_params_of(params, text)
 }
 
 /// Two names of a class template's instance, as written without spaces,

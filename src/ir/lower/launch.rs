@@ -54,7 +54,7 @@ fn host_template_bindings<'t>(
         return Vec::new();
     };
     // (name, default) per parameter.
-    let types = super::templates::type_params_of(params, text);
+    let types = super::type_params_of(params, text);
     let mut c = params.walk();
     let params: Vec<(Option<&str>, Option<Node>)> = params
         .named_children(&mut c)
@@ -65,19 +65,10 @@ fn host_template_bindings<'t>(
                 p.field("declarator").map(|d| node_text(d, text)),
                 p.field("default_value"),
             ),
-            _ => match types.iter().find(|(_, t)| *t == at) {
-                Some(_) => (
-                    p.field("name")
-                        .or_else(|| {
-                            let mut pc = p.walk();
-                            p.named_children(&mut pc)
-                                .find(|k| k.kind() == "type_identifier")
-                        })
-                        .map(|n| node_text(n, text)),
-                    p.field("default_type"),
-                ),
-                None => (None, None),
-            },
+            _ if types.iter().any(|(_, t)| *t == at) => {
+                (super::type_param_name(p, text), p.field("default_type"))
+            }
+            _ => (None, None),
         })
         .collect();
     let Some(name) = def

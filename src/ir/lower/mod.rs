@@ -295,20 +295,45 @@ fn template_positions_for(def: Node, text: &str) -> Vec<usize> {
     list.into_iter().map(|(i, ..)| i).collect()
 }
 
-/// The non-type parameters of a template parameter list, each with its
-/// position among all of them, type parameters counted, and its default as
-/// written.
-pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String, Option<String>)> {
+/// The parameters of a template parameter list whose kind is one of
+/// `kinds`, each with its position among all of them.
+fn positioned_params<'t>(params: Node<'t>, kinds: &[&str]) -> Vec<(usize, Node<'t>)> {
     let mut c = params.walk();
     (params.named_children(&mut c))
         .filter(|p| p.kind() != "comment")
         .enumerate()
-        .filter(|(_, p)| {
-            matches!(
-                p.kind(),
-                "parameter_declaration" | "optional_parameter_declaration"
-            )
-        })
+        .filter(|(_, p)| kinds.contains(&p.kind()))
+        .collect()
+}
+
+/// The name a type parameter declares (`Policy` of `class Policy = Full`).
+pub(super) fn type_param_name<'t>(p: Node<'t>, text: &'t str) -> Option<&'t str> {
+    let name = p.field("name").or_else(|| {
+        let mut c = p.walk();
+        p.named_children(&mut c)
+            .find(|k| k.kind() == "type_identifier")
+    })?;
+    Some(node_text(name, text))
+}
+
+/// The type parameters of a template parameter list, at their positions
+/// (type and non-type parameters counted alike).
+pub(super) fn type_params_of(params: Node, text: &str) -> Vec<(String, usize)> {
+    let kinds = [
+        "type_parameter_declaration",
+        "optional_type_parameter_declaration",
+    ];
+    (positioned_params(params, &kinds).into_iter())
+        .filter_map(|(at, p)| Some((type_param_name(p, text)?.to_owned(), at)))
+        .collect()
+}
+
+/// The non-type parameters of a template parameter list, each with its
+/// position among all of them, type parameters counted, and its default as
+/// written.
+pub(super) fn non_type_params(params: Node, text: &str) -> Vec<(usize, String, Option<String>)> {
+    let kinds = ["parameter_declaration", "optional_parameter_declaration"];
+    (positioned_params(params, &kinds).into_iter())
         .filter_map(|(i, p)| {
             let name = node_text(p.field("declarator")?, text).to_owned();
             let default = p

@@ -227,7 +227,7 @@ pub(super) fn scoping_type_params(
     let Some(params) = super::opening_template_params(def) else {
         return Vec::new();
     };
-    scoping(type_params_of(params, text), dependent)
+    scoping(super::type_params_of(params, text), dependent)
 }
 
 /// Those of `params` that scope one of `dependent` (`Policy` of
@@ -235,31 +235,6 @@ pub(super) fn scoping_type_params(
 pub(super) fn scoping(params: Vec<(String, usize)>, dependent: &[String]) -> Vec<(String, usize)> {
     let scopes = |p: &str| (dependent.iter()).any(|d| member_of_param(d, p).is_some());
     params.into_iter().filter(|(p, _)| scopes(p)).collect()
-}
-
-/// The type parameters of a template parameter list, at their positions
-/// (counted as [`super::non_type_params`] counts them).
-pub(super) fn type_params_of(params: tree_sitter::Node, text: &str) -> Vec<(String, usize)> {
-    use crate::frontend::{Field as _, node_text};
-    let mut c = params.walk();
-    (params.named_children(&mut c))
-        .filter(|p| p.kind() != "comment")
-        .enumerate()
-        .filter(|(_, p)| {
-            matches!(
-                p.kind(),
-                "type_parameter_declaration" | "optional_type_parameter_declaration"
-            )
-        })
-        .filter_map(|(at, p)| {
-            let name = p.field("name").or_else(|| {
-                let mut pc = p.walk();
-                p.named_children(&mut pc)
-                    .find(|k| k.kind() == "type_identifier")
-            })?;
-            Some((node_text(name, text).to_owned(), at))
-        })
-        .collect()
 }
 
 /// Whether `name` is a type alias (`using name = …;`, `typedef … name;`)
