@@ -1094,13 +1094,6 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     for (name, v) in &f.bound_values {
         fixed.insert(name.clone(), *v);
     }
-    // The members a stated class binds (`HalfWarp::kLanes` of an instance
-    // `k<HalfWarp>`): the unit's constants, named for the same reason.
-    for name in &f.dependent_names {
-        if let Some(&v) = module.constants.get(name) {
-            fixed.entry(name.clone()).or_insert(v);
-        }
-    }
     // What the code's `static_assert`s state: a stated value is no choice.
     let asserted = crate::ir::asserts::template_facts(module, f);
     for (name, s) in &asserted {
