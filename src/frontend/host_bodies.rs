@@ -47,10 +47,11 @@ pub const DEVICE_ONLY_TEXT: &[&str] = &[
 pub const KERNEL_SPECIFIER_TEXT: &[&str] = &["__global__", "KERNEL"];
 pub const DEVICE_SPECIFIER_TEXT: &[&str] = &["__device__", "DEVICE"];
 
-/// What else keeps a body: launches, device lambdas and kernels,
+/// What else keeps a body: launches (`<<<…>>>` and the runtime API's, whose
+/// kernel may name its template arguments), device lambdas and kernels,
 /// directives and suppression comments (with the prefilter's warp anchors
 /// and [`DEVICE_ONLY_TEXT`]).
-const ALSO_KEPT: &[&str] = &["<<<", "#", "warplint"];
+const ALSO_KEPT: &[&str] = &["<<<", "cudaLaunch", "#", "warplint"];
 
 /// The host function whose body lowering reads for a kernel class's block
 /// shape (`ir::lower::launch::is_block_shape_getter`).

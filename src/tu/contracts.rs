@@ -164,6 +164,28 @@ mod tests {
     }
 
     #[test]
+    fn runtime_launches_state_their_instances() {
+        use TemplateArg::{Class, Int};
+        let (_, instances) = of_file(
+            "template <int N>\nvoid relay(int *p) {\n  cudaLaunchConfig_t c = {};\n\
+             cudaLaunchKernelEx(&c, fwd<N>, p);\n}\n\
+             void host(int *p, void **args) {\n  cudaLaunchConfig_t cfg = {};\n\
+             cudaLaunchKernelEx(&cfg, ns::ex<16>, p);\n  auto k = held<lib::Half>;\n\
+             cudaLaunchKernelEx(&cfg, k, p);\n\
+             cudaLaunchKernel((const void *)plain<8>, dim3(1), dim3(32), args, 0, 0);\n\
+             relay<4>(p);\n}\n"
+                .as_bytes(),
+            &PpConfig::default(),
+            10_000_000,
+        );
+        let run = merge_instances(instances);
+        assert_eq!(run.get("ex"), Some(&vec![vec![Int(16)]]));
+        assert_eq!(run.get("held"), Some(&vec![vec![Class("Half".to_owned())]]));
+        assert_eq!(run.get("plain"), Some(&vec![vec![Int(8)]]));
+        assert_eq!(run.get("fwd"), Some(&vec![vec![Int(4)]]));
+    }
+
+    #[test]
     fn a_class_launched_through_a_wrapper_gets_the_block_its_launcher_builds() {
         let c = contracts(
             "struct Launcher {\n  dim3 block;\n  Launcher(int n) : block(0, 0, 0) {\n\

@@ -16,18 +16,22 @@ pub(super) fn launch_sites<'t>(
     text: &'t str,
     consts: &HashMap<String, i64>,
     calls: &CallIndex<'t>,
+    configs: &Configs<'t>,
 ) -> Vec<LaunchSite> {
+    let Some(parts) = launch_parts(call, text, configs) else {
+        return Vec::new();
+    };
     let bindings = calls.bindings_of(enclosing_function(call), |def| {
         host_template_bindings(def, text, consts, calls)
     });
     if bindings.is_empty() {
-        return launch_site(call, text, consts, &HashMap::default())
+        return launch_site(call, &parts, text, consts, &HashMap::default())
             .into_iter()
             .collect();
     }
     let mut out: Vec<LaunchSite> = Vec::new();
     for b in bindings.iter() {
-        if let Some(site) = launch_site(call, text, consts, b)
+        if let Some(site) = launch_site(call, &parts, text, consts, b)
             && !out.iter().any(|o| o.template_args == site.template_args)
         {
             out.push(site);
@@ -277,13 +281,93 @@ fn stated_arg(
     }
 }
 
+/// What a launch states, however it is written: `k<<<grid, block>>>(args)`,
+/// `cudaLaunchKernelEx(&cfg, k, args…)` (the block its local `cfg` holds
+/// there) or `cudaLaunchKernel(k, grid, block, args, …)` (and the
+/// cooperative form, whose arguments are a `void**` array: none read).
+struct LaunchParts<'t> {
+    /// The kernel as written: `k`, `ns::k`, `k<T, 4>`.
+    kernel: Node<'t>,
+    grid: LaunchBlock<'t>,
+    block: LaunchBlock<'t>,
+    /// The kernel's arguments, in order.
+    args: Vec<Node<'t>>,
+    /// How an argument passing the block's own extent begins (`n` of
+    /// `<<<g, n>>>`, `cfg.blockDim` of a config).
+    block_text: Option<String>,
+}
+
+enum LaunchBlock<'t> {
+    Written(Node<'t>),
+    Config(Extents),
+}
+
+fn launch_parts<'t>(call: Node<'t>, text: &str, configs: &Configs<'t>) -> Option<LaunchParts<'t>> {
+    let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
+    let children = |n: Option<Node<'t>>| -> Vec<Node<'t>> {
+        n.map(|a| {
+            let mut c = a.walk();
+            a.named_children(&mut c)
+                .filter(|x| x.kind() != "comment")
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let args = children(call.field("arguments"));
+    let mut c = call.walk();
+    if let Some(syntax) = call
+        .children(&mut c)
+        .find(|k| k.kind() == "kernel_call_syntax")
+    {
+        let config = children(Some(syntax));
+        let block = *config.get(1)?;
+        return Some(LaunchParts {
+            kernel: call.field("function")?,
+            grid: LaunchBlock::Written(*config.first()?),
+            block: LaunchBlock::Written(block),
+            args,
+            block_text: Some(squeeze(block)),
+        });
+    }
+    if is_launch_ex(call, text) {
+        let cfg = config_name(call, text);
+        return Some(LaunchParts {
+            kernel: launched_function(*args.get(1)?, call, text)?,
+            grid: LaunchBlock::Config(config_dim(
+                call,
+                &configs.host,
+                &configs.uses,
+                ConfigDim::Grid,
+            )),
+            block: LaunchBlock::Config(config_block(call, &configs.host, &configs.uses)),
+            args: args.get(2..).unwrap_or_default().to_vec(),
+            block_text: cfg.map(|c| format!("{}.blockDim", node_text(c, text))),
+        });
+    }
+    if is_launch_with_block(call, text) {
+        return Some(LaunchParts {
+            kernel: launched_function(*args.first()?, call, text)?,
+            grid: LaunchBlock::Written(*args.get(1)?),
+            block: LaunchBlock::Written(*args.get(2)?),
+            args: Vec::new(),
+            block_text: None,
+        });
+    }
+    None
+}
+
 fn launch_site(
     call: Node,
+    parts: &LaunchParts,
     text: &str,
     consts: &HashMap<String, i64>,
     host_values: &HashMap<&str, TemplateArg>,
 ) -> Option<LaunchSite> {
-    let f = call.field("function")?;
+    // `a::b::k<T>`: the name and arguments are the innermost ones.
+    let mut f = parts.kernel;
+    while f.kind() == "qualified_identifier" {
+        f = f.field("name")?;
+    }
     let (name_node, targs) = if f.kind() == "template_function" {
         (f.field("name")?, f.field("arguments"))
     } else {
@@ -295,12 +379,6 @@ fn launch_site(
     let template_args = targs
         .map(|a| stated_template_args(a, text, consts, scope, host_values))
         .unwrap_or_default();
-    let mut c = call.walk();
-    let syntax = call
-        .children(&mut c)
-        .find(|k| k.kind() == "kernel_call_syntax")?;
-    let mut c = syntax.walk();
-    let config: Vec<Node> = syntax.named_children(&mut c).collect();
     // A parameter of the host launcher template: its value in this
     // instantiation (`<<<blocks, Threads>>>`).
     let bound = |n: Node| {
@@ -308,33 +386,34 @@ fn launch_site(
             .get(node_text(n, text).trim())
             .map(TemplateArg::int)
     };
-    let block_dim = config.get(1).and_then(|b| match bound(*b) {
-        Some(v) => v
-            .and_then(|v| u32::try_from(v).ok())
-            .filter(|v| (1..=1024).contains(v))
-            .map(|v| [v, 1, 1]),
-        None => eval_dim3(*b, text, consts, scope, 1024),
-    });
-    let grid_dim = config
-        .first()
-        .and_then(|g| eval_dim3(*g, text, consts, scope, i32::MAX as u32));
-    let arg_nodes: Vec<Node> = call
-        .field("arguments")
-        .map(|a| {
-            let mut c = a.walk();
-            a.named_children(&mut c).collect()
-        })
-        .unwrap_or_default();
-    let args = arg_nodes
+    // Each extent of a stated `dim3` within `limit`, the block's
+    // threads too.
+    let dims = |stated: &LaunchBlock, limit: u32| match stated {
+        LaunchBlock::Written(b) => match bound(*b) {
+            Some(v) => v
+                .and_then(|v| u32::try_from(v).ok())
+                .filter(|v| (1..=limit).contains(v))
+                .map(|v| [v, 1, 1]),
+            None => eval_dim3(*b, text, consts, scope, limit),
+        },
+        LaunchBlock::Config([Some(x), Some(y), Some(z)]) => {
+            Some([*x, *y, *z]).filter(|d| d.iter().all(|v| (1..=limit).contains(v)))
+        }
+        LaunchBlock::Config(_) => None,
+    };
+    let block_dim = dims(&parts.block, 1024).filter(|d| d.iter().product::<u32>() <= 1024);
+    let grid_dim = dims(&parts.grid, i32::MAX as u32);
+    let args = parts
+        .args
         .iter()
         .map(|n| bound(*n).unwrap_or_else(|| resolve(*n)))
         .collect();
     let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
-    let block_text = config.get(1).map(|b| squeeze(*b));
-    let block_dim_args = arg_nodes
+    let block_dim_args = parts
+        .args
         .iter()
         .map(|n| {
-            let b = block_text.as_deref()?;
+            let b = parts.block_text.as_deref()?;
             let a = squeeze(*n);
             match a.strip_prefix(b)? {
                 "" => Some(0),
@@ -512,8 +591,6 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
         return (Vec::new(), Vec::new());
     };
     let root = tree.root_node();
-    let cx = Host::new(text, root);
-    let cx = &cx;
     let mut calls = Vec::new();
     let mut instances = Vec::new();
     let mut ex_calls = Vec::new();
@@ -548,59 +625,25 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     });
     let mut out = Vec::new();
     let call_index = CallIndex::new(text);
-    for call in calls {
-        let Some(f) = call.field("function") else {
+    let launches: Vec<Node> = calls
+        .into_iter()
+        .chain(block_calls)
+        .chain(ex_calls)
+        .collect();
+    let configs = Configs::gather(root, &launches, text);
+    for call in launches {
+        let Some(parts) = launch_parts(call, text, &configs) else {
             continue;
         };
-        let mut c = call.walk();
-        let Some(syntax) = call
-            .children(&mut c)
-            .find(|k| k.kind() == "kernel_call_syntax")
-        else {
-            continue;
+        let extents = match parts.block {
+            LaunchBlock::Written(b) => block_extents(b, &configs.host),
+            LaunchBlock::Config(e) => e,
         };
-        let mut c = syntax.walk();
-        let config: Vec<Node> = syntax.named_children(&mut c).collect();
-        let extents = match config.get(1) {
-            Some(b) => block_extents(*b, cx),
-            None => [None; 3],
-        };
-        push_launched(&mut out, f, extents, &aliases, text);
-        for site in launch_sites(call, text, &HashMap::default(), &call_index) {
+        push_launched(&mut out, parts.kernel, extents, &aliases, text);
+        for site in launch_sites(call, text, &HashMap::default(), &call_index, &configs) {
             if !site.template_args.is_empty() {
                 instances.push((site.kernel, site.template_args));
             }
-        }
-    }
-    // `cudaLaunchKernel(k, grid, block, args, …)`: the block is an argument.
-    for call in block_calls {
-        let Some(args) = call.field("arguments") else {
-            continue;
-        };
-        let mut c = args.walk();
-        let args: Vec<Node> = args.named_children(&mut c).collect();
-        let Some(kernel) = args.first().and_then(|k| launched_function(*k, call, text)) else {
-            continue;
-        };
-        let extents = match args.get(2) {
-            Some(b) => block_extents(*b, cx),
-            None => [None; 3],
-        };
-        push_launched(&mut out, kernel, extents, &aliases, text);
-    }
-    if !ex_calls.is_empty() {
-        let uses = ConfigUses::gather(root, &ex_calls, text);
-        for call in ex_calls {
-            let Some(args) = call.field("arguments") else {
-                continue;
-            };
-            let mut c = args.walk();
-            let args: Vec<Node> = args.named_children(&mut c).collect();
-            let Some(kernel) = args.get(1).and_then(|k| launched_function(*k, call, text)) else {
-                continue;
-            };
-            let extents = config_block(call, cx, &uses);
-            push_launched(&mut out, kernel, extents, &aliases, text);
         }
     }
     (out, instances)
@@ -1025,6 +1068,11 @@ fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
     })
 }
 
+/// A launch through the runtime API rather than `<<<…>>>`.
+pub(super) fn is_runtime_launch(call: Node, text: &str) -> bool {
+    is_launch_ex(call, text) || is_launch_with_block(call, text)
+}
+
 /// A call of the runtime's extensible launch, `cudaLaunchKernelEx(&cfg,
 /// kernel, args…)` (or its `C` form, which takes the kernel as `void*`).
 fn is_launch_ex(call: Node, text: &str) -> bool {
@@ -1172,6 +1220,32 @@ fn declares_name(param: Node, name: &str, text: &str) -> bool {
         .any(|m| m.kind() == "type_identifier" && node_text(m, text) == name)
 }
 
+/// The host text launches read, and where the configs of its extensible
+/// launches (`cudaLaunchKernelEx(&cfg, …)`) are used: gathered once per
+/// file.
+pub(super) struct Configs<'t> {
+    host: Host<'t>,
+    uses: ConfigUses<'t>,
+}
+
+impl<'t> Configs<'t> {
+    pub(super) fn gather(root: Node<'t>, launches: &[Node<'t>], text: &'t str) -> Self {
+        let ex: Vec<Node> = (launches.iter().copied())
+            .filter(|c| is_launch_ex(*c, text))
+            .collect();
+        let uses = match ex.is_empty() {
+            true => ConfigUses {
+                by_name: HashMap::default(),
+            },
+            false => ConfigUses::gather(root, &ex, text),
+        };
+        Configs {
+            host: Host::new(text, root),
+            uses,
+        }
+    }
+}
+
 /// Where the names of the launches' configs occur, by name, in file order:
 /// one walk for all the launches of a file.
 struct ConfigUses<'t> {
@@ -1243,6 +1317,33 @@ struct BlockWrite<'t> {
 /// of the config (passed on, assigned whole, its block's address taken)
 /// leaves every extent unstated, as does a config the function is given.
 fn config_block<'t>(call: Node<'t>, cx: &Host<'t>, uses: &ConfigUses<'t>) -> Extents {
+    config_dim(call, cx, uses, ConfigDim::Block)
+}
+
+/// Which `dim3` of a launch config: `blockDim`, or `gridDim` (followed
+/// alike). The discriminant is its place in an aggregate initializer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ConfigDim {
+    Grid = 0,
+    Block = 1,
+}
+
+impl ConfigDim {
+    fn member(self) -> &'static str {
+        match self {
+            ConfigDim::Grid => "gridDim",
+            ConfigDim::Block => "blockDim",
+        }
+    }
+}
+
+/// [`config_block`] of either `dim3` of the config.
+fn config_dim<'t>(
+    call: Node<'t>,
+    cx: &Host<'t>,
+    uses: &ConfigUses<'t>,
+    which: ConfigDim,
+) -> Extents {
     let text = cx.text;
     let unknown = [None; 3];
     let Some(cfg) = config_name(call, text) else {
@@ -1252,12 +1353,12 @@ fn config_block<'t>(call: Node<'t>, cx: &Host<'t>, uses: &ConfigUses<'t>) -> Ext
     let Some((block, decl, declarator)) = visible_local(call, name, text) else {
         return unknown;
     };
-    let Some(first) = declared_block(declarator, cx) else {
+    let Some(first) = declared_block(declarator, cx, which) else {
         return unknown;
     };
     let mut writes = Vec::new();
     for u in uses.within(name, decl.end_byte(), block.end_byte()) {
-        match classify_use(*u, text) {
+        match classify_use(*u, text, which) {
             ConfigUse::Other => {}
             ConfigUse::Write(w) => writes.push(w),
             ConfigUse::Escape => return unknown,
@@ -1334,14 +1435,14 @@ fn is_field_of(p: Node, u: Node) -> bool {
 }
 
 /// What one occurrence of a config's name does to its block.
-fn classify_use<'t>(u: Node<'t>, text: &str) -> ConfigUse<'t> {
+fn classify_use<'t>(u: Node<'t>, text: &str, which: ConfigDim) -> ConfigUse<'t> {
     let Some(p) = u.parent() else {
         return ConfigUse::Escape;
     };
     match p.kind() {
         "field_expression" if is_field_of(p, u) => {
             let field = p.field("field").map(|f| node_text(f, text));
-            if field != Some("blockDim") {
+            if field != Some(which.member()) {
                 return ConfigUse::Other;
             }
             // `cfg.blockDim.y`: one extent.
@@ -1386,6 +1487,8 @@ fn written<'t>(e: Node<'t>, dim: Option<usize>, text: &str) -> ConfigUse<'t> {
                 _ => ConfigUse::Escape,
             }
         }
+        // A kernel argument of the launch itself: read when it launches.
+        "argument_list" if q.parent().is_some_and(|c| is_launch_ex(c, text)) => ConfigUse::Other,
         // Incremented, its address taken, or passed (maybe by reference).
         "update_expression" | "pointer_expression" | "argument_list" => ConfigUse::Escape,
         _ => ConfigUse::Other,
@@ -1405,9 +1508,9 @@ fn statement_of<'t>(n: Node<'t>, block: Node<'t>) -> Option<Node<'t>> {
 }
 
 /// The block a config's declaration gives: the second member of an
-/// aggregate initializer (or its `.blockDim = …`), else 1×1×1. `None` for
-/// a config copied from elsewhere.
-fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>) -> Option<Extents> {
+/// aggregate initializer (or its `.blockDim = …`; the grid: the first, or
+/// `.gridDim`), else 1×1×1. `None` for a config copied from elsewhere.
+fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>, which: ConfigDim) -> Option<Extents> {
     let text = cx.text;
     if declarator.kind() != "init_declarator" {
         return Some([Some(1); 3]);
@@ -1424,12 +1527,12 @@ fn declared_block<'t>(declarator: Node<'t>, cx: &Host<'t>) -> Option<Extents> {
     let given = if members.iter().any(|m| m.kind() == "initializer_pair") {
         members.iter().find_map(|m| {
             let d = m.field("designator")?;
-            (node_text(d, text).trim_start_matches('.').trim() == "blockDim")
+            (node_text(d, text).trim_start_matches('.').trim() == which.member())
                 .then(|| m.field("value"))
                 .flatten()
         })
     } else {
-        members.get(1).copied()
+        members.get(which as usize).copied()
     };
     Some(match given {
         Some(b) => assigned_block(b, cx),

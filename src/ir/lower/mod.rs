@@ -75,7 +75,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
                 } else {
                     // Host code: only its launch sites and stated block
                     // shapes matter.
-                    collect_launches(n, &mut launches);
+                    collect_launches(n, text, &mut launches);
                     if launch::is_block_shape_getter(n, text) {
                         shape_getters.push(n);
                     }
@@ -181,10 +181,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     module.constants = constants;
     module.index_functions();
     let calls = launch::CallIndex::new(text);
+    let configs = launch::Configs::gather(root, &launches, text);
     for l in launches {
         module
             .launches
-            .extend(launch_sites(l, text, &module.constants, &calls));
+            .extend(launch_sites(l, text, &module.constants, &calls, &configs));
     }
     let explicit: Vec<(String, Vec<TemplateArg>)> = explicit_instances
         .into_iter()
@@ -453,12 +454,14 @@ fn array_elements(value: Node) -> Vec<Node> {
     }
 }
 
-fn collect_launches<'t>(root: Node<'t>, out: &mut Vec<Node<'t>>) {
+fn collect_launches<'t>(root: Node<'t>, text: &str, out: &mut Vec<Node<'t>>) {
     preorder(root, |n| {
         if n.kind() == "kernel_call_syntax"
             && let Some(call) = n.parent()
         {
             out.push(call);
+        } else if n.kind() == "call_expression" && launch::is_runtime_launch(n, text) {
+            out.push(n);
         }
         Walk::Descend
     });
