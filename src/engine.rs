@@ -112,10 +112,12 @@ fn check_bytes(
         // those must be audited (an unused one is reported).
         let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(&bytes);
         // A file without warp code of its own is still analysed when it
-        // may reach a header's: it may call a wrapper defined there.
+        // may reach a header's: it may call a wrapper defined there, or
+        // launch a header's kernel template with a class whose members it
+        // sees (a host-only launcher file).
         let relevant = prefilter::has_warp_code(&bytes)
             || session.is_some_and(|s| {
-                prefilter::may_define_device_code(&bytes)
+                (prefilter::may_define_device_code(&bytes) || prefilter::mentions_launch(&bytes))
                     && s.unit_reaches_warp_code(
                         std::path::Path::new(path),
                         &bytes,

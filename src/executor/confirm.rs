@@ -1229,7 +1229,11 @@ fn admitted_shapes(
     if let Some(s) = site
         && let Some(b) = s.block_dim
     {
-        return (vec![b], format!("launch at line {}", s.line), true);
+        return (
+            vec![b],
+            format!("launch at {}", launch_place(module, f, &[s.line])),
+            true,
+        );
     }
     // A kernel class that states its block shape (`get_block_shape()`):
     // the shape its launches use. Not exact (the launch is not seen), so
@@ -1317,6 +1321,17 @@ fn admitted_shapes(
 /// kernel class's shape and `__launch_bounds__` are no statement: see the
 /// body). `Err(true)` when the code states a shape that is not one,
 /// `Err(false)` when nothing states it.
+/// Where launch sites of `f` are, as a witness names them: `line 8` in
+/// the kernel's own file, `src/run.cu:8` for a header's kernel (the
+/// finding is shown at the header).
+fn launch_place(module: &Module, f: &crate::ir::Function, lines: &[usize]) -> String {
+    let lines: Vec<String> = lines.iter().map(usize::to_string).collect();
+    match f.file {
+        0 => format!("line {}", lines.join(", ")),
+        _ => format!("{}:{}", module.path, lines.join(", ")),
+    }
+}
+
 fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Result<String, bool> {
     let f = &module.functions[function];
     if !f.is_kernel() {
@@ -1335,8 +1350,8 @@ fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Re
         return Err(true);
     }
     if !known.is_empty() && known.len() == sites.len() {
-        let lines: Vec<String> = known.iter().map(|(_, l)| l.to_string()).collect();
-        return Ok(format!("launch at line {}", lines.join(", ")));
+        let lines: Vec<usize> = known.iter().map(|(_, l)| *l).collect();
+        return Ok(format!("launch at {}", launch_place(module, f, &lines)));
     }
     // A kernel class's `get_block_shape()` and `__launch_bounds__` say what
     // a launch may use (the bound is a maximum), not what every launch

@@ -963,6 +963,9 @@ pub struct Module {
     /// The headers whose functions were added to this module (translation
     /// units, `crate::tu`): `Function::file` `n` points into `headers[n - 1]`.
     pub headers: Vec<std::sync::Arc<crate::source::SourceFile>>,
+    /// The module's own file, as shown to the user: where its launch sites
+    /// are, for a witness about a header's kernel.
+    pub path: String,
 }
 
 /// The innermost scope a free call names (`LowHalf` of

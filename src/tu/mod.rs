@@ -938,8 +938,10 @@ impl Unit<'_> {
                 module.constants.entry(name.clone()).or_insert(v);
             }
         }
-        // Without functions nothing reads what the headers give.
-        if self.headers.is_empty() || module.functions.is_empty() {
+        // Without functions nothing reads what the headers give, but a
+        // launch of a header's kernel template with a class (a host-only
+        // launcher file) reads its instance.
+        if self.headers.is_empty() || (module.functions.is_empty() && module.launches.is_empty()) {
             return;
         }
         let own = Own {

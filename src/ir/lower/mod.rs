@@ -47,7 +47,10 @@ const MAX_GOVERNED_DEPTH: usize = 16;
 pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let text = file.source.text.as_str();
     let root = file.tree.root_node();
-    let mut module = Module::default();
+    let mut module = Module {
+        path: file.source.path.clone(),
+        ..Module::default()
+    };
     let mut defs: Vec<(Node, Vec<String>, Option<std::sync::Arc<str>>)> = Vec::new();
     // The namespaces open at the node being visited: (end byte, name).
     // Shared: every function and call of a namespace holds the same text.
