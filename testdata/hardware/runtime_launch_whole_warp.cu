@@ -1,0 +1,87 @@
+// Hardware case, correct look-alike of runtime_launch_half_warp.cu: the
+// same kernel template launched through cudaLaunchKernelEx as
+// runtime_whole_sums<32>, so every lane passes the guard and the full
+// mask is right (outcome on the GPU: see results.toml). A run that picked
+// another LANES would show a bug this program never has.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+template <int LANES>
+__global__ void runtime_whole_sums(const int *in, int *out)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    int v = in[tid];
+    if (lane < LANES) {
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, o);
+    }
+    out[tid] = __shfl_sync(0xffffffffu, v, 0);
+}
+
+static cudaError_t launch_runtime_whole_sums(const int *in, int *out)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(4);
+    cfg.blockDim = dim3(128);
+    return cudaLaunchKernelEx(&cfg, runtime_whole_sums<32>, in, out);
+}
+
+// ---------------------------------------------------------------- host side
+static const char *kCase = "runtime_launch_whole_warp";
+
+static int hw_reps()
+{
+    const char *r = getenv("HW_REPS");
+    return r ? atoi(r) : 50;
+}
+
+static int verdict(cudaError_t err, const char *wrong)
+{
+    if (err != cudaSuccess) {
+        printf("RESULT %s crash %s\n", kCase, cudaGetErrorString(err));
+        return 2;
+    }
+    if (wrong[0]) {
+        printf("RESULT %s wrong %s\n", kCase, wrong);
+        return 1;
+    }
+    printf("RESULT %s ok\n", kCase);
+    return 0;
+}
+
+int main()
+{
+    const int n = 4 * 128;
+    int h_in[n], want[n];
+    for (int i = 0; i < n; ++i)
+        h_in[i] = (i * 7 + 3) % 11;
+    for (int w = 0; w < n / 32; ++w) {
+        int s = 0;
+        for (int l = 0; l < 32; ++l)
+            s += h_in[w * 32 + l];
+        for (int l = 0; l < 32; ++l)
+            want[w * 32 + l] = s;
+    }
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, sizeof h_in);
+    cudaMalloc(&d_out, sizeof want);
+    cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice);
+
+    char wrong[200] = "";
+    cudaError_t err = cudaSuccess;
+    for (int r = 0; r < hw_reps() && !wrong[0] && err == cudaSuccess; ++r) {
+        cudaMemset(d_out, 0, sizeof want);
+        err = launch_runtime_whole_sums(d_in, d_out);
+        if (err == cudaSuccess) err = cudaGetLastError();
+        if (err == cudaSuccess) err = cudaDeviceSynchronize();
+        if (err != cudaSuccess) break;
+        int got[n];
+        cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < n && !wrong[0]; ++i)
+            if (got[i] != want[i])
+                snprintf(wrong, sizeof wrong, "out[%d] = %d want %d (rep %d)", i, got[i], want[i], r);
+    }
+    return verdict(err, wrong);
+}
