@@ -1151,10 +1151,23 @@ impl FnBuilder<'_> {
             ) {
                 continue;
             }
-            let Some(d) = p.field("declarator") else {
-                continue;
-            };
-            let Some((name, is_pointer, dims)) = declarator_name(d, text) else {
+            // An unnamed parameter (`f(Tag, int n)`, `float *`) still takes
+            // its argument: without its slot, the arguments after it would
+            // bind the wrong parameters. `f(void)` has none.
+            let declared = p.field("declarator").and_then(|d| declarator_name(d, text));
+            let Some((name, is_pointer, dims)) = declared.or_else(|| {
+                let ty = p.field("type").map(|t| node_text(t, text));
+                (ty != Some("void") || p.field("declarator").is_some()).then(|| {
+                    let pointer = p
+                        .field("declarator")
+                        .is_some_and(|d| d.kind().contains("pointer"));
+                    (
+                        format!("(unnamed parameter {})", self.f.params.len()),
+                        pointer,
+                        Vec::new(),
+                    )
+                })
+            }) else {
                 continue;
             };
             self.note_group(&name, p, None, text);
