@@ -7,8 +7,8 @@
 //! are refuted rather than reported.
 
 use super::warp::{
-    activemask_mask, call_sites, callee_text, first_primitive, guard_labels, mask_is_modelled,
-    reach_text, runs_full_mask,
+    activemask_mask, call_sites, callee_text, const_mask, first_primitive, guard_labels,
+    mask_is_modelled, reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
@@ -48,7 +48,7 @@ impl Rule for FullMaskInDivergentCode {
             // A call into code whose masks are computed (a sub-warp's own
             // lanes, `WarpMask<Lanes>(warp_id)`) is a candidate, not
             // evidence: such masks usually name just the lanes that call.
-            let mut computed_masks = false;
+            let computed_masks;
             let message = match site.prim {
                 Some(p) if p.is_masked() => {
                     if activemask_mask(&site, cx.facts)
@@ -56,6 +56,17 @@ impl Rule for FullMaskInDivergentCode {
                     {
                         continue; // WL003's business, or a mask only callers know
                     }
+                    // So is a mask the warp computes alike from values the
+                    // analysis does not know (`(1u << kLanes) - 1` with
+                    // `kLanes` a class's, a mask parameter): it may well
+                    // name just the lanes the guard keeps, and only a run
+                    // shows it wrong. A lane-varying mask (a ballot, a
+                    // `__match_any_sync` group) is evidence, as a constant is.
+                    computed_masks = const_mask(&site, cx.module).is_none()
+                        && site.mask_arg().is_some_and(|m| {
+                            let facts = &cx.facts.functions[site.function];
+                            dataflow::expr_level(site.f, m, facts, cx.module) < Level::Varying
+                        });
                     match partial {
                         Some(threads) if !site.context.warp_divergent() => format!(
                             "`{}` names {}, but blocks of {threads} threads end in a partial warp",
