@@ -224,13 +224,17 @@ pub struct Function {
     /// the argument and its construction. A callee calling that parameter
     /// runs the object's class's `operator()` (`lower::callables`).
     pub passed_objects: Vec<(ExprId, usize)>,
-    /// Arguments naming a tile of a known size (`tile_total(tile, v)` with
-    /// `tile` a `thread_block_tile<16>`): the argument and the size, which
-    /// a callee's `thread_block_tile<N>` parameter deduces `N` from.
-    pub tile_arguments: Vec<(ExprId, u32)>,
-    /// The parameters typed `thread_block_tile<N>` with `N` one of
-    /// `template_values`: the parameter's index and `N`.
-    pub tile_params: Vec<(usize, String)>,
+    /// Arguments a callee's parameter may deduce a template parameter
+    /// from: a tile of a known size (`tile_total(tile, v)` with `tile` a
+    /// `thread_block_tile<16>`), an object of a named class
+    /// (`pick(HalfTag{}, v)`, a local `HalfTag tag;`).
+    pub deducing_arguments: Vec<(ExprId, Deducing)>,
+    /// The parameters whose argument deduces one of the template's own
+    /// parameters: typed `thread_block_tile<N>` (`N` one of
+    /// `template_values`), or typed by one of `type_params` (`Tag tag`,
+    /// `const Policy &p`). The parameter's index and the template
+    /// parameter's name.
+    pub deduced_params: Vec<(usize, String)>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,
@@ -881,6 +885,16 @@ pub fn class_named(written: &str) -> Option<&str> {
         && last.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let plain = (written.trim().split("::")).all(|s| !s.is_empty() && !s.contains([' ', '<', '(']));
     (identifier && plain && !BUILTIN.contains(&last)).then_some(last)
+}
+
+/// What an argument lets a callee's template deduce
+/// ([`Function::deducing_arguments`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deducing {
+    /// A tile of this many threads: `N` of `thread_block_tile<N>`.
+    TileSize(u32),
+    /// An object of this class: a type parameter naming it.
+    Class(String),
 }
 
 /// A template argument as a launch or an explicit instantiation states it.

@@ -656,6 +656,10 @@ impl<'a> Lowerer<'a> {
         let dependent = templates::dependent_names(def, text, &b.qualified, &own_scopes);
         templates::name_dependent_values(&mut b.f, &dependent);
         b.f.type_params = templates::scoping_type_params(def, text, &b.f.dependent_names);
+        let f = &mut b.f;
+        f.deduced_params.retain(|(_, n)| {
+            f.template_values.contains(n) || f.type_params.iter().any(|(t, _)| t == n)
+        });
         if let Some(info) = info {
             let types = info.instance_types.clone();
             b.f.class_type_params = templates::scoping(types, &b.f.dependent_names);
@@ -1171,11 +1175,17 @@ impl FnBuilder<'_> {
                 continue;
             };
             self.note_group(&name, p, None, text);
+            let at = self.f.params.len();
             if let Some(coop::Group::TileOf(i)) = self.groups.get(&name)
                 && let Some(value) = self.f.template_values.get(usize::from(*i))
             {
-                let at = self.f.params.len();
-                self.f.tile_params.push((at, value.clone()));
+                self.f.deduced_params.push((at, value.clone()));
+            } else if let Some(t) = p.field("type").filter(|t| t.kind() == "type_identifier") {
+                // Kept where it names a type parameter (known once the
+                // body is lowered, `lower_function`).
+                self.f
+                    .deduced_params
+                    .push((at, node_text(t, text).to_owned()));
             }
             self.variables.insert(name.clone());
             if !dims.is_empty() {
@@ -1721,6 +1731,25 @@ impl FnBuilder<'_> {
     /// The construction of the object an argument passes: one this
     /// function declared by value (not a lambda), or a temporary
     /// (`WarpSum()`). See `Function::passed_objects`.
+    /// What an argument lets the callee deduce: a tile's size, or the
+    /// class of an object declared by value (`HalfTag tag;`) or written as
+    /// a temporary (`HalfTag{}`).
+    fn deducing(&self, arg: Node, text: &str) -> Option<Deducing> {
+        let class = match arg.kind() {
+            "identifier" => {
+                let name = node_text(arg, text);
+                if let Some(coop::Group::Tile(size)) = self.groups.get(name) {
+                    return Some(Deducing::TileSize(*size));
+                }
+                let k = *self.objects.get(name)?;
+                &self.f.constructions.get(k)?.written
+            }
+            "compound_literal_expression" => node_text(arg.field("type")?, text),
+            _ => return None,
+        };
+        crate::ir::class_named(class).map(|c| Deducing::Class(c.to_owned()))
+    }
+
     fn passed_object(&mut self, arg: Node, lowered: ExprId, text: &str) -> Option<usize> {
         match arg.kind() {
             "identifier" => {
@@ -2655,10 +2684,8 @@ impl FnBuilder<'_> {
                 if let Some(k) = self.passed_object(arg, id, text) {
                     self.f.passed_objects.push((id, k));
                 }
-                if arg.kind() == "identifier"
-                    && let Some(coop::Group::Tile(size)) = self.groups.get(node_text(arg, text))
-                {
-                    self.f.tile_arguments.push((id, *size));
+                if let Some(d) = self.deducing(arg, text) {
+                    self.f.deducing_arguments.push((id, d));
                 }
                 args.push(id);
             }
@@ -2813,8 +2840,8 @@ fn empty_function() -> Function {
         lambda_writes: Vec::new(),
         bound_lambdas: Vec::new(),
         passed_objects: Vec::new(),
-        tile_arguments: Vec::new(),
-        tile_params: Vec::new(),
+        deducing_arguments: Vec::new(),
+        deduced_params: Vec::new(),
         captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),

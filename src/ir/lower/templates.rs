@@ -374,7 +374,7 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 }
                 let &t = templates.get(&c.name)?;
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
-                let deduced = deduced_tile_sizes(&fns[fi], c, &fns[t]);
+                let deduced = Deduced::by_arguments(&fns[fi], c, &fns[t]);
                 let stated = stated_by_call(&fns[t], &c.template_args, &deduced, &lookup)?;
                 // A finding about the values is reported at the call,
                 // where the call is in the template's file.
@@ -442,33 +442,55 @@ fn mark_run_as_instances(fns: &mut [Function], templates: impl Iterator<Item = u
 fn stated_by_call(
     t: &Function,
     written: &[String],
-    deduced: &[(&str, i64)],
+    deduced: &Deduced,
     lookup: &dyn Fn(&str) -> Option<i64>,
 ) -> Option<Stated> {
     let values = match t.template_values.is_empty() {
         true => Vec::new(),
-        false => values_of_call(t, written, deduced, lookup)?
+        false => values_of_call(t, written, &deduced.values, lookup)?
             .into_iter()
             .map(Some)
             .collect(),
     };
     let classes = (t.type_params.iter())
-        .map(|&(_, at)| crate::ir::class_named(written.get(at)?).map(str::to_owned))
+        .map(|(param, at)| match written.get(*at) {
+            Some(w) => crate::ir::class_named(w).map(str::to_owned),
+            None => (deduced.classes.iter())
+                .find(|(p, _)| p == param)
+                .map(|(_, class)| class.clone()),
+        })
         .collect();
     let stated = Stated { values, classes };
     (!stated.states_nothing()).then_some(stated)
 }
 
-/// The tile sizes a call of `t` deduces: `N` of a `thread_block_tile<N>`
-/// parameter given a tile whose size the caller knows.
-fn deduced_tile_sizes<'t>(caller: &Function, c: &Call, t: &'t Function) -> Vec<(&'t str, i64)> {
-    (t.tile_params.iter())
-        .filter_map(|(at, value)| {
-            let arg = *c.args.get(*at)?;
-            let (_, size) = caller.tile_arguments.iter().find(|(e, _)| *e == arg)?;
-            Some((value.as_str(), i64::from(*size)))
-        })
-        .collect()
+/// What a call's arguments deduce for template `t`: `N` of a
+/// `thread_block_tile<N>` parameter given a tile whose size the caller
+/// knows, and a type parameter's class given an object of that class.
+#[derive(Default)]
+struct Deduced<'t> {
+    values: Vec<(&'t str, i64)>,
+    classes: Vec<(&'t str, String)>,
+}
+
+impl<'t> Deduced<'t> {
+    fn by_arguments(caller: &Function, c: &Call, t: &'t Function) -> Self {
+        let mut out = Deduced::default();
+        for (at, param) in &t.deduced_params {
+            let Some(arg) = c.args.get(*at) else { continue };
+            let given = caller.deducing_arguments.iter().find(|(e, _)| e == arg);
+            match given.map(|(_, d)| d) {
+                Some(Deducing::TileSize(size)) if t.template_values.contains(param) => {
+                    out.values.push((param.as_str(), i64::from(*size)))
+                }
+                Some(Deducing::Class(class)) if t.type_params.iter().any(|(p, _)| p == param) => {
+                    out.classes.push((param.as_str(), class.clone()))
+                }
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// The value a call gives each of template `t`'s values: its template
