@@ -16,7 +16,8 @@
 //! there says device; the function is not `get_block_shape`; and the
 //! body holds none of the words that make it matter ([`KEEP_BODY`]:
 //! device-only names and every warp identifier's anchor, launches, device
-//! lambdas, directives, suppression comments). Anything
+//! lambdas, directives, suppression comments), and it is not `constexpr`
+//! (a constant a device call may read). Anything
 //! else (constructors with initializer lists, trailing return types,
 //! templates' `f<T>(…)`, operators, unbalanced braces) is kept as written.
 //!
@@ -188,9 +189,14 @@ pub(super) fn blank_bodies(
                     launchers.push(&out[toks[n].start..toks[n].end]);
                 }
                 let declared = || declares(which, out, toks, declaration_start, i, notes);
+                // A `constexpr` function may be a constant a device call
+                // reads (`seg_width()`, `ir::lower::constants`).
+                let constexpr = || {
+                    (declaration_start..i).any(|k| &out[toks[k].start..toks[k].end] == b"constexpr")
+                };
                 let blankable = host_function
                     && match which {
-                        Bodies::Host => !declared() && !KEEP_BODY.is_match(text),
+                        Bodies::Host => !declared() && !KEEP_BODY.is_match(text) && !constexpr(),
                         Bodies::DeviceOnly => {
                             declared()
                                 && !crate::prefilter::mentions_launch(text)
@@ -446,6 +452,10 @@ struct S { void run() const { } __host__ __device__ int both() { return 2; } }; 
             // a device attribute macro, spelled in place or blanked
             "MY_DEVICE_FN int f() { return 1; }",
             "template <int N> __global__ void kern(int *p) { p[0] = N; }",
+            // a constant a device call may read
+            "constexpr int row_width() { return 12; }",
+            // a runtime launch, whose kernel may name its instance
+            "void run(int *p) { cudaLaunchKernelEx(&cfg, k<16>, p); }",
         ] {
             let (text, bodies) = view(src);
             assert!(bodies.is_empty(), "{src}");

@@ -61,9 +61,13 @@ pub fn eval(
             }
         }
         // A call of a function-like macro whose body ignores its
-        // arguments (`lower::constants`).
+        // arguments, or of a constant `constexpr` function
+        // (`lower::constants`): `width()`, `Cfg::width()`.
         ExprKind::Call(c) if c.receiver.is_none() && c.template_args.is_empty() => {
-            lookup(&format!("{}()", c.name))
+            match c.scope.as_deref() {
+                Some(scope) if !scope.is_empty() => lookup(&format!("{scope}::{}()", c.name)),
+                _ => lookup(&format!("{}()", c.name)),
+            }
         }
         _ => None,
     }

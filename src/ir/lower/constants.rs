@@ -7,6 +7,13 @@
 //! classes (CUTLASS's `kCount` has nine), and the bare key holds one.
 //! The bare key of a class member gives way to a namespace constant or
 //! macro of that name, which is what code outside the class reads.
+//!
+//! A `constexpr` function without parameters whose body returns one
+//! expression (`constexpr int seg_width() { return 12; }`, a class's
+//! `static constexpr int width() { return 10; }`) is a constant under
+//! `seg_width()` / `Cfg::width()`, keys only a call reads (`fold::eval`);
+//! a member's is read through its class only, as unqualified its name may
+//! be another class's member.
 
 use super::*;
 use rustc_hash::FxHashSet as HashSet;
@@ -45,6 +52,10 @@ impl Scopes {
         let name = node_text(name_node, text);
         let mut c = body.walk();
         for m in body.named_children(&mut c) {
+            if m.kind() == "function_definition" && classes::is_static(m, text) {
+                self.add(m, name, true);
+                continue;
+            }
             if m.kind() != "field_declaration" {
                 continue;
             }
@@ -185,6 +196,13 @@ pub(super) fn fold_constants(
         }
     }
     for &n in decls {
+        if n.kind() == "function_definition" {
+            if let Some((name, v)) = constant_getter(n, text) {
+                let id = b.lower_expr(v, text, 0, None);
+                items.push(Item::new(format!("{name}()"), id, scopes.of(n)));
+            }
+            continue;
+        }
         if n.kind() == "enumerator_list" {
             let mut c = n.walk();
             let mut next: Option<ExprId> = Some(b.expr(ExprKind::Int(0), (0, 0)));
@@ -274,7 +292,8 @@ pub(super) fn fold_constants(
             };
             values[i] = Some(v);
             let member = it.scopes.iter().any(|s| s.is_class);
-            if !member || !free.contains(it.name.as_str()) {
+            let getter = it.name.ends_with("()");
+            if !member || (!getter && !free.contains(it.name.as_str())) {
                 consts.insert(it.name.clone(), v);
             }
             for key in &it.keys {
@@ -304,6 +323,40 @@ pub(super) fn fold_constants(
         consts.remove(&key);
     }
     consts
+}
+
+/// A `constexpr` function of no parameters whose body is one `return` of
+/// a value: its name and the returned expression.
+pub(super) fn constant_getter<'t>(def: Node<'t>, text: &'t str) -> Option<(&'t str, Node<'t>)> {
+    let mut c = def.walk();
+    if !def
+        .children(&mut c)
+        .any(|k| k.kind() == "type_qualifier" && node_text(k, text) == "constexpr")
+    {
+        return None;
+    }
+    let declarator = def.field("declarator")?;
+    let params = declarator.field("parameters")?;
+    let name = declarator.field("declarator")?;
+    let no_params = params.named_child_count() == 0
+        || (params.named_child_count() == 1
+            && node_text(params, text).replace(' ', "") == "(void)");
+    if declarator.kind() != "function_declarator"
+        || !no_params
+        || !matches!(name.kind(), "identifier" | "field_identifier")
+    {
+        return None;
+    }
+    let body = def.field("body")?;
+    let mut c = body.walk();
+    let mut stmts = body
+        .named_children(&mut c)
+        .filter(|s| s.kind() != "comment");
+    let ret = stmts.next().filter(|s| s.kind() == "return_statement")?;
+    if stmts.next().is_some() {
+        return None;
+    }
+    Some((node_text(name, text), ret.named_child(0)?))
 }
 
 /// Whether `word` occurs in `body` as a whole identifier.

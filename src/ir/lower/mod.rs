@@ -67,6 +67,9 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut cute_unscoped = false;
     preorder(root, |n| match n.kind() {
         "function_definition" => {
+            if constants::constant_getter(n, text).is_some() && !env.is_dead(n, text) {
+                const_decls.push(n);
+            }
             if !env.is_dead(n, text) {
                 let tparams = template_values_for(n, text);
                 if is_device_code(n, text) {
@@ -2688,6 +2691,17 @@ impl FnBuilder<'_> {
                     self.f.deducing_arguments.push((id, d));
                 }
                 args.push(id);
+            }
+        }
+        // A constant `constexpr` function (`seg_width()`, `Cfg::width()`,
+        // `lower::constants`) is its value, for the runs as for folding.
+        if args.is_empty() && receiver.is_none() && template_args.is_empty() && lambda.is_none() {
+            let key = match scope.as_deref() {
+                Some(s) if !s.is_empty() => format!("{s}::{name}()"),
+                _ => format!("{name}()"),
+            };
+            if let Some(&v) = self.constants.get(&key) {
+                return self.expr(ExprKind::Int(v), span);
             }
         }
         self.expr(
