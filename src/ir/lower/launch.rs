@@ -303,7 +303,6 @@ enum LaunchBlock<'t> {
 }
 
 fn launch_parts<'t>(call: Node<'t>, text: &str, configs: &Configs<'t>) -> Option<LaunchParts<'t>> {
-    let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
     let children = |n: Option<Node<'t>>| -> Vec<Node<'t>> {
         n.map(|a| {
             let mut c = a.walk();
@@ -326,20 +325,15 @@ fn launch_parts<'t>(call: Node<'t>, text: &str, configs: &Configs<'t>) -> Option
             grid: LaunchBlock::Written(*config.first()?),
             block: LaunchBlock::Written(block),
             args,
-            block_text: Some(squeeze(block)),
+            block_text: Some(squeezed(block, text)),
         });
     }
     if is_launch_ex(call, text) {
         let cfg = config_name(call, text);
         return Some(LaunchParts {
             kernel: launched_function(*args.get(1)?, call, text)?,
-            grid: LaunchBlock::Config(config_dim(
-                call,
-                &configs.host,
-                &configs.uses,
-                ConfigDim::Grid,
-            )),
-            block: LaunchBlock::Config(config_block(call, &configs.host, &configs.uses)),
+            grid: LaunchBlock::Config(configs.dim(call, ConfigDim::Grid)),
+            block: LaunchBlock::Config(configs.dim(call, ConfigDim::Block)),
             args: args.get(2..).unwrap_or_default().to_vec(),
             block_text: cfg.map(|c| format!("{}.blockDim", node_text(c, text))),
         });
@@ -356,6 +350,24 @@ fn launch_parts<'t>(call: Node<'t>, text: &str, configs: &Configs<'t>) -> Option
     None
 }
 
+/// The kernel a launch names, `a::b::k<T, 4>`: its innermost name and
+/// template argument list.
+fn kernel_written(f: Node) -> Option<(Node, Option<Node>)> {
+    let mut f = f;
+    while f.kind() == "qualified_identifier" {
+        f = f.field("name")?;
+    }
+    Some(match f.kind() {
+        "template_function" => (f.field("name")?, f.field("arguments")),
+        _ => (f, None),
+    })
+}
+
+/// The text of `n` without whitespace (`dim3(a, b)` as `dim3(a,b)`).
+fn squeezed(n: Node, text: &str) -> String {
+    node_text(n, text).split_whitespace().collect()
+}
+
 fn launch_site(
     call: Node,
     parts: &LaunchParts,
@@ -363,16 +375,7 @@ fn launch_site(
     consts: &HashMap<String, i64>,
     host_values: &HashMap<&str, TemplateArg>,
 ) -> Option<LaunchSite> {
-    // `a::b::k<T>`: the name and arguments are the innermost ones.
-    let mut f = parts.kernel;
-    while f.kind() == "qualified_identifier" {
-        f = f.field("name")?;
-    }
-    let (name_node, targs) = if f.kind() == "template_function" {
-        (f.field("name")?, f.field("arguments"))
-    } else {
-        (f, None)
-    };
+    let (name_node, targs) = kernel_written(parts.kernel)?;
     let kernel = last_segment(node_text(name_node, text)).to_owned();
     let scope = enclosing_function(call);
     let resolve = |n: Node| -> Option<i64> { eval_host_int(n, text, consts, scope, 0) };
@@ -408,13 +411,12 @@ fn launch_site(
         .iter()
         .map(|n| bound(*n).unwrap_or_else(|| resolve(*n)))
         .collect();
-    let squeeze = |n: Node| -> String { node_text(n, text).split_whitespace().collect() };
     let block_dim_args = parts
         .args
         .iter()
         .map(|n| {
             let b = parts.block_text.as_deref()?;
-            let a = squeeze(*n);
+            let a = squeezed(*n, text);
             match a.strip_prefix(b)? {
                 "" => Some(0),
                 rest => extent_index(rest.strip_prefix('.')?).map(|d| d as u8),
@@ -659,22 +661,10 @@ fn push_launched(
     aliases: &HashMap<String, Vec<String>>,
     text: &str,
 ) {
-    // `a::b::k<T>`: the name is the innermost one.
-    let mut f = f;
-    while f.kind() == "qualified_identifier" {
-        match f.field("name") {
-            Some(n) => f = n,
-            None => return,
-        }
-    }
-    let (name_node, targs) = if f.kind() == "template_function" {
-        (f.field("name"), f.field("arguments"))
-    } else {
-        (Some(f), None)
+    let Some((name_node, targs)) = kernel_written(f) else {
+        return;
     };
-    if let Some(n) = name_node {
-        out.push((last_segment(node_text(n, text)).to_owned(), extents));
-    }
+    out.push((last_segment(node_text(name_node, text)).to_owned(), extents));
     let Some(targs) = targs else { return };
     let mut c = targs.walk();
     for a in targs.named_children(&mut c) {
@@ -1229,6 +1219,11 @@ pub(super) struct Configs<'t> {
 }
 
 impl<'t> Configs<'t> {
+    /// [`config_dim`] of `call`'s config.
+    fn dim(&self, call: Node<'t>, which: ConfigDim) -> Extents {
+        config_dim(call, &self.host, &self.uses, which)
+    }
+
     pub(super) fn gather(root: Node<'t>, launches: &[Node<'t>], text: &'t str) -> Self {
         let ex: Vec<Node> = (launches.iter().copied())
             .filter(|c| is_launch_ex(*c, text))
@@ -1308,18 +1303,6 @@ struct BlockWrite<'t> {
     value: Node<'t>,
 }
 
-/// The block a launch's config holds when the launch runs. Only a local
-/// config is followed: its declaration gives a first block (`{grid,
-/// block, …}`, else 1×1×1, as `dim3`'s constructor makes it), then each
-/// write of `cfg.blockDim` (or of one of its extents) replaces it where
-/// it is a statement of the declaring block before the launch, and adds
-/// a possible block where it is nested (a branch, a loop). Any other use
-/// of the config (passed on, assigned whole, its block's address taken)
-/// leaves every extent unstated, as does a config the function is given.
-fn config_block<'t>(call: Node<'t>, cx: &Host<'t>, uses: &ConfigUses<'t>) -> Extents {
-    config_dim(call, cx, uses, ConfigDim::Block)
-}
-
 /// Which `dim3` of a launch config: `blockDim`, or `gridDim` (followed
 /// alike). The discriminant is its place in an aggregate initializer.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1337,7 +1320,15 @@ impl ConfigDim {
     }
 }
 
-/// [`config_block`] of either `dim3` of the config.
+/// The block (or grid) a launch's config holds when the launch runs. Only
+/// a local config is followed: its declaration gives a first block
+/// (`{grid, block, …}`, else 1×1×1, as `dim3`'s constructor makes it),
+/// then each write of `cfg.blockDim` (or of one of its extents) replaces
+/// it where it is a statement of the declaring block before the launch,
+/// and adds a possible block where it is nested (a branch, a loop). Any
+/// other use of the config (passed on, assigned whole, its block's
+/// address taken) leaves every extent unstated, as does a config the
+/// function is given.
 fn config_dim<'t>(
     call: Node<'t>,
     cx: &Host<'t>,
