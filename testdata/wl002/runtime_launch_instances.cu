@@ -70,6 +70,25 @@ __global__ void rtl_fold_block_wide(const int *in, int *out, int lanes) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// Look-alike: a kernel template named with its namespace at a <<<…>>>
+// launch (`rtl::rtl_fold_scoped<32>`), whose template arguments were
+// dropped before with the scope.
+namespace rtl {
+template <int LANES>
+__global__ void rtl_fold_scoped(const int *in, int *out) {
+    int lane = threadIdx.x & 31;
+    int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    if (lane < LANES) {
+        v += __shfl_xor_sync(0xffffffffu, v, 1);
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+} // namespace rtl
+
+void rtl_launch_scoped(const int *in, int *out) {
+    rtl::rtl_fold_scoped<32><<<4, 64>>>(in, out);
+}
+
 void rtl_launch_partial(const int *in, int *out, cudaStream_t stream) {
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(4);
@@ -113,4 +132,5 @@ void rtl_run_all(const int *in, int *out, cudaStream_t stream) {
     rtl_launch_plain(in, out, stream);
     rtl_launch_forwarded<8>(in, out);
     rtl_launch_block_wide(in, out);
+    rtl_launch_scoped(in, out);
 }
