@@ -44,8 +44,8 @@ fn missed_definitions(path: &Path) -> Vec<String> {
         .cloned()
         .collect();
     // A constant is looked up by its name; `NAME()` (a function-like
-    // macro's value) only by a call of the macro, whose name `#define`
-    // gives; a class's `Wide::kLanes` where the header may define its
+    // macro's value, or a constant `constexpr` function's) only by a call
+    // of it, whose name `#define` or the function's definition gives; a class's `Wide::kLanes` where the header may define its
     // last segment (`Unit::link`). Files with parse errors are left out: error recovery can
     // turn a template's parameter list into declarations (CUTLASS's
     // `simd.h` has an attribute macro before `template`), which no lexer
@@ -57,7 +57,14 @@ fn missed_definitions(path: &Path) -> Vec<String> {
                 .keys()
                 .filter(|name| {
                     let last = name.rsplit("::").next().unwrap_or(name);
-                    !words.may_define_constant(last.trim_end_matches("()"))
+                    match last.strip_suffix("()") {
+                        // A constant `constexpr` function's value: its
+                        // definition's head gives the name.
+                        Some(base) => {
+                            !words.may_define_constant(base) && !words.may_define_function(base)
+                        }
+                        None => !words.may_define_constant(last),
+                    }
                 })
                 .map(|name| format!("constant {name}")),
         );
