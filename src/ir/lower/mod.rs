@@ -2695,12 +2695,14 @@ impl FnBuilder<'_> {
         }
         // A constant `constexpr` function (`seg_width()`, `Cfg::width()`,
         // `lower::constants`) is its value, for the runs as for folding.
+        // Unqualified in a member, the name may be the class's own member.
         if args.is_empty() && receiver.is_none() && template_args.is_empty() && lambda.is_none() {
             let key = match scope.as_deref() {
-                Some(s) if !s.is_empty() => format!("{s}::{name}()"),
-                _ => format!("{name}()"),
+                Some(s) if !s.is_empty() => Some(format!("{s}::{name}()")),
+                _ if self.f.class.is_none() => Some(format!("{name}()")),
+                _ => None,
             };
-            if let Some(&v) = self.constants.get(&key) {
+            if let Some(&v) = key.and_then(|k| self.constants.get(&k)) {
                 return self.expr(ExprKind::Int(v), span);
             }
         }
