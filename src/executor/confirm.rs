@@ -1315,12 +1315,6 @@ fn admitted_shapes(
     }
 }
 
-/// Where the code states that kernel `function`'s block has an x extent
-/// that is a multiple of 32 (whole warps of consecutive `threadIdx.x`):
-/// every launch site that gives a shape, else the configured block-dim (a
-/// kernel class's shape and `__launch_bounds__` are no statement: see the
-/// body). `Err(true)` when the code states a shape that is not one,
-/// `Err(false)` when nothing states it.
 /// Where launch sites of `f` are, as a witness names them: `line 8` in
 /// the kernel's own file, `src/run.cu:8` for a header's kernel (the
 /// finding is shown at the header).
@@ -1332,6 +1326,12 @@ fn launch_place(module: &Module, f: &crate::ir::Function, lines: &[usize]) -> St
     }
 }
 
+/// Where the code states that kernel `function`'s block has an x extent
+/// that is a multiple of 32 (whole warps of consecutive `threadIdx.x`):
+/// every launch site that gives a shape, else the configured block-dim (a
+/// kernel class's shape and `__launch_bounds__` are no statement: see the
+/// body). `Err(true)` when the code states a shape that is not one,
+/// `Err(false)` when nothing states it.
 fn full_warps_stated(module: &Module, function: usize, opts: &ExecOptions) -> Result<String, bool> {
     let f = &module.functions[function];
     if !f.is_kernel() {

@@ -64,12 +64,18 @@ pub fn eval(
         // arguments, or of a constant `constexpr` function
         // (`lower::constants`): `width()`, `Cfg::width()`.
         ExprKind::Call(c) if c.receiver.is_none() && c.template_args.is_empty() => {
-            match c.scope.as_deref() {
-                Some(scope) if !scope.is_empty() => lookup(&format!("{scope}::{}()", c.name)),
-                _ => lookup(&format!("{}()", c.name)),
-            }
+            lookup(&call_key(c.scope.as_deref(), &c.name))
         }
         _ => None,
+    }
+}
+
+/// The constant key a call reads (`lower::constants`): `name()`, or
+/// `Scope::name()` for a scoped call; no identifier spells either.
+pub fn call_key(scope: Option<&str>, name: &str) -> String {
+    match scope {
+        Some(s) if !s.is_empty() => format!("{s}::{name}()"),
+        _ => format!("{name}()"),
     }
 }
 

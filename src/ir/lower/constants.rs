@@ -175,7 +175,7 @@ pub(super) fn fold_constants(
                 if !params.iter().any(|p| names_word(&m.body, p))
                     && !names_word(&m.body, "__VA_ARGS__") =>
             {
-                format!("{}()", m.name)
+                super::fold::call_key(None, &m.name)
             }
             Some(_) => continue,
         };
@@ -199,7 +199,11 @@ pub(super) fn fold_constants(
         if n.kind() == "function_definition" {
             if let Some((name, v)) = constant_getter(n, text) {
                 let id = b.lower_expr(v, text, 0, None);
-                items.push(Item::new(format!("{name}()"), id, scopes.of(n)));
+                items.push(Item::new(
+                    super::fold::call_key(None, name),
+                    id,
+                    scopes.of(n),
+                ));
             }
             continue;
         }

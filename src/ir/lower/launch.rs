@@ -18,20 +18,31 @@ pub(super) fn launch_sites<'t>(
     calls: &CallIndex<'t>,
     configs: &Configs<'t>,
 ) -> Vec<LaunchSite> {
-    let Some(parts) = launch_parts(call, text, configs) else {
-        return Vec::new();
-    };
+    match launch_parts(call, text, configs) {
+        Some(parts) => sites_of(call, &parts, text, consts, calls),
+        None => Vec::new(),
+    }
+}
+
+/// [`launch_sites`] of a launch whose parts are read.
+fn sites_of<'t>(
+    call: Node<'t>,
+    parts: &LaunchParts<'t>,
+    text: &'t str,
+    consts: &HashMap<String, i64>,
+    calls: &CallIndex<'t>,
+) -> Vec<LaunchSite> {
     let bindings = calls.bindings_of(enclosing_function(call), |def| {
         host_template_bindings(def, text, consts, calls)
     });
     if bindings.is_empty() {
-        return launch_site(call, &parts, text, consts, &HashMap::default())
+        return launch_site(call, parts, text, consts, &HashMap::default())
             .into_iter()
             .collect();
     }
     let mut out: Vec<LaunchSite> = Vec::new();
     for b in bindings.iter() {
-        if let Some(site) = launch_site(call, &parts, text, consts, b)
+        if let Some(site) = launch_site(call, parts, text, consts, b)
             && !out.iter().any(|o| o.template_args == site.template_args)
         {
             out.push(site);
@@ -593,20 +604,14 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
         return (Vec::new(), Vec::new());
     };
     let root = tree.root_node();
-    let mut calls = Vec::new();
+    let mut launches = Vec::new();
     let mut instances = Vec::new();
-    let mut ex_calls = Vec::new();
-    let mut block_calls = Vec::new();
     let mut aliases: HashMap<String, Vec<String>> = HashMap::default();
     preorder(root, |n| {
+        if let Some(call) = launch_call(n, text) {
+            launches.push(call);
+        }
         match crate::frontend::kind_of(n) {
-            "kernel_call_syntax" => {
-                if let Some(call) = n.parent() {
-                    calls.push(call);
-                }
-            }
-            "call_expression" if is_launch_ex(n, text) => ex_calls.push(n),
-            "call_expression" if is_launch_with_block(n, text) => block_calls.push(n),
             "template_instantiation" => {
                 if let Some(stated) = explicit_instantiation(n, text, &HashMap::default()) {
                     instances.push(stated);
@@ -627,11 +632,6 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
     });
     let mut out = Vec::new();
     let call_index = CallIndex::new(text);
-    let launches: Vec<Node> = calls
-        .into_iter()
-        .chain(block_calls)
-        .chain(ex_calls)
-        .collect();
     let configs = Configs::gather(root, &launches, text);
     for call in launches {
         let Some(parts) = launch_parts(call, text, &configs) else {
@@ -642,7 +642,7 @@ pub fn stated_launches(text: &str, max_parse_operations: u64) -> StatedLaunches 
             LaunchBlock::Config(e) => e,
         };
         push_launched(&mut out, parts.kernel, extents, &aliases, text);
-        for site in launch_sites(call, text, &HashMap::default(), &call_index, &configs) {
+        for site in sites_of(call, &parts, text, &HashMap::default(), &call_index) {
             if !site.template_args.is_empty() {
                 instances.push((site.kernel, site.template_args));
             }
@@ -1058,9 +1058,14 @@ fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
     })
 }
 
-/// A launch through the runtime API rather than `<<<…>>>`.
-pub(super) fn is_runtime_launch(call: Node, text: &str) -> bool {
-    is_launch_ex(call, text) || is_launch_with_block(call, text)
+/// The launch `n` marks, in either spelling: the call of a
+/// `<<<…>>>` (`n` its `kernel_call_syntax`), or a runtime API launch.
+pub(super) fn launch_call<'t>(n: Node<'t>, text: &str) -> Option<Node<'t>> {
+    match n.kind() {
+        "kernel_call_syntax" => n.parent(),
+        "call_expression" if is_launch_ex(n, text) || is_launch_with_block(n, text) => Some(n),
+        _ => None,
+    }
 }
 
 /// A call of the runtime's extensible launch, `cudaLaunchKernelEx(&cfg,

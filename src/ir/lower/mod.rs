@@ -67,10 +67,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     let mut cute_unscoped = false;
     preorder(root, |n| match n.kind() {
         "function_definition" => {
-            if constants::constant_getter(n, text).is_some() && !env.is_dead(n, text) {
-                const_decls.push(n);
-            }
             if !env.is_dead(n, text) {
+                if constants::constant_getter(n, text).is_some() {
+                    const_decls.push(n);
+                }
                 let tparams = template_values_for(n, text);
                 if is_device_code(n, text) {
                     namespaces.retain(|&(end, _)| end > n.start_byte());
@@ -462,13 +462,7 @@ fn array_elements(value: Node) -> Vec<Node> {
 
 fn collect_launches<'t>(root: Node<'t>, text: &str, out: &mut Vec<Node<'t>>) {
     preorder(root, |n| {
-        if n.kind() == "kernel_call_syntax"
-            && let Some(call) = n.parent()
-        {
-            out.push(call);
-        } else if n.kind() == "call_expression" && launch::is_runtime_launch(n, text) {
-            out.push(n);
-        }
+        out.extend(launch::launch_call(n, text));
         Walk::Descend
     });
 }
@@ -1161,21 +1155,20 @@ impl FnBuilder<'_> {
             // An unnamed parameter (`f(Tag, int n)`, `float *`) still takes
             // its argument: without its slot, the arguments after it would
             // bind the wrong parameters. `f(void)` has none.
-            let declared = p.field("declarator").and_then(|d| declarator_name(d, text));
-            let Some((name, is_pointer, dims)) = declared.or_else(|| {
-                let ty = p.field("type").map(|t| node_text(t, text));
-                (ty != Some("void") || p.field("declarator").is_some()).then(|| {
-                    let pointer = p
-                        .field("declarator")
-                        .is_some_and(|d| d.kind().contains("pointer"));
-                    (
-                        format!("(unnamed parameter {})", self.f.params.len()),
-                        pointer,
-                        Vec::new(),
-                    )
-                })
-            }) else {
-                continue;
+            let declarator = p.field("declarator");
+            let (name, is_pointer, dims) = match declarator.and_then(|d| declarator_name(d, text)) {
+                Some(declared) => declared,
+                None if declarator.is_none()
+                    && p.field("type")
+                        .is_some_and(|t| node_text(t, text) == "void") =>
+                {
+                    continue;
+                }
+                None => (
+                    format!("(unnamed parameter {})", self.f.params.len()),
+                    declarator.is_some_and(|d| d.kind().contains("pointer")),
+                    Vec::new(),
+                ),
             };
             self.note_group(&name, p, None, text);
             let at = self.f.params.len();
@@ -1731,9 +1724,6 @@ impl FnBuilder<'_> {
     /// form. Its class is the one an alias names, or the type the call
     /// writes; its construction takes the call's plain arguments, as a
     /// declared object's does.
-    /// The construction of the object an argument passes: one this
-    /// function declared by value (not a lambda), or a temporary
-    /// (`WarpSum()`). See `Function::passed_objects`.
     /// What an argument lets the callee deduce: a tile's size, or the
     /// class of an object declared by value (`HalfTag tag;`) or written as
     /// a temporary (`HalfTag{}`).
@@ -1753,6 +1743,9 @@ impl FnBuilder<'_> {
         crate::ir::class_named(class).map(|c| Deducing::Class(c.to_owned()))
     }
 
+    /// The construction of the object an argument passes: one this
+    /// function declared by value (not a lambda), or a temporary
+    /// (`WarpSum()`). See `Function::passed_objects`.
     fn passed_object(&mut self, arg: Node, lowered: ExprId, text: &str) -> Option<usize> {
         match arg.kind() {
             "identifier" => {
@@ -2697,11 +2690,9 @@ impl FnBuilder<'_> {
         // `lower::constants`) is its value, for the runs as for folding.
         // Unqualified in a member, the name may be the class's own member.
         if args.is_empty() && receiver.is_none() && template_args.is_empty() && lambda.is_none() {
-            let key = match scope.as_deref() {
-                Some(s) if !s.is_empty() => Some(format!("{s}::{name}()")),
-                _ if self.f.class.is_none() => Some(format!("{name}()")),
-                _ => None,
-            };
+            let scoped = scope.as_deref().is_some_and(|s| !s.is_empty());
+            let key = (scoped || self.f.class.is_none())
+                .then(|| crate::ir::fold::call_key(scope.as_deref(), &name));
             if let Some(&v) = key.and_then(|k| self.constants.get(&k)) {
                 return self.expr(ExprKind::Int(v), span);
             }
