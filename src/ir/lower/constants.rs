@@ -351,15 +351,8 @@ pub(super) fn constant_getter<'t>(def: Node<'t>, text: &'t str) -> Option<(&'t s
     {
         return None;
     }
-    let body = def.field("body")?;
-    let mut c = body.walk();
-    let mut stmts = body
-        .named_children(&mut c)
-        .filter(|s| s.kind() != "comment");
-    let ret = stmts.next().filter(|s| s.kind() == "return_statement")?;
-    if stmts.next().is_some() {
-        return None;
-    }
+    let ret =
+        super::sole_named_child(def.field("body")?).filter(|s| s.kind() == "return_statement")?;
     Some((node_text(name, text), ret.named_child(0)?))
 }
 

@@ -460,6 +460,14 @@ fn array_elements(value: Node) -> Vec<Node> {
     }
 }
 
+/// The one named child of `n` that is not a comment, where it has one.
+fn sole_named_child(n: Node) -> Option<Node> {
+    let mut c = n.walk();
+    let mut kids = n.named_children(&mut c).filter(|k| k.kind() != "comment");
+    let only = kids.next()?;
+    kids.next().is_none().then_some(only)
+}
+
 fn collect_launches<'t>(root: Node<'t>, text: &str, out: &mut Vec<Node<'t>>) {
     preorder(root, |n| {
         out.extend(launch::launch_call(n, text));
@@ -2775,7 +2783,6 @@ fn expand_args(m: &Macro, args: &[&str], wrap: bool) -> Option<String> {
     Some(substitute_identifiers(&m.body, &map))
 }
 
-/// `__trap()` or `asm("trap;")`: the thread aborts the whole grid.
 /// The condition of `assert(c)`, `__builtin_assume(c)` or `__assume(c)`
 /// called as a statement.
 fn assumed_condition<'t>(e: Node<'t>, text: &str) -> Option<Node<'t>> {
@@ -2789,15 +2796,10 @@ fn assumed_condition<'t>(e: Node<'t>, text: &str) -> Option<Node<'t>> {
     ) {
         return None;
     }
-    let args = e.field("arguments")?;
-    let mut c = args.walk();
-    let mut conds = args
-        .named_children(&mut c)
-        .filter(|a| a.kind() != "comment");
-    let cond = conds.next()?;
-    conds.next().is_none().then_some(cond)
+    sole_named_child(e.field("arguments")?)
 }
 
+/// `__trap()` or `asm("trap;")`: the thread aborts the whole grid.
 fn is_trap(e: Node, text: &str) -> bool {
     match e.kind() {
         "call_expression" => e
