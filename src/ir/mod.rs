@@ -235,6 +235,12 @@ pub struct Function {
     /// `const Policy &p`). The parameter's index and the template
     /// parameter's name.
     pub deduced_params: Vec<(usize, String)>,
+    /// The parameters whose cooperative group the argument decides: typed
+    /// by a template type parameter (`template <class Group> f(Group g)`)
+    /// or by the type-erased `cg::thread_group`. Calls on them stay opaque
+    /// here; an instance for a block or a tile of known size
+    /// ([`GroupArg`]) lowers them as that group's.
+    pub group_params: Vec<usize>,
     /// Which file the spans point into: 0 is the module's own file, `n`
     /// is `Module::headers[n - 1]` (a function from an included header).
     pub file: u32,
@@ -299,6 +305,16 @@ impl ClassParam {
 }
 
 impl Function {
+    /// Whether a call's template arguments, or what its arguments deduce,
+    /// make an instance of this function (`templates::instantiate`): a
+    /// template with values or type parameters the analysis reads, or a
+    /// function with a generic group parameter.
+    pub fn is_template_like(&self) -> bool {
+        !self.template_values.is_empty()
+            || !self.type_params.is_empty()
+            || !self.group_params.is_empty()
+    }
+
     /// Point this function's lambda references (`ExprKind::Lambda` and
     /// `Call::target`) at `to(index)`: lambdas are lowered into their
     /// enclosing function's list, then placed in a module, then copied
@@ -891,10 +907,30 @@ pub fn class_named(written: &str) -> Option<&str> {
 /// ([`Function::deducing_arguments`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Deducing {
-    /// A tile of this many threads: `N` of `thread_block_tile<N>`.
-    TileSize(u32),
+    /// A group: `N` of `thread_block_tile<N>` for a tile, or what a
+    /// generic group parameter ([`Function::group_params`]) holds.
+    Group(GroupArg),
     /// An object of this class: a type parameter naming it.
     Class(String),
+}
+
+/// A cooperative group an argument passes, as the caller's text fixes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GroupArg {
+    /// `this_thread_block()`.
+    Block,
+    /// A tile of this many consecutive threads (a power of two ≤ 32).
+    Tile(u32),
+}
+
+impl GroupArg {
+    /// The group's type, as an instance's name writes it.
+    pub fn type_name(self) -> String {
+        match self {
+            GroupArg::Block => "thread_block".to_owned(),
+            GroupArg::Tile(n) => format!("thread_block_tile<{n}>"),
+        }
+    }
 }
 
 /// A template argument as a launch or an explicit instantiation states it.

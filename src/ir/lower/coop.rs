@@ -28,9 +28,15 @@
 //!   `SyncthreadsMode::Cluster`/`Grid`), so WL007 checks it like
 //!   `__syncthreads()` (a condition on `blockIdx` that differs between the
 //!   blocks is not checked);
+//! - a `cg::thread_group` declared with a known group's value
+//!   (`= cg::this_thread_block()`) is that group; a parameter whose group
+//!   the argument decides (`cg::thread_group g`, `Group g` of a template
+//!   type parameter: `Function::group_params`) keeps its calls opaque
+//!   here, and an instance for a block or a tile of known size rewrites
+//!   them as that group's (`templates::bind_groups`, through [`Emit`]);
 //! - the other members of clusters and grids and groups whose lanes are not known from the
 //!   text (`coalesced_threads()`, `labeled_partition`, `binary_partition`,
-//!   tiles of a size the text does not fix, `thread_group`) keep their
+//!   tiles of a size the text does not fix) keep their
 //!   calls opaque: their `sync()` is never taken for a block barrier, and
 //!   they never get a full mask.
 //!
@@ -64,7 +70,7 @@ pub(super) enum Group {
 }
 
 /// A tile's size as the text gives it.
-enum Size {
+pub(super) enum Size {
     Of(u32),
     /// A template value of the function (`thread_block_tile<N>`).
     Param(String),
@@ -94,6 +100,13 @@ pub(super) fn group_of_type(
     }
 }
 
+/// `cg::thread_group`: a group whose kind only its value tells (a block,
+/// a tile, …), as a parameter's type.
+pub(super) fn is_type_erased(ty: &str) -> bool {
+    let t = ty.trim().trim_start_matches("const").trim();
+    t.rsplit("::").next().unwrap_or(t).trim() == "thread_group"
+}
+
 fn int_text(s: &str, constants: &rustc_hash::FxHashMap<String, i64>) -> Option<i64> {
     let s = s.trim();
     parse_int_literal(s).or_else(|| constants.get(s).copied())
@@ -108,9 +121,22 @@ fn tile_of(n: Option<i64>) -> Group {
 
 /// Does the lowering model `method` on `group`?
 fn handles(group: Group, method: &str) -> bool {
-    match group {
-        Group::Block => matches!(method, "sync" | "thread_rank" | "size" | "num_threads"),
-        Group::Tile(_) | Group::TileOf(_) => matches!(
+    let members = match group {
+        Group::Block => Members::Block,
+        Group::Tile(n) => Members::Tile(Size::Of(n)),
+        Group::TileOf(_) => Members::Tile(Size::Param(String::new())),
+        Group::Cluster => Members::Cluster,
+        Group::Grid => Members::Grid,
+        Group::Opaque => return false,
+    };
+    handles_members(&members, method)
+}
+
+/// Does the lowering model `method` on a group with these members?
+pub(super) fn handles_members(members: &Members, method: &str) -> bool {
+    match members {
+        Members::Block => matches!(method, "sync" | "thread_rank" | "size" | "num_threads"),
+        Members::Tile(_) => matches!(
             method,
             "sync"
                 | "thread_rank"
@@ -130,8 +156,8 @@ fn handles(group: Group, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
-        Group::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
-        Group::Grid => matches!(
+        Members::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
+        Members::Grid => matches!(
             method,
             "sync"
                 | "thread_rank"
@@ -141,8 +167,22 @@ fn handles(group: Group, method: &str) -> bool {
                 | "num_threads"
                 | "size"
         ),
-        Group::Opaque => false,
     }
+}
+
+/// The free functions over a group (its first argument) that the
+/// lowering models: `cg::sync(g)`, `cg::reduce(g, v, op)`, the scans.
+fn is_free_group_function(scope: Option<&str>, name: &str) -> bool {
+    cg_scope(scope)
+        && matches!(
+            name,
+            "sync" | "reduce" | "inclusive_scan" | "exclusive_scan"
+        )
+}
+
+/// Is `c` one of those free functions ([`is_free_group_function`])?
+pub(super) fn is_free_group_call(c: &Call) -> bool {
+    c.receiver.is_none() && is_free_group_function(c.scope.as_deref(), &c.name)
 }
 
 /// `cg::`-like scopes (and none, for `using namespace cooperative_groups`).
@@ -246,12 +286,7 @@ impl FnBuilder<'_> {
                     Some((s, l)) => (Some(s.trim()), l.trim()),
                     None => (None, base.trim()),
                 };
-                if !cg_scope(scope)
-                    || !matches!(
-                        last,
-                        "sync" | "reduce" | "inclusive_scan" | "exclusive_scan"
-                    )
-                {
+                if !is_free_group_function(scope, last) {
                     return None;
                 }
                 let first = *args.first()?;
@@ -272,17 +307,71 @@ impl FnBuilder<'_> {
         for a in &rest {
             lowered.push(self.lower_expr(*a, text, d, site));
         }
-        match group {
-            Group::Block => self.block_call(&method, span),
-            Group::Tile(size) => self.tile_call(Size::Of(size), &method, &lowered, span, gspan),
-            Group::TileOf(i) => {
-                let name = self.f.template_values.get(usize::from(i))?.clone();
-                self.tile_call(Size::Param(name), &method, &lowered, span, gspan)
-            }
-            Group::Cluster => self.cluster_call(&method, span),
-            Group::Grid => self.grid_call(&method, span),
+        let members = match group {
+            Group::Block => Members::Block,
+            Group::Tile(size) => Members::Tile(Size::Of(size)),
+            Group::TileOf(i) => Members::Tile(Size::Param(
+                self.f.template_values.get(usize::from(i))?.clone(),
+            )),
+            Group::Cluster => Members::Cluster,
+            Group::Grid => Members::Grid,
             // Opaque groups: an opaque call (never a block barrier).
-            Group::Opaque => None,
+            Group::Opaque => return None,
+        };
+        Emit(&mut self.f.exprs).member_call(&members, &method, &lowered, span, gspan)
+    }
+
+    /// A call of a primitive by name, with no scope or receiver.
+    pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
+        Emit(&mut self.f.exprs).prim_call(name, args, span)
+    }
+}
+
+/// What a group's members lower to, by the kind of group.
+pub(super) enum Members {
+    Block,
+    Tile(Size),
+    Cluster,
+    Grid,
+}
+
+impl Members {
+    /// The members of a group an argument passes.
+    pub(super) fn of_arg(g: GroupArg) -> Members {
+        match g {
+            GroupArg::Block => Members::Block,
+            GroupArg::Tile(n) => Members::Tile(Size::Of(n)),
+        }
+    }
+}
+
+/// Appends the expressions a group's member stands for to a function's
+/// arena: when lowering (`FnBuilder::lower_group_call`), and when an
+/// instance binds a generic group parameter (`templates::bind_groups`).
+/// The expression returned is the last one appended.
+pub(super) struct Emit<'f>(pub(super) &'f mut Vec<Expr>);
+
+impl Emit<'_> {
+    fn expr(&mut self, kind: ExprKind, span: ByteSpan) -> ExprId {
+        self.0.push(Expr { kind, span });
+        (self.0.len() - 1) as ExprId
+    }
+
+    /// `method` of a group whose members are `members`, on its lowered
+    /// `args`; `None` where the lowering does not model it ([`handles`]).
+    pub(super) fn member_call(
+        &mut self,
+        members: &Members,
+        method: &str,
+        args: &[ExprId],
+        span: ByteSpan,
+        gspan: ByteSpan,
+    ) -> Option<ExprId> {
+        match members {
+            Members::Block => self.block_call(method, span),
+            Members::Tile(size) => self.tile_call(size, method, args, span, gspan),
+            Members::Cluster => self.cluster_call(method, span),
+            Members::Grid => self.grid_call(method, span),
         }
     }
 
@@ -297,7 +386,7 @@ impl FnBuilder<'_> {
 
     fn tile_call(
         &mut self,
-        size: Size,
+        size: &Size,
         method: &str,
         args: &[ExprId],
         span: ByteSpan,
@@ -306,20 +395,20 @@ impl FnBuilder<'_> {
         let arg = |i: usize| args.get(i).copied();
         Some(match method {
             "sync" => {
-                let m = self.tile_mask(&size, gspan);
+                let m = self.tile_mask(size, gspan);
                 self.prim_call("__syncwarp", vec![m], span)
             }
             "thread_rank" => {
                 let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
-                let k = self.size_expr(&size, span);
+                let k = self.size_expr(size, span);
                 self.expr(ExprKind::Binary(BinOp::Rem, lane, k), span)
             }
             "meta_group_rank" => {
                 let t = self.linear_tid(span);
-                let k = self.size_expr(&size, span);
+                let k = self.size_expr(size, span);
                 self.expr(ExprKind::Binary(BinOp::Div, t, k), span)
             }
-            "size" | "num_threads" => self.size_expr(&size, span),
+            "size" | "num_threads" => self.size_expr(size, span),
             "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" => {
                 let name = match method {
                     "shfl" => "__shfl_sync",
@@ -327,8 +416,8 @@ impl FnBuilder<'_> {
                     "shfl_down" => "__shfl_down_sync",
                     _ => "__shfl_xor_sync",
                 };
-                let m = self.tile_mask(&size, gspan);
-                let w = self.size_expr(&size, gspan);
+                let m = self.tile_mask(size, gspan);
+                let w = self.size_expr(size, gspan);
                 let v = arg(0)?;
                 let s = arg(1)?;
                 self.prim_call(name, vec![m, v, s, w], span)
@@ -339,12 +428,12 @@ impl FnBuilder<'_> {
                     "any" => "__any_sync",
                     _ => "__all_sync",
                 };
-                let m = self.tile_mask(&size, gspan);
+                let m = self.tile_mask(size, gspan);
                 let p = arg(0)?;
                 let call = self.prim_call(name, vec![m, p], span);
                 if method == "ballot" && !matches!(size, Size::Of(32)) {
                     // A tile's ballot numbers the tile's lanes from 0.
-                    let base = self.tile_base(&size, span);
+                    let base = self.tile_base(size, span);
                     self.expr(ExprKind::Binary(BinOp::Shr, call, base), span)
                 } else {
                     call
@@ -356,22 +445,22 @@ impl FnBuilder<'_> {
                 } else {
                     "__match_all_sync"
                 };
-                let m = self.tile_mask(&size, gspan);
+                let m = self.tile_mask(size, gspan);
                 let v = arg(0)?;
                 self.prim_call(name, vec![m, v], span)
             }
             // `cg::reduce(tile, v, op)`: every lane of the tile takes part.
             "reduce" => {
-                let m = self.tile_mask(&size, gspan);
+                let m = self.tile_mask(size, gspan);
                 let v = arg(0)?;
                 self.prim_call("__reduce_add_sync", vec![m, v], span)
             }
             // A scan reads lower lanes of the tile: a shuffle up within it.
             "inclusive_scan" | "exclusive_scan" => {
-                let m = self.tile_mask(&size, gspan);
+                let m = self.tile_mask(size, gspan);
                 let v = arg(0)?;
                 let one = self.expr(ExprKind::Int(1), span);
-                let w = self.size_expr(&size, gspan);
+                let w = self.size_expr(size, gspan);
                 self.prim_call("__shfl_up_sync", vec![m, v, one, w], span)
             }
             _ => return None,
@@ -494,7 +583,7 @@ impl FnBuilder<'_> {
     }
 
     /// A call of a primitive by name, with no scope or receiver.
-    pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
+    fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         self.expr(
             ExprKind::Call(Box::new(Call {
                 name: name.to_owned(),
@@ -512,7 +601,9 @@ impl FnBuilder<'_> {
             span,
         )
     }
+}
 
+impl FnBuilder<'_> {
     /// `cg::thread_block_tile<8> t = …;` after another declaration is read
     /// by tree-sitter as `(cg::thread_block_tile < 8) > (t = …)`. Lower it
     /// as the declaration it is: its name and initializer.
@@ -572,12 +663,16 @@ impl FnBuilder<'_> {
     /// Remember the group a declaration or parameter holds.
     pub(super) fn note_group(&mut self, name: &str, decl: Node, init: Option<Node>, text: &str) {
         let ty = decl.field("type").map(|t| node_text(t, text)).unwrap_or("");
-        let g = group_of_type(ty, self.constants)
-            .or_else(|| init.and_then(|v| self.group_of_init(v, text)))
-            .map(|g| match g {
-                Group::Opaque => self.template_tile(ty).unwrap_or(g),
-                g => g,
-            });
+        let by_init = || init.and_then(|v| self.group_of_init(v, text));
+        // `cg::thread_group g = cg::this_thread_block();`: the value tells.
+        let g = match group_of_type(ty, self.constants) {
+            Some(Group::Opaque) if is_type_erased(ty) => by_init().or(Some(Group::Opaque)),
+            typed => typed.or_else(by_init),
+        }
+        .map(|g| match g {
+            Group::Opaque => self.template_tile(ty).unwrap_or(g),
+            g => g,
+        });
         match g {
             Some(g) => {
                 self.groups.insert(name.to_owned(), g);
@@ -651,5 +746,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_generic_group_parameter_takes_the_group_its_caller_passes() {
+        let m = lower(
+            "namespace cg = cooperative_groups;\n\
+             __device__ int sum(cg::thread_group g, int *s, int v) {\n\
+             s[g.thread_rank()] = v; g.sync(); return s[0];\n\
+             }\n\
+             template <class Group> __device__ float down(const Group &g, float v) {\n\
+             return g.shfl_down(v, 1) + sum(g, 0, 1);\n\
+             }\n\
+             __global__ void k(int *s, float *o) {\n\
+             cg::thread_block b = cg::this_thread_block();\n\
+             auto t = cg::tiled_partition<16>(b);\n\
+             s[0] = sum(b, s, 1);\n\
+             o[0] = down(t, o[0]);\n\
+             }\n",
+        );
+        let block = m.function("sum<thread_block>").unwrap();
+        assert_eq!(calls(block), ["__syncthreads"]);
+        let tile = m.function("down<thread_block_tile<16>>").unwrap();
+        let names = calls(tile);
+        assert!(names.contains(&"__shfl_down_sync".to_owned()), "{names:?}");
+        // The tile is passed on: `sum`'s instance for it syncs the tile.
+        assert!(
+            names.contains(&"sum<thread_block_tile<16>>".to_owned()),
+            "{names:?}"
+        );
+        let passed = m.function("sum<thread_block_tile<16>>").unwrap();
+        assert_eq!(calls(passed), ["__syncwarp"]);
+        // A helper called only as instances is not run by itself; `sum`
+        // still is, for the generic `down`'s call.
+        assert!(m.function("down").unwrap().runs_as_instances);
+        assert!(!m.function("sum").unwrap().runs_as_instances);
     }
 }

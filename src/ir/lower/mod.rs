@@ -662,6 +662,18 @@ impl<'a> Lowerer<'a> {
         templates::name_dependent_values(&mut b.f, &dependent);
         b.f.type_params = templates::scoping_type_params(def, text, &b.f.dependent_names);
         let f = &mut b.f;
+        // A parameter typed by any of the template's type parameters may
+        // hold a group (`template <class Group> f(Group g)`): its argument
+        // decides.
+        if let Some(params) = opening_template_params(def) {
+            let generic = type_params_of(params, text);
+            f.group_params.extend(
+                (f.deduced_params.iter())
+                    .filter(|(_, n)| generic.iter().any(|(t, _)| t == n))
+                    .map(|(at, _)| *at),
+            );
+            f.group_params.sort_unstable();
+        }
         f.deduced_params.retain(|(_, n)| {
             f.template_values.contains(n) || f.type_params.iter().any(|(t, _)| t == n)
         });
@@ -1190,6 +1202,11 @@ impl FnBuilder<'_> {
                 self.f
                     .deduced_params
                     .push((at, node_text(t, text).to_owned()));
+            }
+            if p.field("type")
+                .is_some_and(|t| coop::is_type_erased(node_text(t, text)))
+            {
+                self.f.group_params.push(at);
             }
             self.variables.insert(name.clone());
             if !dims.is_empty() {
@@ -1732,17 +1749,21 @@ impl FnBuilder<'_> {
     /// form. Its class is the one an alias names, or the type the call
     /// writes; its construction takes the call's plain arguments, as a
     /// declared object's does.
-    /// What an argument lets the callee deduce: a tile's size, or the
-    /// class of an object declared by value (`HalfTag tag;`) or written as
-    /// a temporary (`HalfTag{}`).
+    /// What an argument lets the callee deduce: a group whose kind the
+    /// text fixes (a block, a tile of known size: a name holding one, or
+    /// `cg::this_thread_block()` passed directly), or the class of an
+    /// object declared by value (`HalfTag tag;`) or written as a temporary
+    /// (`HalfTag{}`).
     fn deducing(&self, arg: Node, text: &str) -> Option<Deducing> {
+        match self.group_of_init(arg, text) {
+            Some(coop::Group::Block) => return Some(Deducing::Group(GroupArg::Block)),
+            Some(coop::Group::Tile(size)) => return Some(Deducing::Group(GroupArg::Tile(size))),
+            Some(_) => return None,
+            None => {}
+        }
         let class = match arg.kind() {
             "identifier" => {
-                let name = node_text(arg, text);
-                if let Some(coop::Group::Tile(size)) = self.groups.get(name) {
-                    return Some(Deducing::TileSize(*size));
-                }
-                let k = *self.objects.get(name)?;
+                let k = *self.objects.get(node_text(arg, text))?;
                 &self.f.constructions.get(k)?.written
             }
             "compound_literal_expression" => node_text(arg.field("type")?, text),
@@ -2851,6 +2872,7 @@ fn empty_function() -> Function {
         passed_objects: Vec::new(),
         deducing_arguments: Vec::new(),
         deduced_params: Vec::new(),
+        group_params: Vec::new(),
         captures_by_reference: false,
         file: 0,
         scoped_names: Default::default(),

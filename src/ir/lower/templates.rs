@@ -26,11 +26,14 @@ pub const MAX_PER_MODULE: usize = 64;
 
 /// What one call, launch or explicit instantiation states for a template:
 /// the integer of each of its values, the class of each of its
-/// [`Function::type_params`] (`None`: not stated).
+/// [`Function::type_params`] (`None`: not stated), and the group each of
+/// its [`Function::group_params`] is given (by parameter index; a call
+/// only).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct Stated {
     values: Vec<Option<i64>>,
     classes: Vec<Option<String>>,
+    groups: Vec<(usize, GroupArg)>,
 }
 
 impl Stated {
@@ -41,6 +44,7 @@ impl Stated {
             classes: (f.type_params.iter())
                 .map(|&(_, at)| args.get(at).and_then(TemplateArg::class).map(str::to_owned))
                 .collect(),
+            groups: Vec::new(),
         }
     }
 
@@ -53,7 +57,9 @@ impl Stated {
     }
 
     fn states_nothing(&self) -> bool {
-        self.values.iter().all(Option::is_none) && self.classes.iter().all(Option::is_none)
+        self.values.iter().all(Option::is_none)
+            && self.classes.iter().all(Option::is_none)
+            && self.groups.is_empty()
     }
 }
 
@@ -346,8 +352,7 @@ pub(super) fn name_dependent_values(f: &mut Function, qualified: &[(ExprId, Stri
 pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i64>) {
     let mut templates: HashMap<String, usize> = HashMap::default();
     for (i, f) in fns.iter().enumerate() {
-        if f.kind != FnKind::Lambda && (!f.template_values.is_empty() || !f.type_params.is_empty())
-        {
+        if f.kind != FnKind::Lambda && f.is_template_like() {
             templates.entry(f.name.clone()).or_insert(i);
         }
     }
@@ -460,27 +465,44 @@ fn stated_by_call(
                 .map(|(_, class)| class.clone()),
         })
         .collect();
-    let stated = Stated { values, classes };
+    let groups = deduced.groups.clone();
+    let stated = Stated {
+        values,
+        classes,
+        groups,
+    };
     (!stated.states_nothing()).then_some(stated)
 }
 
 /// What a call's arguments deduce for template `t`: `N` of a
 /// `thread_block_tile<N>` parameter given a tile whose size the caller
-/// knows, and a type parameter's class given an object of that class.
+/// knows, a type parameter's class given an object of that class, and the
+/// group a generic group parameter holds given a block or a tile.
 #[derive(Default)]
 struct Deduced<'t> {
     values: Vec<(&'t str, i64)>,
     classes: Vec<(&'t str, String)>,
+    groups: Vec<(usize, GroupArg)>,
 }
 
 impl<'t> Deduced<'t> {
     fn by_arguments(caller: &Function, c: &Call, t: &'t Function) -> Self {
         let mut out = Deduced::default();
+        let given = |at: usize| {
+            let arg = c.args.get(at)?;
+            let (_, d) = caller.deducing_arguments.iter().find(|(e, _)| e == arg)?;
+            Some(d)
+        };
+        for &at in &t.group_params {
+            if let Some(Deducing::Group(g)) = given(at) {
+                out.groups.push((at, *g));
+            }
+        }
         for (at, param) in &t.deduced_params {
-            let Some(arg) = c.args.get(*at) else { continue };
-            let given = caller.deducing_arguments.iter().find(|(e, _)| e == arg);
-            match given.map(|(_, d)| d) {
-                Some(Deducing::TileSize(size)) if t.template_values.contains(param) => {
+            match given(*at) {
+                Some(Deducing::Group(GroupArg::Tile(size)))
+                    if t.template_values.contains(param) =>
+                {
                     out.values.push((param.as_str(), i64::from(*size)))
                 }
                 Some(Deducing::Class(class)) if t.type_params.iter().any(|(p, _)| p == param) => {
@@ -618,9 +640,7 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Vec<T
 /// and launches already renamed to an instance are not templates' any
 /// more.
 pub fn instantiate_linked(module: &mut Module) {
-    if !(module.functions.iter())
-        .any(|f| f.file != 0 && (!f.template_values.is_empty() || !f.type_params.is_empty()))
-    {
+    if !(module.functions.iter()).any(|f| f.file != 0 && f.is_template_like()) {
         return;
     }
     let before = module.functions.len();
@@ -715,7 +735,84 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
     f.template_defaults
         .retain(|(v, _)| !b.contains_key(v.as_str()));
     bind_classes(&mut f, stated);
+    bind_groups(&mut f, &stated.groups);
     f
+}
+
+/// Lower the calls on each generic group parameter that `groups` binds
+/// (`g.sync()`, `g.shfl_down(v, 1)`, `cg::sync(g)`) as that group's
+/// members, as the lowering does for a group it knows
+/// (`coop::Emit::member_call`); an argument passing the parameter on
+/// deduces the same group for the callee. Each call is rewritten in
+/// place, so statements keep their expressions.
+fn bind_groups(f: &mut Function, groups: &[(usize, GroupArg)]) {
+    if groups.is_empty() {
+        return;
+    }
+    let bound: Vec<(&str, GroupArg)> = (groups.iter())
+        .filter_map(|&(at, g)| Some((f.params.get(at)?.name.as_str(), g)))
+        .collect();
+    let group_of = |exprs: &[Expr], e: ExprId| match &exprs[e as usize].kind {
+        ExprKind::Var(v) => bound.iter().find(|(n, _)| n == v).map(|&(_, g)| g),
+        _ => None,
+    };
+    let mut rewrites: Vec<(ExprId, GroupArg, ExprId)> = Vec::new();
+    let mut passed: Vec<(ExprId, GroupArg)> = Vec::new();
+    for (id, e) in f.exprs.iter().enumerate() {
+        let ExprKind::Call(c) = &e.kind else { continue };
+        let on = match c.receiver {
+            Some(r) => group_of(&f.exprs, r).map(|g| (g, r)),
+            None if super::coop::is_free_group_call(c) => {
+                (c.args.first()).and_then(|&a| Some((group_of(&f.exprs, a)?, a)))
+            }
+            None => None,
+        };
+        match on {
+            Some((g, group)) => rewrites.push((id as ExprId, g, group)),
+            None => {
+                passed.extend((c.args.iter()).filter_map(|&a| Some((a, group_of(&f.exprs, a)?))))
+            }
+        }
+    }
+    for (id, g, group) in rewrites {
+        let ExprKind::Call(c) = &f.exprs[id as usize].kind else {
+            continue;
+        };
+        let method = c.name.clone();
+        let args: Vec<ExprId> = match c.receiver {
+            Some(_) => c.args.clone(),
+            None => c.args[1..].to_vec(),
+        };
+        let (span, gspan) = (f.exprs[id as usize].span, f.exprs[group as usize].span);
+        let members = super::coop::Members::of_arg(g);
+        if !super::coop::handles_members(&members, &method) {
+            continue;
+        }
+        let Some(root) =
+            super::coop::Emit(&mut f.exprs).member_call(&members, &method, &args, span, gspan)
+        else {
+            continue;
+        };
+        // The member's expression replaces the call, not beside it.
+        if root as usize + 1 == f.exprs.len()
+            && let Some(e) = f.exprs.pop()
+        {
+            f.exprs[id as usize].kind = e.kind;
+        }
+    }
+    for (arg, g) in passed {
+        if !f.deducing_arguments.iter().any(|(e, _)| *e == arg) {
+            f.deducing_arguments.push((arg, Deducing::Group(g)));
+        }
+    }
+    f.group_params
+        .retain(|at| !groups.iter().any(|(b, _)| b == at));
+    // A type parameter naming a bound group is no longer the instance's.
+    let named: Vec<String> = (f.deduced_params.iter())
+        .filter(|(at, _)| groups.iter().any(|(b, _)| b == at))
+        .map(|(_, n)| n.clone())
+        .collect();
+    f.type_params.retain(|(p, _)| !named.contains(p));
 }
 
 /// Rename each name a stated class binds (`Policy::kLanes` with `Policy`
@@ -768,7 +865,10 @@ fn instance_name(t: &Function, stated: &Stated) -> String {
         parts.push((*at, c.clone().unwrap_or_else(|| "?".to_owned())));
     }
     parts.sort_by_key(|(at, _)| *at);
-    let written: Vec<String> = parts.into_iter().map(|(_, p)| p).collect();
+    // Groups after the template's own arguments: a `thread_group`
+    // parameter's has no template position.
+    let groups = stated.groups.iter().map(|(_, g)| g.type_name());
+    let written: Vec<String> = parts.into_iter().map(|(_, p)| p).chain(groups).collect();
     format!("{}<{}>", t.name, written.join(", "))
 }
 
