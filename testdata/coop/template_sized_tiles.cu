@@ -76,7 +76,30 @@ __global__ void deduced_total_all(const float *in, float *out) {
     out[threadIdx.x] = tile_total(tile, in[threadIdx.x]);
 }
 
+// A kernel's own tile of its template size (`tiled_partition<Lanes>`),
+// here launched as 16-thread tiles: a lane with a negative value leaves
+// its tile's shuffle short.
+template <int Lanes>
+__global__ void kernel_tile_positive(const float *in, float *out) {
+    auto tile = cg::tiled_partition<Lanes>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    if (v > 0.0f) {
+        v += tile.shfl_down(v, 1); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// The look-alike: every lane of each tile shuffles.
+template <int Lanes>
+__global__ void kernel_tile_all(const float *in, float *out) {
+    auto tile = cg::tiled_partition<Lanes>(cg::this_thread_block());
+    float v = in[threadIdx.x];
+    out[threadIdx.x] = v + tile.shfl_down(v, 1);
+}
+
 void launch(const float *in, float *out, int n) {
+    kernel_tile_positive<16><<<1, 64>>>(in, out);
+    kernel_tile_all<16><<<1, 64>>>(in, out);
     deduced_total_of_pairs<<<1, 64>>>(in, out);
     deduced_total_all<<<1, 64>>>(in, out);
     total_below<<<1, 64>>>(in, out, n);

@@ -646,11 +646,14 @@ impl FnBuilder<'_> {
         Some((name, init))
     }
 
-    /// `thread_block_tile<N>` with `N` a template value of the function,
-    /// which is then one of its tile sizes.
-    fn template_tile(&mut self, ty: &str) -> Option<Group> {
-        let t: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
-        let rest = &t[t.find("thread_block_tile<")? + "thread_block_tile<".len()..];
+    /// `thread_block_tile<N>` (a type) or `tiled_partition<N>(…)` (an
+    /// initializer) with `N` a template value of the function, which is
+    /// then one of its tile sizes.
+    fn template_tile(&mut self, written: &str) -> Option<Group> {
+        let t: String = written.chars().filter(|c| !c.is_whitespace()).collect();
+        let rest = ["thread_block_tile<", "tiled_partition<"]
+            .iter()
+            .find_map(|open| Some(&t[t.find(open)? + open.len()..]))?;
         let arg = rest.split([',', '>']).next()?;
         let i = self.f.template_values.iter().position(|v| v == arg)?;
         let group = Group::TileOf(u8::try_from(i).ok()?);
@@ -670,7 +673,9 @@ impl FnBuilder<'_> {
             typed => typed.or_else(by_init),
         }
         .map(|g| match g {
-            Group::Opaque => self.template_tile(ty).unwrap_or(g),
+            Group::Opaque => (self.template_tile(ty))
+                .or_else(|| self.template_tile(node_text(init?, text)))
+                .unwrap_or(g),
             g => g,
         });
         match g {
