@@ -64,7 +64,8 @@ pub fn eval(
         // arguments, or of a constant `constexpr` function
         // (`lower::constants`): `width()`, `Cfg::width()`.
         ExprKind::Call(c) if c.receiver.is_none() && c.template_args.is_empty() => {
-            lookup(&call_key(c.scope.as_deref(), &c.name))
+            let member = c.args.is_empty() && f.class.is_some();
+            call_keys(member, c.scope.as_deref(), &c.name).find_map(|k| lookup(&k))
         }
         _ => None,
     }
@@ -77,6 +78,18 @@ pub fn call_key(scope: Option<&str>, name: &str) -> String {
         Some(s) if !s.is_empty() => format!("{s}::{name}()"),
         _ => format!("{name}()"),
     }
+}
+
+/// The keys a call may read its constant under, in order: a scoped call's
+/// own (`Layout::width()`, a class's), then the bare `name()`, as a
+/// namespace's constants are keyed (`rowkit::row_lanes()` reads
+/// `row_lanes()`, as `rowkit::kLanes` reads `kLanes`). An unqualified
+/// call of no arguments in a member (`member`) reads none: C++ finds the
+/// class's own member of that name first (`::name()` reads the bare key).
+pub fn call_keys(member: bool, scope: Option<&str>, name: &str) -> impl Iterator<Item = String> {
+    let own = (scope.filter(|s| !s.is_empty())).map(|s| call_key(Some(s), name));
+    let bare = (scope.is_some() || !member).then(|| call_key(None, name));
+    own.into_iter().chain(bare)
 }
 
 /// `~x` on a 32-bit unsigned-looking value stays in 32 bits, so that
@@ -154,6 +167,16 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_call_reads_its_scope_then_the_bare_key_but_not_unqualified_in_a_member() {
+        let keys = |member, scope, name| super::call_keys(member, scope, name).collect::<Vec<_>>();
+        assert_eq!(keys(false, None, "w"), ["w()"]);
+        assert_eq!(keys(false, Some("ns"), "w"), ["ns::w()", "w()"]);
+        assert_eq!(keys(true, Some("Row"), "w"), ["Row::w()", "w()"]);
+        assert!(keys(true, None, "w").is_empty());
+        assert_eq!(keys(true, Some(""), "w"), ["w()"]);
     }
 
     #[test]

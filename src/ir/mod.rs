@@ -914,6 +914,10 @@ pub enum Deducing {
     Class(String),
 }
 
+/// A constant key a call may read, the class it scopes (if any), and the
+/// function's name ([`Module::getter_calls`]).
+pub type GetterKey<'m> = (String, Option<&'m str>, &'m str);
+
 /// A cooperative group an argument passes, as the caller's text fixes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GroupArg {
@@ -1115,6 +1119,48 @@ impl Module {
                     f.scoped_names.insert(key.clone());
                 }
             }
+        }
+    }
+
+    /// The zero-argument calls a constant `constexpr` function may
+    /// answer (`row_width()`, `Layout::width()`; see `lower::constants`):
+    /// per call, its function and expression, and each key it may read
+    /// ([`fold::call_keys`]) with the scope that key names, if any, and
+    /// the function's name.
+    pub fn getter_calls(&self) -> impl Iterator<Item = (usize, ExprId, Vec<GetterKey<'_>>)> {
+        self.functions.iter().enumerate().flat_map(|(fi, f)| {
+            f.exprs.iter().enumerate().filter_map(move |(id, e)| {
+                let ExprKind::Call(c) = &e.kind else {
+                    return None;
+                };
+                let plain = c.args.is_empty()
+                    && c.receiver.is_none()
+                    && c.template_args.is_empty()
+                    && c.target.is_none();
+                let scope = c.scope.as_deref().filter(|s| !s.is_empty());
+                let keys: Vec<GetterKey> = fold::call_keys(f.class.is_some(), scope, &c.name)
+                    .map(|key| {
+                        let scope = scope.filter(|_| key.contains("::"));
+                        (key, scope, c.name.as_str())
+                    })
+                    .collect();
+                (plain && !keys.is_empty()).then_some((fi, id as ExprId, keys))
+            })
+        })
+    }
+
+    /// Make each call [`Self::getter_calls`] lists whose key the module
+    /// now holds (a translation unit linked it from a header) its value,
+    /// as the lowering does for the file's own.
+    pub fn settle_getter_calls(&mut self) {
+        let settled: Vec<(usize, ExprId, i64)> = (self.getter_calls())
+            .filter_map(|(fi, id, keys)| {
+                let v = keys.iter().find_map(|(k, _, _)| self.constants.get(k))?;
+                Some((fi, id, *v))
+            })
+            .collect();
+        for (fi, id, v) in settled {
+            self.functions[fi].exprs[id as usize].kind = ExprKind::Int(v);
         }
     }
 

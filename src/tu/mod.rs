@@ -1068,6 +1068,7 @@ impl Unit<'_> {
         ir::lower::instantiate_linked(module);
         self.link_constants(module);
         module.settle_class_constants();
+        module.settle_getter_calls();
     }
 
     /// The headers' constants and class block shapes that a name of the
@@ -1106,9 +1107,23 @@ impl Unit<'_> {
                 add_key(k);
             }
         }
+        // Zero-argument calls a header's constant `constexpr` function
+        // may answer, by key (`row_width()`, `Layout::width()`): the
+        // hashes of the class, if scoped, and of the function's name.
+        let mut getters: HashMap<u64, (Option<u64>, u64)> = (module.getter_calls())
+            .flat_map(|(_, _, keys)| keys)
+            .map(|(key, scope, name)| {
+                let scope = scope.map(|s| hash_word(s.as_bytes()));
+                (
+                    hash_word(key.as_bytes()),
+                    (scope, hash_word(name.as_bytes())),
+                )
+            })
+            .collect();
         for k in module.constants.keys() {
             names.remove(&hash_word(k.as_bytes()));
             keys.remove(&hash_word(k.as_bytes()));
+            getters.remove(&hash_word(k.as_bytes()));
         }
         for k in KEYWORD_HASHES.get_or_init(keyword_hashes) {
             names.remove(k);
@@ -1122,13 +1137,16 @@ impl Unit<'_> {
         let mut constants: Vec<(String, i64)> = Vec::new();
         let mut shapes: Vec<(String, ([u32; 3], usize))> = Vec::new();
         for (hi, h) in self.headers.iter().enumerate() {
-            if names.is_empty() && keys.is_empty() && classes.is_empty() {
+            if names.is_empty() && keys.is_empty() && getters.is_empty() && classes.is_empty() {
                 break;
             }
             // A scoped key's header names its class and may define the
             // constant.
             let want_constants = h.words.may_define_any_constant(&names)
-                || keys.values().any(|&(c, k)| h.words.may_define_scoped(c, k));
+                || keys.values().any(|&(c, k)| h.words.may_define_scoped(c, k))
+                || getters
+                    .values()
+                    .any(|&(c, n)| h.words.may_define_getter(c, n));
             // A class's block shape is what its `get_block_shape()` returns.
             let want_shapes = !classes.is_empty()
                 && h.words
@@ -1145,7 +1163,9 @@ impl Unit<'_> {
                     .iter()
                     .filter_map(|(k, v)| {
                         let key = hash_word(k.as_bytes());
-                        let wanted = if k.contains("::") {
+                        let wanted = if k.ends_with("()") {
+                            getters.contains_key(&key)
+                        } else if k.contains("::") {
                             keys.contains_key(&key)
                         } else {
                             names.contains(&key)
@@ -1159,6 +1179,7 @@ impl Unit<'_> {
                 for key in found {
                     names.remove(&key);
                     keys.remove(&key);
+                    getters.remove(&key);
                 }
             }
             if want_shapes {

@@ -265,6 +265,14 @@ impl Words {
             && (self.defines.contains(&name) || self.constants.contains(&name))
     }
 
+    /// May the header define the function `name` (in class `scope`,
+    /// where given), whose `constexpr` body may answer a zero-argument
+    /// call with a constant (`lower::constants`)? Both as [`hash_word`]
+    /// gives.
+    pub fn may_define_getter(&self, scope: Option<u64>, name: u64) -> bool {
+        self.heads.contains(&name) && scope.is_none_or(|s| self.all.contains(&s))
+    }
+
     /// The names a unit may take from it: those it may `#define`, and
     /// those it may define a function of outside function bodies but
     /// keywords (`Unit::link` never looks for one, `operator()` included).

@@ -2717,12 +2717,11 @@ impl FnBuilder<'_> {
         }
         // A constant `constexpr` function (`seg_width()`, `Cfg::width()`,
         // `lower::constants`) is its value, for the runs as for folding.
-        // Unqualified in a member, the name may be the class's own member.
         if args.is_empty() && receiver.is_none() && template_args.is_empty() && lambda.is_none() {
-            let scoped = scope.as_deref().is_some_and(|s| !s.is_empty());
-            let key = (scoped || self.f.class.is_none())
-                .then(|| crate::ir::fold::call_key(scope.as_deref(), &name));
-            if let Some(&v) = key.and_then(|k| self.constants.get(&k)) {
+            let member = self.f.class.is_some();
+            let value = crate::ir::fold::call_keys(member, scope.as_deref(), &name)
+                .find_map(|k| self.constants.get(&k).copied());
+            if let Some(v) = value {
                 return self.expr(ExprKind::Int(v), span);
             }
         }
