@@ -86,6 +86,30 @@ __global__ void erased_block_sync_below(int *data, int n) {
     }
 }
 
+// A member written for any group, called on an object.
+struct ScratchSummer {
+    int *scratch;
+    __device__ int sum(cg::thread_group g, int v) const { return scratch_sum(g, scratch, v); }
+};
+
+// Only the threads below `n` call the member with the block.
+__global__ void member_block_sum_below(int *out, int n) {
+    extern __shared__ int scratch[];
+    ScratchSummer summer{scratch};
+    int v = threadIdx.x;
+    if (threadIdx.x < n) {
+        v = summer.sum(cg::this_thread_block(), v); // expect: WL007
+    }
+    out[threadIdx.x] = v;
+}
+
+// Look-alike: every thread calls the member with the block.
+__global__ void member_block_sum_all(int *out) {
+    extern __shared__ int scratch[];
+    ScratchSummer summer{scratch};
+    out[threadIdx.x] = summer.sum(cg::this_thread_block(), threadIdx.x);
+}
+
 // Look-alike: every thread of the block sums.
 __global__ void block_sum_all(int *out) {
     extern __shared__ int scratch[];

@@ -374,13 +374,32 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 };
                 // A library's model comes before its source (a CuTe shape
                 // query is known by its name).
-                if c.receiver.is_some() || crate::ir::library::is_shape_query(c) {
+                if crate::ir::library::is_shape_query(c) {
                     return None;
                 }
                 let &t = templates.get(&c.name)?;
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
                 let deduced = Deduced::by_arguments(&fns[fi], c, &fns[t]);
-                let stated = stated_by_call(&fns[t], &c.template_args, &deduced, &lookup)?;
+                let stated = match c.receiver {
+                    None => stated_by_call(&fns[t], &c.template_args, &deduced, &lookup)?,
+                    // A member called on an object (`summer.run(block, v)`):
+                    // only its own class's, and only for the groups it
+                    // passes (a member template's values and classes stay
+                    // the object's to bind, `Module::callee`).
+                    Some(_) => {
+                        let class = &c.object.as_ref()?.class;
+                        if fns[t].class.as_deref() != Some(class.as_str())
+                            || deduced.groups.is_empty()
+                        {
+                            return None;
+                        }
+                        Stated {
+                            values: vec![None; fns[t].template_values.len()],
+                            classes: vec![None; fns[t].type_params.len()],
+                            groups: deduced.groups,
+                        }
+                    }
+                };
                 // A finding about the values is reported at the call,
                 // where the call is in the template's file.
                 let site = (fns[fi].file == fns[t].file).then_some(e.span);
