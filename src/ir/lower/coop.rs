@@ -119,19 +119,6 @@ fn tile_of(n: Option<i64>) -> Group {
     }
 }
 
-/// Does the lowering model `method` on `group`?
-fn handles(group: Group, method: &str) -> bool {
-    let members = match group {
-        Group::Block => Members::Block,
-        Group::Tile(n) => Members::Tile(Size::Of(n)),
-        Group::TileOf(_) => Members::Tile(Size::Param(String::new())),
-        Group::Cluster => Members::Cluster,
-        Group::Grid => Members::Grid,
-        Group::Opaque => return false,
-    };
-    handles_members(&members, method)
-}
-
 /// Does the lowering model `method` on a group with these members?
 pub(super) fn handles_members(members: &Members, method: &str) -> bool {
     match members {
@@ -298,15 +285,6 @@ impl FnBuilder<'_> {
             return None;
         }
         let group = *self.groups.get(node_text(group_node, text))?;
-        if !handles(group, &method) {
-            return None;
-        }
-        let gspan = self.span(group_node, site);
-        let d = depth + 1;
-        let mut lowered: Vec<ExprId> = Vec::new();
-        for a in &rest {
-            lowered.push(self.lower_expr(*a, text, d, site));
-        }
         let members = match group {
             Group::Block => Members::Block,
             Group::Tile(size) => Members::Tile(Size::Of(size)),
@@ -318,6 +296,15 @@ impl FnBuilder<'_> {
             // Opaque groups: an opaque call (never a block barrier).
             Group::Opaque => return None,
         };
+        if !handles_members(&members, &method) {
+            return None;
+        }
+        let gspan = self.span(group_node, site);
+        let d = depth + 1;
+        let mut lowered: Vec<ExprId> = Vec::new();
+        for a in &rest {
+            lowered.push(self.lower_expr(*a, text, d, site));
+        }
         Emit(&mut self.f.exprs).member_call(&members, &method, &lowered, span, gspan)
     }
 
@@ -358,7 +345,8 @@ impl Emit<'_> {
     }
 
     /// `method` of a group whose members are `members`, on its lowered
-    /// `args`; `None` where the lowering does not model it ([`handles`]).
+    /// `args`; `None` where the lowering does not model it
+    /// ([`handles_members`]).
     pub(super) fn member_call(
         &mut self,
         members: &Members,
