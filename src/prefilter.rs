@@ -31,6 +31,7 @@ pub const GROUP_NAMES: &[&str] = &[
     "grid_group",
     "this_cluster",
     "cluster_group",
+    "coalesced_threads",
 ];
 
 /// Legacy maskless primitives, matched as whole identifiers only: `__all`

@@ -667,7 +667,7 @@ impl Entry {
 /// Library calls whose value is as uniform as their arguments: pure
 /// functions and the cache-hinted loads.
 pub fn follows_arguments(name: &str) -> bool {
-    pure_function(name) || cached_load(name)
+    pure_function(name) || cached_load(name) || name == crate::ir::primitives::COALESCED_MASK
 }
 
 /// The cache-hinted loads (`__ldg(&p[i])`, `__ldcg`, …): like `p[i]`, as
@@ -726,6 +726,7 @@ pub fn pure_function(name: &str) -> bool {
         "__clzll",
         "__ffs",
         "__ffsll",
+        "__fns",
         "__brev",
         "__float2int_rn",
         "__int2float_rn",

@@ -29,6 +29,17 @@ pub fn is_asm_value(name: &str) -> bool {
     matches!(name, ASM_VALUE | ASM_WARP_VALUE | ASM_OPAQUE)
 }
 
+/// The name `cg::coalesced_threads()` lowers to: the mask of the lanes
+/// that run it together, which a coalesced group holds from then on (its
+/// members take it as their mask, through [`COALESCED_MASK`]).
+pub const COALESCED_LANES: &str = "__warplint_coalesced_lanes";
+
+/// `COALESCED_MASK(g)`: the mask coalesced group `g` holds (its value),
+/// as its members pass it to the `_sync` primitive they stand for. Marks
+/// the mask as a group's: the lanes that were together when the group was
+/// formed, which usually are the lanes that reach its members.
+pub const COALESCED_MASK: &str = "__warplint_coalesced_mask";
+
 /// The name a thread block cluster's `sync()` (`cluster.sync()`,
 /// `cg::sync(cluster)`) lowers to: a barrier every non-exited thread of
 /// the cluster's blocks must reach, so within a block it is a block

@@ -4,7 +4,8 @@
 use super::Claim;
 use super::Class;
 use crate::dataflow::{self, Context, Facts, GuardKind, Level};
-use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive};
+use crate::ir::primitives::{COALESCED_LANES, COALESCED_MASK};
+use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive, StmtId, StmtKind};
 use crate::source::SourceFile;
 
 /// A call in device code with what the dataflow knows about it.
@@ -390,6 +391,43 @@ fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Opt
 /// constants, defaults and values computed in the function; false when the
 /// mask comes from a member, an unknown global, or a parameter the caller
 /// supplies (then the call sites are judged instead).
+/// Whether the site's mask is a coalesced group's (`COALESCED_MASK` of
+/// the variable `cg::coalesced_threads()` initialised) and no
+/// lane-varying guard has split the lanes since the group was formed: the
+/// group is the lanes that were together there, every one of them gets
+/// here, and none that is not in it does.
+pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
+    let f = site.f;
+    let held = site.mask_arg().and_then(|m| match &f.expr(m).kind {
+        ExprKind::Call(c) if c.name == COALESCED_MASK => c.args.first().copied(),
+        _ => None,
+    });
+    let Some(ExprKind::Var(group)) = held.map(|h| &f.expr(h).kind) else {
+        return false;
+    };
+    let mut formed = (f.stmts.iter().enumerate()).filter_map(|(i, s)| match &s.kind {
+        StmtKind::Decl {
+            name,
+            init: Some(init),
+            ..
+        } if name == group
+            && matches!(&f.expr(*init).kind, ExprKind::Call(c) if c.name == COALESCED_LANES) =>
+        {
+            Some(i as StmtId)
+        }
+        _ => None,
+    });
+    let (Some(at), None) = (formed.next(), formed.next()) else {
+        return false;
+    };
+    let Some(there) = facts.functions[site.function].stmt_context.get(&at) else {
+        return false;
+    };
+    (site.context.guards.iter())
+        .filter(|g| g.level == Level::Varying)
+        .all(|g| (there.guards.iter()).any(|h| h.span == g.span && h.kind == g.kind))
+}
+
 pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
     let Some(m) = site.mask_arg() else {
         return true;

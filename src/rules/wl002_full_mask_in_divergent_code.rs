@@ -7,13 +7,14 @@
 //! are refuted rather than reported.
 
 use super::warp::{
-    activemask_mask, call_sites, callee_text, const_mask, first_primitive, guard_labels,
-    mask_is_modelled, reach_text, runs_full_mask,
+    activemask_mask, call_sites, callee_text, coalesced_where_formed, const_mask, first_primitive,
+    guard_labels, mask_is_modelled, reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
+use crate::ir::primitives::COALESCED_MASK;
 
 pub struct FullMaskInDivergentCode;
 
@@ -56,16 +57,24 @@ impl Rule for FullMaskInDivergentCode {
                     {
                         continue; // WL003's business, or a mask only callers know
                     }
+                    if coalesced_where_formed(&site, cx.facts) {
+                        continue; // the group's own lanes, all of them here
+                    }
                     // So is a mask the warp computes alike from values the
                     // analysis does not know (`(1u << kLanes) - 1` with
                     // `kLanes` a class's, a mask parameter): it may well
                     // name just the lanes the guard keeps, and only a run
                     // shows it wrong. A lane-varying mask (a ballot, a
                     // `__match_any_sync` group) is evidence, as a constant is.
+                    // And so is a coalesced group's: the lanes that were
+                    // together where it was formed, usually just those
+                    // that reach its members (`cg::coalesced_threads()`
+                    // inside the branch).
                     computed_masks = const_mask(&site, cx.module).is_none()
                         && site.mask_arg().is_some_and(|m| {
                             let facts = &cx.facts.functions[site.function];
                             dataflow::expr_level(site.f, m, facts, cx.module) < Level::Varying
+                                || dataflow::mentions_call(site.f, m, &[COALESCED_MASK])
                         });
                     match partial {
                         Some(threads) if !site.context.warp_divergent() => format!(

@@ -14,8 +14,10 @@
 use super::Class;
 use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
+use crate::dataflow;
 use crate::diagnostic::Severity;
-use crate::ir::FnKind;
+use crate::ir::primitives::COALESCED_MASK;
+use crate::ir::{FnKind, Primitive};
 
 pub struct ShuffleSourceOutsideMask;
 
@@ -44,6 +46,15 @@ impl Rule for ShuffleSourceOutsideMask {
             if const_mask(&site, cx.module) == Some(0xffff_ffff)
                 || activemask_mask(&site, cx.facts)
                 || !mask_is_modelled(&site, cx.module, cx.facts)
+            {
+                continue;
+            }
+            // A lane using a coalesced group went through its forming, so
+            // is in it; only a shuffle's source (a rank) may be outside.
+            if !matches!(p, Primitive::Shfl(_))
+                && site
+                    .mask_arg()
+                    .is_some_and(|m| dataflow::mentions_call(site.f, m, &[COALESCED_MASK]))
             {
                 continue;
             }

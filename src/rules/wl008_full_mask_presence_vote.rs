@@ -19,7 +19,7 @@ use super::warp::{CallSite, call_sites, const_mask};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Facts};
 use crate::diagnostic::Severity;
-use crate::ir::primitives::VoteMode;
+use crate::ir::primitives::{COALESCED_LANES, VoteMode};
 use crate::ir::{ExprId, ExprKind, FnKind, Function, Module, Primitive};
 use crate::source::SourceFile;
 
@@ -284,7 +284,7 @@ fn lane_set_read(
         let ExprKind::Call(c) = &e.kind else {
             return None;
         };
-        if c.name == "coalesced_threads" {
+        if c.name == COALESCED_LANES {
             return Some(e.span);
         }
         let prim = Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some());

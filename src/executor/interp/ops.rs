@@ -126,6 +126,38 @@ pub(super) fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Opt
                 };
             }
         }
+        // The lanes running `cg::coalesced_threads()` together: the mask
+        // its group holds; the group's members pass it on as it is.
+        crate::ir::primitives::COALESCED_LANES => {
+            for l in lanes_of(m) {
+                out[l] = Val::Int(i64::from(m));
+            }
+        }
+        crate::ir::primitives::COALESCED_MASK => {
+            for l in lanes_of(m) {
+                out[l] = arg(0, l);
+            }
+        }
+        // `__fns(mask, base, offset)`: the lane of the `offset`-th set bit
+        // of `mask` from `base` on (offset > 0; 0xffffffff where there is
+        // none). A coalesced group's `shfl(v, r)` reads the lane of rank r.
+        "__fns" => {
+            for l in lanes_of(m) {
+                out[l] = match (arg(0, l).as_int(), arg(1, l).as_int(), arg(2, l).as_int()) {
+                    (Some(mask), Some(base), Some(offset))
+                        if offset > 0 && (0..32).contains(&base) =>
+                    {
+                        let set = (base..32).filter(|b| (mask as u32) >> b & 1 == 1);
+                        Val::Int(
+                            set.clone()
+                                .nth((offset - 1) as usize)
+                                .map_or(0xffff_ffff, i64::from),
+                        )
+                    }
+                    _ => unknown_of(&[arg(0, l), arg(1, l), arg(2, l)]),
+                };
+            }
+        }
         n if crate::dataflow::cached_load(n) => {
             for l in lanes_of(m) {
                 out[l] = match arg(0, l) {

@@ -34,8 +34,14 @@
 //!   type parameter: `Function::group_params`) keeps its calls opaque
 //!   here, and an instance for a block or a tile of known size rewrites
 //!   them as that group's (`templates::bind_groups`, through [`Emit`]);
+//! - `cg::coalesced_threads()` is the mask of the lanes that run it
+//!   together (`primitives::COALESCED_LANES`), which the group's variable
+//!   holds; its members are the `_sync` primitives with that mask
+//!   (`COALESCED_MASK(g)`, so the rules know a group's mask), a rank is
+//!   the count of the group's lanes below, `shfl(v, r)` reads the lane of
+//!   rank `r` (`__fns`); not `shfl_up`/`shfl_down`, whose deltas are ranks;
 //! - the other members of clusters and grids and groups whose lanes are not known from the
-//!   text (`coalesced_threads()`, `labeled_partition`, `binary_partition`,
+//!   text (`labeled_partition`, `binary_partition`,
 //!   tiles of a size the text does not fix) keep their
 //!   calls opaque: their `sync()` is never taken for a block barrier, and
 //!   they never get a full mask.
@@ -65,6 +71,9 @@ pub(super) enum Group {
     Cluster,
     /// `this_grid()`: every block of the launch.
     Grid,
+    /// `coalesced_threads()`: the lanes that ran it together, a mask the
+    /// group's variable holds.
+    Coalesced,
     /// A group whose lanes the text does not fix.
     Opaque,
 }
@@ -143,6 +152,22 @@ pub(super) fn handles_members(members: &Members, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
+        // Not `shfl_up`/`shfl_down`: their source is a rank, which the
+        // `_sync` shuffles' lane delta is not.
+        Members::Coalesced(_) => matches!(
+            method,
+            "sync"
+                | "thread_rank"
+                | "size"
+                | "num_threads"
+                | "shfl"
+                | "ballot"
+                | "any"
+                | "all"
+                | "match_any"
+                | "match_all"
+                | "reduce"
+        ),
         Members::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
         Members::Grid => matches!(
             method,
@@ -170,6 +195,14 @@ fn is_free_group_function(scope: Option<&str>, name: &str) -> bool {
 /// Is `c` one of those free functions ([`is_free_group_function`])?
 pub(super) fn is_free_group_call(c: &Call) -> bool {
     c.receiver.is_none() && is_free_group_function(c.scope.as_deref(), &c.name)
+}
+
+/// `cg::coalesced_threads` as a call writes it.
+fn is_coalesced_threads(written: &str) -> bool {
+    match written.rsplit_once("::") {
+        Some((scope, last)) => last.trim() == "coalesced_threads" && cg_scope(Some(scope.trim())),
+        None => written.trim() == "coalesced_threads",
+    }
 }
 
 /// `cg::`-like scopes (and none, for `using namespace cooperative_groups`).
@@ -231,9 +264,8 @@ impl FnBuilder<'_> {
             }
             "this_cluster" => Some(Group::Cluster),
             "this_grid" => Some(Group::Grid),
-            "coalesced_threads" | "labeled_partition" | "binary_partition" | "this_multi_grid" => {
-                Some(Group::Opaque)
-            }
+            "coalesced_threads" => Some(Group::Coalesced),
+            "labeled_partition" | "binary_partition" | "this_multi_grid" => Some(Group::Opaque),
             _ => None,
         }
     }
@@ -247,11 +279,14 @@ impl FnBuilder<'_> {
         depth: usize,
         site: Option<ByteSpan>,
     ) -> Option<ExprId> {
+        let func = n.field("function")?;
+        let span = self.span(n, site);
+        if is_coalesced_threads(node_text(func, text)) {
+            return Some(self.prim_call(crate::ir::primitives::COALESCED_LANES, Vec::new(), span));
+        }
         if self.groups.is_empty() {
             return None;
         }
-        let func = n.field("function")?;
-        let span = self.span(n, site);
         let mut args: Vec<Node> = Vec::new();
         if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
@@ -293,6 +328,7 @@ impl FnBuilder<'_> {
             )),
             Group::Cluster => Members::Cluster,
             Group::Grid => Members::Grid,
+            Group::Coalesced => Members::Coalesced(node_text(group_node, text).to_owned()),
             // Opaque groups: an opaque call (never a block barrier).
             Group::Opaque => return None,
         };
@@ -320,6 +356,8 @@ pub(super) enum Members {
     Tile(Size),
     Cluster,
     Grid,
+    /// A coalesced group, by the variable holding its mask.
+    Coalesced(String),
 }
 
 impl Members {
@@ -360,7 +398,73 @@ impl Emit<'_> {
             Members::Tile(size) => self.tile_call(size, method, args, span, gspan),
             Members::Cluster => self.cluster_call(method, span),
             Members::Grid => self.grid_call(method, span),
+            Members::Coalesced(name) => self.coalesced_call(name, method, args, span, gspan),
         }
+    }
+
+    /// A member of a coalesced group held in `name`, which
+    /// [`handles_members`] models: its `_sync` primitive with the group's
+    /// mask (`COALESCED_MASK(name)`); a lane's rank is the number of the
+    /// group's lanes below it, and `shfl(v, r)` reads the lane of rank
+    /// `r`. A ballot's bits stay the lanes', not the ranks'.
+    fn coalesced_call(
+        &mut self,
+        name: &str,
+        method: &str,
+        args: &[ExprId],
+        span: ByteSpan,
+        gspan: ByteSpan,
+    ) -> Option<ExprId> {
+        let held = |e: &mut Self| e.expr(ExprKind::Var(name.to_owned()), gspan);
+        let mask = |e: &mut Self| {
+            let v = held(e);
+            e.prim_call(crate::ir::primitives::COALESCED_MASK, vec![v], gspan)
+        };
+        let arg = |i: usize| args.get(i).copied();
+        Some(match method {
+            "sync" => {
+                let m = mask(self);
+                self.prim_call("__syncwarp", vec![m], span)
+            }
+            "thread_rank" => {
+                let one = self.expr(ExprKind::Int(1), span);
+                let lane = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+                let bit = self.expr(ExprKind::Binary(BinOp::Shl, one, lane), span);
+                let one = self.expr(ExprKind::Int(1), span);
+                let below = self.expr(ExprKind::Binary(BinOp::Sub, bit, one), span);
+                let m = held(self);
+                let lower = self.expr(ExprKind::Binary(BinOp::BitAnd, m, below), span);
+                self.prim_call("__popc", vec![lower], span)
+            }
+            "size" | "num_threads" => {
+                let m = held(self);
+                self.prim_call("__popc", vec![m], span)
+            }
+            "shfl" => {
+                let (v, r) = (arg(0)?, arg(1)?);
+                let m = mask(self);
+                let zero = self.expr(ExprKind::Int(0), span);
+                let one = self.expr(ExprKind::Int(1), span);
+                let nth = self.expr(ExprKind::Binary(BinOp::Add, r, one), span);
+                let held = held(self);
+                let src = self.prim_call("__fns", vec![held, zero, nth], span);
+                self.prim_call("__shfl_sync", vec![m, v, src], span)
+            }
+            "ballot" | "any" | "all" | "match_any" | "match_all" | "reduce" => {
+                let name = match method {
+                    "ballot" => "__ballot_sync",
+                    "any" => "__any_sync",
+                    "all" => "__all_sync",
+                    "match_any" => "__match_any_sync",
+                    "match_all" => "__match_all_sync",
+                    _ => "__reduce_add_sync",
+                };
+                let v = arg(0)?;
+                let m = mask(self);
+                self.prim_call(name, vec![m, v], span)
+            }
+            _ => return None,
+        })
     }
 
     fn block_call(&mut self, method: &str, span: ByteSpan) -> Option<ExprId> {
@@ -657,7 +761,9 @@ impl FnBuilder<'_> {
         let by_init = || init.and_then(|v| self.group_of_init(v, text));
         // `cg::thread_group g = cg::this_thread_block();`: the value tells.
         let g = match group_of_type(ty, self.constants) {
-            Some(Group::Opaque) if is_type_erased(ty) => by_init().or(Some(Group::Opaque)),
+            Some(Group::Opaque) if is_type_erased(ty) || ty.ends_with("coalesced_group") => {
+                by_init().or(Some(Group::Opaque))
+            }
             typed => typed.or_else(by_init),
         }
         .map(|g| match g {
@@ -724,7 +830,7 @@ mod tests {
     fn unsized_groups_stay_opaque() {
         let m = lower(
             "__device__ void f(cg::thread_group g, int *p) {\n\
-             auto c = cg::coalesced_threads();\n\
+             auto c = cg::labeled_partition(cg::tiled_partition<32>(cg::this_thread_block()), p[0]);\n\
              if (p[threadIdx.x]) { g.sync(); cg::sync(c); c.sync(); }\n\
              }\n",
         );
@@ -774,5 +880,30 @@ mod tests {
         // still is, for the generic `down`'s call.
         assert!(m.function("down").unwrap().runs_as_instances);
         assert!(!m.function("sum").unwrap().runs_as_instances);
+    }
+
+    #[test]
+    fn a_coalesced_group_holds_the_lanes_that_formed_it() {
+        let m = lower(
+            "namespace cg = cooperative_groups;\n\
+             __global__ void k(int *p) {\n\
+             cg::coalesced_group active = cg::coalesced_threads();\n\
+             if (p[threadIdx.x]) { active.sync(); p[0] = active.shfl(p[1], 0) + active.size(); }\n\
+             }\n",
+        );
+        let names = calls(m.function("k").unwrap());
+        for want in [
+            crate::ir::primitives::COALESCED_LANES,
+            crate::ir::primitives::COALESCED_MASK,
+            "__syncwarp",
+            "__shfl_sync",
+            "__fns",
+            "__popc",
+        ] {
+            assert!(
+                names.iter().any(|n| n == want),
+                "{want} missing from {names:?}"
+            );
+        }
     }
 }
