@@ -4,7 +4,7 @@
 use super::Claim;
 use super::Class;
 use crate::dataflow::{self, Context, Facts, GuardKind, Level};
-use crate::ir::primitives::{COALESCED_LANES, COALESCED_MASK};
+use crate::ir::primitives::COALESCED_MASK;
 use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive, StmtId, StmtKind};
 use crate::source::SourceFile;
 
@@ -392,10 +392,10 @@ fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Opt
 /// mask comes from a member, an unknown global, or a parameter the caller
 /// supplies (then the call sites are judged instead).
 /// Whether the site's mask is a coalesced group's (`COALESCED_MASK` of
-/// the variable `cg::coalesced_threads()` initialised) and no
-/// lane-varying guard has split the lanes since the group was formed: the
-/// group is the lanes that were together there, every one of them gets
-/// here, and none that is not in it does.
+/// the variable `cg::coalesced_threads()` or a partition initialised)
+/// and no lane-varying guard has split the lanes since the group was
+/// formed: the group is (some of) the lanes that were together there,
+/// every one of them gets here, and none that is not in it does.
 pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
     let f = site.f;
     let held = site.mask_arg().and_then(|m| match &f.expr(m).kind {
@@ -408,13 +408,9 @@ pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
     let mut formed = (f.stmts.iter().enumerate()).filter_map(|(i, s)| match &s.kind {
         StmtKind::Decl {
             name,
-            init: Some(init),
+            init: Some(_),
             ..
-        } if name == group
-            && matches!(&f.expr(*init).kind, ExprKind::Call(c) if c.name == COALESCED_LANES) =>
-        {
-            Some(i as StmtId)
-        }
+        } if name == group => Some(i as StmtId),
         _ => None,
     });
     let (Some(at), None) = (formed.next(), formed.next()) else {

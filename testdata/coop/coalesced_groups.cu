@@ -69,3 +69,37 @@ __global__ void count_positive_whole_warp(const int *in, int *out) {
     int total = cg::reduce(active, v > 0 ? 1 : 0, cg::plus<int>());
     if (active.thread_rank() == 0) atomicAdd(out, total);
 }
+
+// Partitions of a group are collectives over it: splitting the whole
+// warp's tile from inside a branch waits for lanes that never come.
+__global__ void split_tile_in_branch(const int *in, int *out) {
+    auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        auto big = cg::binary_partition(warp, v > 10); // expect: WL002
+        out[threadIdx.x] = big.size();
+    }
+}
+
+// Look-alike: the whole warp's tile split by a label where every lane is,
+// and the parts used there.
+__global__ void sum_by_label(const int *in, int *out) {
+    auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    int v = in[threadIdx.x];
+    auto same = cg::labeled_partition(warp, v & 3);
+    int s = cg::reduce(same, v, cg::plus<int>());
+    int first = same.shfl(v, 0);
+    if (same.thread_rank() == 0) out[threadIdx.x] = s + first;
+}
+
+// Look-alike: a coalesced group formed in the branch, split there, and the
+// parts synced there.
+__global__ void split_positive(const int *in, int *out) {
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        auto active = cg::coalesced_threads();
+        auto big = cg::binary_partition(active, v > 10);
+        big.sync();
+        out[threadIdx.x] = big.thread_rank();
+    }
+}

@@ -40,9 +40,14 @@
 //!   (`COALESCED_MASK(g)`, so the rules know a group's mask), a rank is
 //!   the count of the group's lanes below, `shfl(v, r)` reads the lane of
 //!   rank `r` (`__fns`); not `shfl_up`/`shfl_down`, whose deltas are ranks;
+//! - `cg::labeled_partition(parent, label)` of a tile or a coalesced group
+//!   is `__match_any_sync(parent's mask, label)`, and
+//!   `cg::binary_partition(parent, pred)` `(pred ? 0 : mask) ^
+//!   __ballot_sync(mask, pred)`: collectives over the parent, whose value
+//!   the new group holds as a coalesced group does;
 //! - the other members of clusters and grids and groups whose lanes are not known from the
-//!   text (`labeled_partition`, `binary_partition`,
-//!   tiles of a size the text does not fix) keep their
+//!   text (a partition of another group, tiles of a size the text does
+//!   not fix) keep their
 //!   calls opaque: their `sync()` is never taken for a block barrier, and
 //!   they never get a full mask.
 //!
@@ -72,7 +77,8 @@ pub(super) enum Group {
     /// `this_grid()`: every block of the launch.
     Grid,
     /// `coalesced_threads()`: the lanes that ran it together, a mask the
-    /// group's variable holds.
+    /// group's variable holds; also a partition of a tile or of such a
+    /// group (`labeled_partition`, `binary_partition`).
     Coalesced,
     /// A group whose lanes the text does not fix.
     Opaque,
@@ -265,7 +271,18 @@ impl FnBuilder<'_> {
             "this_cluster" => Some(Group::Cluster),
             "this_grid" => Some(Group::Grid),
             "coalesced_threads" => Some(Group::Coalesced),
-            "labeled_partition" | "binary_partition" | "this_multi_grid" => Some(Group::Opaque),
+            // A partition of a group whose lanes are known (a tile, a
+            // coalesced group): the mask `lower_partition` computes.
+            "labeled_partition" | "binary_partition" => Some(
+                match args
+                    .first()
+                    .and_then(|p| self.groups.get(node_text(*p, text)))
+                {
+                    Some(Group::Tile(_) | Group::TileOf(_) | Group::Coalesced) => Group::Coalesced,
+                    _ => Group::Opaque,
+                },
+            ),
+            "this_multi_grid" => Some(Group::Opaque),
             _ => None,
         }
     }
@@ -291,6 +308,9 @@ impl FnBuilder<'_> {
         if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
             args.extend(a.named_children(&mut c).filter(|k| k.kind() != "comment"));
+        }
+        if let Some(id) = self.lower_partition(func, &args, text, depth, span, site) {
+            return Some(id);
         }
         // `g.method(args)` or `cg::fn(g, args)`.
         let (group_node, method, rest): (Node, String, Vec<Node>) = match func.kind() {
@@ -348,6 +368,59 @@ impl FnBuilder<'_> {
     pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         Emit(&mut self.f.exprs).prim_call(name, args, span)
     }
+
+    /// `cg::labeled_partition(parent, label)`: the parent's lanes with the
+    /// same label, `__match_any_sync(parent's mask, label)`;
+    /// `cg::binary_partition(parent, pred)`: those with the same truth,
+    /// `(pred ? 0 : parent's mask) ^ __ballot_sync(parent's mask, pred)`.
+    /// Both are collectives over the parent, and their value is the mask
+    /// the new group holds (a [`Group::Coalesced`] of the lanes that formed
+    /// it). A parent whose lanes the text does not fix: `None`.
+    fn lower_partition(
+        &mut self,
+        func: Node,
+        args: &[Node],
+        text: &str,
+        depth: usize,
+        span: ByteSpan,
+        site: Option<ByteSpan>,
+    ) -> Option<ExprId> {
+        let written = node_text(func, text);
+        let (scope, last) = match written.rsplit_once("::") {
+            Some((s, l)) => (Some(s.trim()), l.trim()),
+            None => (None, written.trim()),
+        };
+        let binary = match last {
+            "labeled_partition" => false,
+            "binary_partition" => true,
+            _ => return None,
+        };
+        let [parent, by] = args else { return None };
+        if !cg_scope(scope) || parent.kind() != "identifier" {
+            return None;
+        }
+        let name = node_text(*parent, text);
+        let members = match *self.groups.get(name)? {
+            Group::Tile(size) => Members::Tile(Size::Of(size)),
+            Group::TileOf(i) => Members::Tile(Size::Param(
+                self.f.template_values.get(usize::from(i))?.clone(),
+            )),
+            Group::Coalesced => Members::Coalesced(name.to_owned()),
+            _ => return None,
+        };
+        let gspan = self.span(*parent, site);
+        let by = self.lower_expr(*by, text, depth + 1, site);
+        let mut e = Emit(&mut self.f.exprs);
+        let mask = e.group_mask(&members, gspan)?;
+        if !binary {
+            return Some(e.prim_call("__match_any_sync", vec![mask, by], span));
+        }
+        let ballot = e.prim_call("__ballot_sync", vec![mask, by], span);
+        let zero = e.expr(ExprKind::Int(0), span);
+        let again = e.group_mask(&members, gspan)?;
+        let others = e.expr(ExprKind::Ternary(by, zero, again), span);
+        Some(e.expr(ExprKind::Binary(BinOp::BitXor, others, ballot), span))
+    }
 }
 
 /// What a group's members lower to, by the kind of group.
@@ -400,6 +473,18 @@ impl Emit<'_> {
             Members::Grid => self.grid_call(method, span),
             Members::Coalesced(name) => self.coalesced_call(name, method, args, span, gspan),
         }
+    }
+
+    /// The mask of a tile or of a coalesced group (`None` for others).
+    fn group_mask(&mut self, members: &Members, gspan: ByteSpan) -> Option<ExprId> {
+        Some(match members {
+            Members::Tile(size) => self.tile_mask(size, gspan),
+            Members::Coalesced(name) => {
+                let v = self.expr(ExprKind::Var(name.clone()), gspan);
+                self.prim_call(crate::ir::primitives::COALESCED_MASK, vec![v], gspan)
+            }
+            _ => return None,
+        })
     }
 
     /// A member of a coalesced group held in `name`, which
