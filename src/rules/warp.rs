@@ -387,16 +387,47 @@ fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Opt
     }
 }
 
-/// Can the executor know this call's mask? True for literals, macros,
-/// constants, defaults and values computed in the function; false when the
-/// mask comes from a member, an unknown global, or a parameter the caller
-/// supplies (then the call sites are judged instead).
+/// Per function, the statement declaring each local once (`None`: more
+/// than once), read by [`coalesced_where_formed`]; built once per
+/// function, so the work per call site does not grow with its length.
+#[derive(Default)]
+pub struct Formations<'m> {
+    of: rustc_hash::FxHashMap<usize, rustc_hash::FxHashMap<&'m str, Option<StmtId>>>,
+}
+
+impl<'m> Formations<'m> {
+    fn declaration(&mut self, function: usize, f: &'m Function, name: &str) -> Option<StmtId> {
+        let decls = self.of.entry(function).or_insert_with(|| {
+            let mut decls: rustc_hash::FxHashMap<&str, Option<StmtId>> = Default::default();
+            for (i, s) in f.stmts.iter().enumerate() {
+                if let StmtKind::Decl {
+                    name,
+                    init: Some(_),
+                    ..
+                } = &s.kind
+                {
+                    decls
+                        .entry(name.as_str())
+                        .and_modify(|d| *d = None)
+                        .or_insert(Some(i as StmtId));
+                }
+            }
+            decls
+        });
+        decls.get(name).copied().flatten()
+    }
+}
+
 /// Whether the site's mask is a coalesced group's (`COALESCED_MASK` of
 /// the variable `cg::coalesced_threads()` or a partition initialised)
 /// and no lane-varying guard has split the lanes since the group was
 /// formed: the group is (some of) the lanes that were together there,
 /// every one of them gets here, and none that is not in it does.
-pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
+pub fn coalesced_where_formed<'m>(
+    site: &CallSite<'m>,
+    facts: &Facts,
+    formations: &mut Formations<'m>,
+) -> bool {
     let f = site.f;
     let held = site.mask_arg().and_then(|m| match &f.expr(m).kind {
         ExprKind::Call(c) if c.name == COALESCED_MASK => c.args.first().copied(),
@@ -405,15 +436,7 @@ pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
     let Some(ExprKind::Var(group)) = held.map(|h| &f.expr(h).kind) else {
         return false;
     };
-    let mut formed = (f.stmts.iter().enumerate()).filter_map(|(i, s)| match &s.kind {
-        StmtKind::Decl {
-            name,
-            init: Some(_),
-            ..
-        } if name == group => Some(i as StmtId),
-        _ => None,
-    });
-    let (Some(at), None) = (formed.next(), formed.next()) else {
+    let Some(at) = formations.declaration(site.function, f, group) else {
         return false;
     };
     let Some(there) = facts.functions[site.function].stmt_context.get(&at) else {
@@ -424,6 +447,10 @@ pub fn coalesced_where_formed(site: &CallSite, facts: &Facts) -> bool {
         .all(|g| (there.guards.iter()).any(|h| h.span == g.span && h.kind == g.kind))
 }
 
+/// Can the executor know this call's mask? True for literals, macros,
+/// constants, defaults and values computed in the function; false when the
+/// mask comes from a member, an unknown global, or a parameter the caller
+/// supplies (then the call sites are judged instead).
 pub fn mask_is_modelled(site: &CallSite, module: &Module, facts: &Facts) -> bool {
     let Some(m) = site.mask_arg() else {
         return true;

@@ -7,8 +7,8 @@
 //! are refuted rather than reported.
 
 use super::warp::{
-    activemask_mask, call_sites, callee_text, coalesced_where_formed, const_mask, first_primitive,
-    guard_labels, mask_is_modelled, reach_text, runs_full_mask,
+    Formations, activemask_mask, call_sites, callee_text, coalesced_where_formed, const_mask,
+    first_primitive, guard_labels, mask_is_modelled, reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
@@ -38,6 +38,7 @@ impl Rule for FullMaskInDivergentCode {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
+        let mut formations = Formations::default();
         for site in call_sites(cx.module, cx.facts) {
             let src = cx.source_of(site.function);
             let partial = partial_warp_threads(cx.module, site.function);
@@ -57,7 +58,7 @@ impl Rule for FullMaskInDivergentCode {
                     {
                         continue; // WL003's business, or a mask only callers know
                     }
-                    if coalesced_where_formed(&site, cx.facts) {
+                    if coalesced_where_formed(&site, cx.facts, &mut formations) {
                         continue; // the group's own lanes, all of them here
                     }
                     // So is a mask the warp computes alike from values the
