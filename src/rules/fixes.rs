@@ -231,6 +231,13 @@ fn plan_mask_argument(cx: &RuleContext, f: &Finding, activemask: bool) -> Option
     );
     let call = call_node(cx, f.start, f.end)?;
     let args = call.field("arguments")?;
+    // A group's member (`cg::reduce(active, v, op)`, `tile.sync()`) stands
+    // for the primitive with the group's mask: its arguments hold no mask
+    // to replace.
+    let written = node_text(call.field("function")?, cx.file.source.text.as_str());
+    if written.rsplit("::").next().map(str::trim) != Some(ir_call.name.as_str()) {
+        return None;
+    }
     let reach = reach(cx, claim.function, ctx, call)?;
     // Without a ballot the mask is the full warp: right for WL003 in a
     // kernel the whole warp runs, never a fix for WL002.
