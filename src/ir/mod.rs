@@ -225,9 +225,9 @@ pub struct Function {
     /// runs the object's class's `operator()` (`lower::callables`).
     pub passed_objects: Vec<(ExprId, usize)>,
     /// Arguments a callee's parameter may deduce a template parameter
-    /// from: a tile of a known size (`tile_total(tile, v)` with `tile` a
-    /// `thread_block_tile<16>`), an object of a named class
-    /// (`pick(HalfTag{}, v)`, a local `HalfTag tag;`).
+    /// or a group from: a block or a tile of a known size (`tile_total(tile,
+    /// v)` with `tile` a `thread_block_tile<16>`), an object of a named
+    /// class (`pick(HalfTag{}, v)`, a local `HalfTag tag;`).
     pub deducing_arguments: Vec<(ExprId, Deducing)>,
     /// The parameters whose argument deduces one of the template's own
     /// parameters: typed `thread_block_tile<N>` (`N` one of
@@ -1133,10 +1133,13 @@ impl Module {
                 let ExprKind::Call(c) = &e.kind else {
                     return None;
                 };
-                let plain = c.args.is_empty()
+                if !(c.args.is_empty()
                     && c.receiver.is_none()
                     && c.template_args.is_empty()
-                    && c.target.is_none();
+                    && c.target.is_none())
+                {
+                    return None;
+                }
                 let scope = c.scope.as_deref().filter(|s| !s.is_empty());
                 let keys: Vec<GetterKey> = fold::call_keys(f.class.is_some(), scope, &c.name)
                     .map(|key| {
@@ -1144,7 +1147,7 @@ impl Module {
                         (key, scope, c.name.as_str())
                     })
                     .collect();
-                (plain && !keys.is_empty()).then_some((fi, id as ExprId, keys))
+                (!keys.is_empty()).then_some((fi, id as ExprId, keys))
             })
         })
     }

@@ -387,6 +387,13 @@ fn call_const_mask(module: &Module, f: &Function, c: &Call, p: Primitive) -> Opt
     }
 }
 
+/// Whether the site's mask is a coalesced group's, as its members pass it
+/// (`COALESCED_MASK`): the lanes that formed the group.
+pub fn group_held_mask(site: &CallSite) -> bool {
+    site.mask_arg()
+        .is_some_and(|m| dataflow::mentions_call(site.f, m, &[COALESCED_MASK]))
+}
+
 /// Per function, the statement declaring each local once (`None`: more
 /// than once), read by [`coalesced_where_formed`]; built once per
 /// function, so the work per call site does not grow with its length.

@@ -8,13 +8,12 @@
 
 use super::warp::{
     Formations, activemask_mask, call_sites, callee_text, coalesced_where_formed, const_mask,
-    first_primitive, guard_labels, mask_is_modelled, reach_text, runs_full_mask,
+    first_primitive, group_held_mask, guard_labels, mask_is_modelled, reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
 use crate::dataflow::{self, Level};
 use crate::diagnostic::Severity;
-use crate::ir::primitives::COALESCED_MASK;
 
 pub struct FullMaskInDivergentCode;
 
@@ -72,11 +71,11 @@ impl Rule for FullMaskInDivergentCode {
                     // that reach its members (`cg::coalesced_threads()`
                     // inside the branch).
                     computed_masks = const_mask(&site, cx.module).is_none()
-                        && site.mask_arg().is_some_and(|m| {
-                            let facts = &cx.facts.functions[site.function];
-                            dataflow::expr_level(site.f, m, facts, cx.module) < Level::Varying
-                                || dataflow::mentions_call(site.f, m, &[COALESCED_MASK])
-                        });
+                        && (group_held_mask(&site)
+                            || site.mask_arg().is_some_and(|m| {
+                                let facts = &cx.facts.functions[site.function];
+                                dataflow::expr_level(site.f, m, facts, cx.module) < Level::Varying
+                            }));
                     match partial {
                         Some(threads) if !site.context.warp_divergent() => format!(
                             "`{}` names {}, but blocks of {threads} threads end in a partial warp",

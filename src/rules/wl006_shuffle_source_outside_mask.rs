@@ -12,11 +12,9 @@
 //! outside their own mask, the static evidence behind a default finding.
 
 use super::Class;
-use super::warp::{activemask_mask, call_sites, const_mask, mask_is_modelled};
+use super::warp::{activemask_mask, call_sites, const_mask, group_held_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
-use crate::dataflow;
 use crate::diagnostic::Severity;
-use crate::ir::primitives::COALESCED_MASK;
 use crate::ir::{FnKind, Primitive};
 
 pub struct ShuffleSourceOutsideMask;
@@ -51,11 +49,7 @@ impl Rule for ShuffleSourceOutsideMask {
             }
             // A lane using a coalesced group went through its forming, so
             // is in it; only a shuffle's source (a rank) may be outside.
-            if !matches!(p, Primitive::Shfl(_))
-                && site
-                    .mask_arg()
-                    .is_some_and(|m| dataflow::mentions_call(site.f, m, &[COALESCED_MASK]))
-            {
+            if !matches!(p, Primitive::Shfl(_)) && group_held_mask(&site) {
                 continue;
             }
             let (start, end) = site.span();

@@ -1068,7 +1068,6 @@ impl Unit<'_> {
         ir::lower::instantiate_linked(module);
         self.link_constants(module);
         module.settle_class_constants();
-        module.settle_getter_calls();
     }
 
     /// The headers' constants and class block shapes that a name of the
@@ -1190,8 +1189,14 @@ impl Unit<'_> {
                 }
             }
         }
+        // A constant `constexpr` function linked from a header: the
+        // calls of it become its value, as the file's own did in lowering.
+        let getters_linked = constants.iter().any(|(k, _)| k.ends_with("()"));
         for (k, v) in constants {
             module.constants.entry(k).or_insert(v);
+        }
+        if getters_linked {
+            module.settle_getter_calls();
         }
         for (k, v) in shapes {
             module.class_block_shapes.entry(k).or_insert(v);

@@ -158,22 +158,21 @@ pub(super) fn handles_members(members: &Members, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
-        // Not `shfl_up`/`shfl_down`: their source is a rank, which the
-        // `_sync` shuffles' lane delta is not.
-        Members::Coalesced(_) => matches!(
-            method,
-            "sync"
-                | "thread_rank"
-                | "size"
-                | "num_threads"
-                | "shfl"
-                | "ballot"
-                | "any"
-                | "all"
-                | "match_any"
-                | "match_all"
-                | "reduce"
-        ),
+        // A tile's members but `meta_group_rank`, and those whose source
+        // is a rank, which a `_sync` shuffle's lane delta or mask is not
+        // (`shfl_up`, `shfl_down`, `shfl_xor`, the scans).
+        Members::Coalesced(_) => {
+            handles_members(&Members::Tile(Size::Of(32)), method)
+                && !matches!(
+                    method,
+                    "meta_group_rank"
+                        | "shfl_up"
+                        | "shfl_down"
+                        | "shfl_xor"
+                        | "inclusive_scan"
+                        | "exclusive_scan"
+                )
+        }
         Members::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
         Members::Grid => matches!(
             method,
@@ -339,19 +338,8 @@ impl FnBuilder<'_> {
         if group_node.kind() != "identifier" {
             return None;
         }
-        let group = *self.groups.get(node_text(group_node, text))?;
-        let members = match group {
-            Group::Block => Members::Block,
-            Group::Tile(size) => Members::Tile(Size::Of(size)),
-            Group::TileOf(i) => Members::Tile(Size::Param(
-                self.f.template_values.get(usize::from(i))?.clone(),
-            )),
-            Group::Cluster => Members::Cluster,
-            Group::Grid => Members::Grid,
-            Group::Coalesced => Members::Coalesced(node_text(group_node, text).to_owned()),
-            // Opaque groups: an opaque call (never a block barrier).
-            Group::Opaque => return None,
-        };
+        // Opaque groups: an opaque call (never a block barrier).
+        let members = self.members_of(node_text(group_node, text))?;
         if !handles_members(&members, &method) {
             return None;
         }
@@ -367,6 +355,22 @@ impl FnBuilder<'_> {
     /// A call of a primitive by name, with no scope or receiver.
     pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         Emit(&mut self.f.exprs).prim_call(name, args, span)
+    }
+
+    /// What the members of the group a name holds lower to (`None`: a
+    /// group whose lanes the text does not fix).
+    fn members_of(&self, name: &str) -> Option<Members> {
+        Some(match *self.groups.get(name)? {
+            Group::Block => Members::Block,
+            Group::Tile(size) => Members::Tile(Size::Of(size)),
+            Group::TileOf(i) => Members::Tile(Size::Param(
+                self.f.template_values.get(usize::from(i))?.clone(),
+            )),
+            Group::Cluster => Members::Cluster,
+            Group::Grid => Members::Grid,
+            Group::Coalesced => Members::Coalesced(name.to_owned()),
+            Group::Opaque => return None,
+        })
     }
 
     /// `cg::labeled_partition(parent, label)`: the parent's lanes with the
@@ -399,15 +403,10 @@ impl FnBuilder<'_> {
         if !cg_scope(scope) || parent.kind() != "identifier" {
             return None;
         }
-        let name = node_text(*parent, text);
-        let members = match *self.groups.get(name)? {
-            Group::Tile(size) => Members::Tile(Size::Of(size)),
-            Group::TileOf(i) => Members::Tile(Size::Param(
-                self.f.template_values.get(usize::from(i))?.clone(),
-            )),
-            Group::Coalesced => Members::Coalesced(name.to_owned()),
-            _ => return None,
-        };
+        let members = self.members_of(node_text(*parent, text))?;
+        if !matches!(members, Members::Tile(_) | Members::Coalesced(_)) {
+            return None;
+        }
         let gspan = self.span(*parent, site);
         let by = self.lower_expr(*by, text, depth + 1, site);
         let mut e = Emit(&mut self.f.exprs);
@@ -479,12 +478,16 @@ impl Emit<'_> {
     fn group_mask(&mut self, members: &Members, gspan: ByteSpan) -> Option<ExprId> {
         Some(match members {
             Members::Tile(size) => self.tile_mask(size, gspan),
-            Members::Coalesced(name) => {
-                let v = self.expr(ExprKind::Var(name.clone()), gspan);
-                self.prim_call(crate::ir::primitives::COALESCED_MASK, vec![v], gspan)
-            }
+            Members::Coalesced(name) => self.coalesced_mask(name, gspan),
             _ => return None,
         })
+    }
+
+    /// `COALESCED_MASK(name)`: the mask the coalesced group `name` holds,
+    /// as its members pass it.
+    fn coalesced_mask(&mut self, name: &str, gspan: ByteSpan) -> ExprId {
+        let held = self.expr(ExprKind::Var(name.to_owned()), gspan);
+        self.prim_call(crate::ir::primitives::COALESCED_MASK, vec![held], gspan)
     }
 
     /// A member of a coalesced group held in `name`, which
@@ -501,10 +504,7 @@ impl Emit<'_> {
         gspan: ByteSpan,
     ) -> Option<ExprId> {
         let held = |e: &mut Self| e.expr(ExprKind::Var(name.to_owned()), gspan);
-        let mask = |e: &mut Self| {
-            let v = held(e);
-            e.prim_call(crate::ir::primitives::COALESCED_MASK, vec![v], gspan)
-        };
+        let mask = |e: &mut Self| e.coalesced_mask(name, gspan);
         let arg = |i: usize| args.get(i).copied();
         Some(match method {
             "sync" => {

@@ -1744,11 +1744,6 @@ impl FnBuilder<'_> {
             .or_else(|| self.file_aliases.get(name))
     }
 
-    /// `WarpReduce(temp).Sum(v)`: a member called on a temporary that the
-    /// receiver `obj` (lowered as `lowered`) constructs, CUB's documented
-    /// form. Its class is the one an alias names, or the type the call
-    /// writes; its construction takes the call's plain arguments, as a
-    /// declared object's does.
     /// What an argument lets the callee deduce: a group whose kind the
     /// text fixes (a block, a tile of known size: a name holding one, or
     /// `cg::this_thread_block()` passed directly), or the class of an
@@ -1788,6 +1783,11 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// `WarpReduce(temp).Sum(v)`: a member called on a temporary that the
+    /// receiver `obj` (lowered as `lowered`) constructs, CUB's documented
+    /// form. Its class is the one an alias names, or the type the call
+    /// writes; its construction takes the call's plain arguments, as a
+    /// declared object's does.
     fn temporary(&mut self, obj: Node, lowered: ExprId, text: &str) -> Option<usize> {
         let fun = obj
             .field("function")
