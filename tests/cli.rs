@@ -548,3 +548,31 @@ fn a_switch_case_is_named_as_the_case_its_lanes_enter() {
         "{message}"
     );
 }
+
+#[test]
+fn a_helper_barrier_is_named_as_the_helper_writes_it() {
+    // A block passed to a helper written for any group: the barrier the
+    // threads wait at is the helper's `g.sync()`, also through a second
+    // helper that hands the group on, and the label points at it.
+    let o = run(&[
+        "check",
+        "testdata/coop/generic_groups.cu",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for line in [44, 54] {
+        let d = (report["diagnostics"].as_array().unwrap().iter())
+            .find(|d| d["line"] == line && d["code"] == "WL007")
+            .expect("the helper call's finding");
+        let message = d["message"].as_str().unwrap();
+        assert!(message.contains("waits at `g.sync()`,"), "{message}");
+        let labels: Vec<&str> = (d["labels"].as_array().unwrap().iter())
+            .filter_map(|l| l["message"].as_str())
+            .collect();
+        assert!(
+            labels.contains(&"`g.sync` inside `scratch_sum<thread_block>`"),
+            "{labels:?}"
+        );
+    }
+}

@@ -52,19 +52,7 @@ impl CallSite<'_> {
     /// stand for), `__reduce_add_sync`. The primitive's own name where the
     /// text is not a plain name: a macro's expansion, inline PTX.
     pub fn written_name(&self, src: &SourceFile, p: Primitive) -> String {
-        let (start, end) = self.span();
-        let text = src.text.get(start..end).unwrap_or("");
-        let callee = text.split('(').next().unwrap_or("").trim();
-        // A name, scoped or a member (`cg::reduce`, `tile.shfl_down`).
-        let plain = (callee.bytes().next()).is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-            && (callee.bytes())
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
-            && !matches!(callee, "asm" | "__asm" | "__asm__");
-        if self.call.via_macro.is_none() && text.contains('(') && plain {
-            callee.to_owned()
-        } else {
-            p.display_name().to_owned()
-        }
+        written_callee(src, self.f, self.expr, p)
     }
 
     /// The mask argument's expression, for masked primitives.
@@ -226,33 +214,80 @@ pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
         .collect()
 }
 
-/// The first primitive (matching `pred`) inside function `g`, for a label
-/// of a finding in function `caller`. A label is a span of the caller's
-/// file, so a `g` from another file (an included header) gets none.
-pub fn first_primitive(
+/// The primitive call at `expr` of `f` as the code spells its callee
+/// (`g.sync`, `cg::reduce`, `__syncthreads`), `src` being `f`'s file; the
+/// primitive's own name where the text is not a plain name: a macro's
+/// expansion, inline PTX.
+fn written_callee(src: &SourceFile, f: &Function, expr: ExprId, p: Primitive) -> String {
+    let (start, end) = f.expr(expr).span;
+    let text = src.text.get(start..end).unwrap_or("");
+    let callee = text.split('(').next().unwrap_or("").trim();
+    // A name, scoped or a member (`cg::reduce`, `tile.shfl_down`).
+    let plain = (callee.bytes().next()).is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && (callee.bytes()).all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
+        && !matches!(callee, "asm" | "__asm" | "__asm__");
+    let from_macro = matches!(&f.expr(expr).kind, ExprKind::Call(c) if c.via_macro.is_some());
+    if !from_macro && text.contains('(') && plain {
+        callee.to_owned()
+    } else {
+        p.display_name().to_owned()
+    }
+}
+
+/// The first primitive (matching `pred`) a call of `g` runs: in `g`'s own
+/// body, else in the functions it calls, breadth first (the first
+/// [`FULL_MASK_SEARCH`] reached), so that a helper handing its group on
+/// (`scratch_sum_twice(g, …)` → `scratch_sum(g, …)`) names the barrier
+/// it ends at. (function, call expression, primitive).
+fn first_primitive_run(
     module: &Module,
+    g: usize,
+    pred: &dyn Fn(Primitive) -> bool,
+) -> Option<(usize, ExprId, Primitive)> {
+    let mut seen = vec![g];
+    let mut next = 0;
+    while next < seen.len() && next < FULL_MASK_SEARCH {
+        let fi = seen[next];
+        next += 1;
+        for (e, c) in module.functions[fi].own_calls() {
+            match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+                Some(p) if pred(p) => return Some((fi, e, p)),
+                Some(_) => {}
+                None => {
+                    if let Some(h) = dataflow::callee(module, c)
+                        && !seen.contains(&h)
+                    {
+                        seen.push(h);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// How a call of `g` from `caller` names the first primitive (matching
+/// `pred`) it runs, for a message (`g.sync()`, `__syncthreads()`; `None`
+/// where none is found), and a label on that primitive. A label is a span
+/// of the caller's file, so a primitive in another file (an included
+/// header) gets none; `source_of` gives each function's file.
+pub fn first_primitive<'s>(
+    module: &Module,
+    source_of: &dyn Fn(usize) -> &'s SourceFile,
     caller: usize,
     g: usize,
     pred: &dyn Fn(Primitive) -> bool,
-) -> Option<(usize, usize, String)> {
-    let f = &module.functions[g];
-    if f.file != module.functions[caller].file {
-        return None;
-    }
-    f.exprs.iter().find_map(|e| match &e.kind {
-        ExprKind::Call(c) => {
-            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
-                .filter(|p| pred(*p))
-                .map(|p| {
-                    (
-                        e.span.0,
-                        e.span.1,
-                        format!("`{}` inside {}", p.display_name(), f.shown_name()),
-                    )
-                })
-        }
-        _ => None,
-    })
+) -> (Option<String>, Option<(usize, usize, String)>) {
+    let Some((fi, e, p)) = first_primitive_run(module, g, pred) else {
+        return (None, None);
+    };
+    let f = &module.functions[fi];
+    let written = written_callee(source_of(fi), f, e, p);
+    let label = (f.file == module.functions[caller].file).then(|| {
+        let (start, end) = f.expr(e).span;
+        (start, end, format!("`{written}` inside {}", f.shown_name()))
+    });
+    (Some(format!("`{written}()`")), label)
 }
 
 /// Functions a call-level claim looks through for a full mask (see
@@ -443,7 +478,18 @@ pub fn coalesced_where_formed<'m>(
     let Some(ExprKind::Var(group)) = held.map(|h| &f.expr(h).kind) else {
         return false;
     };
-    let Some(at) = formations.declaration(site.function, f, group) else {
+    formed_unsplit(site, group, facts, formations)
+}
+
+/// Whether local `group` of the site's function was formed where no
+/// lane-varying guard the site is under had yet split the lanes.
+fn formed_unsplit<'m>(
+    site: &CallSite<'m>,
+    group: &str,
+    facts: &Facts,
+    formations: &mut Formations<'m>,
+) -> bool {
+    let Some(at) = formations.declaration(site.function, site.f, group) else {
         return false;
     };
     let Some(there) = facts.functions[site.function].stmt_context.get(&at) else {

@@ -97,9 +97,11 @@ impl Rule for FullMaskInDivergentCode {
                     if !cx.facts.uses_warp_primitives[g] || g == site.function {
                         continue;
                     }
-                    labels.extend(first_primitive(cx.module, site.function, g, &|p| {
-                        p.is_masked()
-                    }));
+                    let (_, label) =
+                        first_primitive(cx.module, &|f| cx.source_of(f), site.function, g, &|p| {
+                            p.is_masked()
+                        });
+                    labels.extend(label);
                     computed_masks = !runs_full_mask(cx.module, site.f, site.call, g);
                     let masks = if computed_masks {
                         "with masks it computes"

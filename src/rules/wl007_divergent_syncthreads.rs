@@ -51,10 +51,13 @@ impl Rule for DivergentSyncthreads {
                     if !cx.facts.uses_block_barrier[g] || g == site.function {
                         continue;
                     }
-                    labels.extend(first_primitive(cx.module, site.function, g, &|p| {
-                        matches!(p, Primitive::Syncthreads(_))
-                    }));
-                    format!("{} waits at `__syncthreads()`,", callee_text(src, &site))
+                    let (barrier, label) =
+                        first_primitive(cx.module, &|f| cx.source_of(f), site.function, g, &|p| {
+                            matches!(p, Primitive::Syncthreads(_))
+                        });
+                    labels.extend(label);
+                    let barrier = barrier.unwrap_or_else(|| "`__syncthreads()`".to_owned());
+                    format!("{} waits at {barrier},", callee_text(src, &site))
                 }
                 Some(_) => continue,
             };
