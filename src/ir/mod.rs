@@ -925,6 +925,13 @@ pub enum GroupArg {
     Block,
     /// A tile of this many consecutive threads (a power of two ≤ 32).
     Tile(u32),
+    /// A coalesced group: the mask of its lanes, which the argument
+    /// passes as its value.
+    Coalesced,
+    /// A tile whose size is the caller's template value at this index
+    /// (`cg::tiled_partition<Lanes>(block)`): a group once an instance of
+    /// the caller binds it (`templates::bind_values`), nothing before.
+    TileOf(u8),
 }
 
 impl GroupArg {
@@ -933,6 +940,8 @@ impl GroupArg {
         match self {
             GroupArg::Block => "thread_block".to_owned(),
             GroupArg::Tile(n) => format!("thread_block_tile<{n}>"),
+            GroupArg::Coalesced => "coalesced_group".to_owned(),
+            GroupArg::TileOf(_) => "thread_block_tile<?>".to_owned(),
         }
     }
 }

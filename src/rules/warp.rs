@@ -5,7 +5,9 @@ use super::Claim;
 use super::Class;
 use crate::dataflow::{self, Context, Facts, GuardKind, Level};
 use crate::ir::primitives::COALESCED_MASK;
-use crate::ir::{Call, ExprId, ExprKind, Function, Module, Primitive, StmtId, StmtKind};
+use crate::ir::{
+    Call, Deducing, ExprId, ExprKind, Function, GroupArg, Module, Primitive, StmtId, StmtKind,
+};
 use crate::source::SourceFile;
 
 /// A call in device code with what the dataflow knows about it.
@@ -498,6 +500,57 @@ fn formed_unsplit<'m>(
     (site.context.guards.iter())
         .filter(|g| g.level == Level::Varying)
         .all(|g| (there.guards.iter()).any(|h| h.span == g.span && h.kind == g.kind))
+}
+
+/// [`coalesced_where_formed`] for a call of helper `g`: every warp
+/// primitive `g` runs is a member of a coalesced group it takes as a
+/// parameter (none in the functions it calls), and the call passes each
+/// such parameter a coalesced group formed with no lane-varying guard
+/// since (`cg::coalesced_threads()` inside the branch, then
+/// `scratch_sum(active, …)`): the helper's masks are the lanes here.
+pub fn coalesced_passed_where_formed<'m>(
+    site: &CallSite<'m>,
+    module: &Module,
+    facts: &Facts,
+    formations: &mut Formations<'m>,
+    g: usize,
+) -> bool {
+    let callee = &module.functions[g];
+    let mut members = 0;
+    for (_, c) in callee.own_calls() {
+        match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
+            Some(p) if p.is_masked() => {
+                let held = c.args.first().and_then(|&m| match &callee.expr(m).kind {
+                    ExprKind::Call(h) if h.name == COALESCED_MASK => h.args.first().copied(),
+                    _ => None,
+                });
+                let Some(ExprKind::Var(param)) = held.map(|h| &callee.expr(h).kind) else {
+                    return false;
+                };
+                let Some(at) = callee.params.iter().position(|p| p.name == *param) else {
+                    return false;
+                };
+                let passed = site.call.args.get(at).filter(|&&a| {
+                    (site.f.deducing_arguments.iter())
+                        .any(|(e, d)| *e == a && *d == Deducing::Group(GroupArg::Coalesced))
+                });
+                let Some(ExprKind::Var(group)) = passed.map(|&a| &site.f.expr(a).kind) else {
+                    return false;
+                };
+                if !formed_unsplit(site, group, facts, formations) {
+                    return false;
+                }
+                members += 1;
+            }
+            Some(_) => {}
+            None => {
+                if dataflow::callee(module, c).is_some_and(|h| facts.uses_warp_primitives[h]) {
+                    return false;
+                }
+            }
+        }
+    }
+    members > 0
 }
 
 /// Can the executor know this call's mask? True for literals, macros,

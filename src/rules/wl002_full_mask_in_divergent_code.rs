@@ -7,8 +7,9 @@
 //! are refuted rather than reported.
 
 use super::warp::{
-    Formations, activemask_mask, call_sites, callee_text, coalesced_where_formed, const_mask,
-    first_primitive, group_held_mask, guard_labels, mask_is_modelled, reach_text, runs_full_mask,
+    Formations, activemask_mask, call_sites, callee_text, coalesced_passed_where_formed,
+    coalesced_where_formed, const_mask, first_primitive, group_held_mask, guard_labels,
+    mask_is_modelled, reach_text, runs_full_mask,
 };
 use super::{Claim, Class};
 use super::{Finding, Rule, RuleContext, RuleMeta};
@@ -96,6 +97,10 @@ impl Rule for FullMaskInDivergentCode {
                     };
                     if !cx.facts.uses_warp_primitives[g] || g == site.function {
                         continue;
+                    }
+                    if coalesced_passed_where_formed(&site, cx.module, cx.facts, &mut formations, g)
+                    {
+                        continue; // the group's own lanes, all of them here
                     }
                     let (_, label) =
                         first_primitive(cx.module, &|f| cx.source_of(f), site.function, g, &|p| {

@@ -31,12 +31,14 @@
 //! - a `cg::thread_group` declared with a known group's value
 //!   (`= cg::this_thread_block()`) is that group; a parameter whose group
 //!   the argument decides (`cg::thread_group g`, `Group g` of a template
-//!   type parameter: `Function::group_params`) keeps its calls opaque
-//!   here, and an instance for a block or a tile of known size rewrites
-//!   them as that group's (`templates::bind_groups`, through [`Emit`]);
+//!   type parameter, a generic lambda's `auto g`: `Function::group_params`)
+//!   keeps its calls opaque here, and an instance for a block, a tile of
+//!   known size or a coalesced group rewrites them as that group's
+//!   (`templates::bind_groups`, through [`Emit`]);
 //! - `cg::coalesced_threads()` is the mask of the lanes that run it
 //!   together (`primitives::COALESCED_LANES`), which the group's variable
-//!   holds; its members are the `_sync` primitives with that mask
+//!   holds (a `cg::coalesced_group` parameter holds what its caller
+//!   passes); its members are the `_sync` primitives with that mask
 //!   (`COALESCED_MASK(g)`, so the rules know a group's mask), a rank is
 //!   the count of the group's lanes below, `shfl(v, r)` reads the lane of
 //!   rank `r` (`__fns`); not `shfl_up`/`shfl_down`, whose deltas are ranks;
@@ -433,12 +435,16 @@ pub(super) enum Members {
 }
 
 impl Members {
-    /// The members of a group an argument passes.
-    pub(super) fn of_arg(g: GroupArg) -> Members {
-        match g {
+    /// The members of a group an argument passes to parameter `param`
+    /// (`None`: a tile whose size no instance has bound yet).
+    pub(super) fn of_arg(g: GroupArg, param: &str) -> Option<Members> {
+        Some(match g {
             GroupArg::Block => Members::Block,
             GroupArg::Tile(n) => Members::Tile(Size::Of(n)),
-        }
+            // The parameter holds the mask the caller's group holds.
+            GroupArg::Coalesced => Members::Coalesced(param.to_owned()),
+            GroupArg::TileOf(_) => return None,
+        })
     }
 }
 
@@ -846,6 +852,14 @@ impl FnBuilder<'_> {
         let by_init = || init.and_then(|v| self.group_of_init(v, text));
         // `cg::thread_group g = cg::this_thread_block();`: the value tells.
         let g = match group_of_type(ty, self.constants) {
+            // A coalesced group's value is the mask of its lanes, so a
+            // parameter holds the group its caller passes (the members
+            // read it through `COALESCED_MASK(g)`, as for a local).
+            Some(Group::Opaque)
+                if ty.ends_with("coalesced_group") && decl.kind().contains("parameter") =>
+            {
+                Some(Group::Coalesced)
+            }
             Some(Group::Opaque) if is_type_erased(ty) || ty.ends_with("coalesced_group") => {
                 by_init().or(Some(Group::Opaque))
             }

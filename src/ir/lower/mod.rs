@@ -197,7 +197,11 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         .into_iter()
         .filter_map(|n| launch::explicit_instantiation(n, text, &module.constants))
         .collect();
-    let _ = templates::instantiate_launched(&mut module, &explicit);
+    if templates::instantiate_launched(&mut module, &explicit) {
+        // The kernel instances' calls may now deduce what the template's
+        // could not (a tile of the size an instance binds).
+        templates::instantiate(&mut module.functions, &module.constants);
+    }
     module.index_functions();
     for g in shape_getters {
         if let (Some(class), Some(shape)) = (
@@ -1203,9 +1207,11 @@ impl FnBuilder<'_> {
                     .deduced_params
                     .push((at, node_text(t, text).to_owned()));
             }
-            if p.field("type")
-                .is_some_and(|t| coop::is_type_erased(node_text(t, text)))
-            {
+            // `cg::thread_group g`, or a generic lambda's `auto g`.
+            if p.field("type").is_some_and(|t| {
+                coop::is_type_erased(node_text(t, text))
+                    || (self.f.kind == FnKind::Lambda && t.kind() == "placeholder_type_specifier")
+            }) {
                 self.f.group_params.push(at);
             }
             self.variables.insert(name.clone());
@@ -1753,6 +1759,8 @@ impl FnBuilder<'_> {
         match self.group_of_init(arg, text) {
             Some(coop::Group::Block) => return Some(Deducing::Group(GroupArg::Block)),
             Some(coop::Group::Tile(size)) => return Some(Deducing::Group(GroupArg::Tile(size))),
+            Some(coop::Group::Coalesced) => return Some(Deducing::Group(GroupArg::Coalesced)),
+            Some(coop::Group::TileOf(i)) => return Some(Deducing::Group(GroupArg::TileOf(i))),
             Some(_) => return None,
             None => {}
         }

@@ -356,11 +356,11 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             templates.entry(f.name.clone()).or_insert(i);
         }
     }
-    if templates.is_empty() {
+    if templates.is_empty() && !fns.iter().any(is_generic_lambda) {
         return;
     }
     let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::default(); fns.len()];
-    let mut instances: HashMap<(usize, Stated), String> = HashMap::default();
+    let mut instances: HashMap<(usize, Stated), (String, usize)> = HashMap::default();
     let mut per_template: HashMap<usize, usize> = HashMap::default();
     let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
     while let Some(fi) = queue.pop() {
@@ -377,7 +377,12 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                 if crate::ir::library::is_shape_query(c) {
                     return None;
                 }
-                let &t = templates.get(&c.name)?;
+                // A generic lambda (`[](auto g, float v) { … }`) is known
+                // by its index: its calls name the variable holding it.
+                let t = match c.target {
+                    Some(l) if fns.get(l).is_some_and(is_generic_lambda) => l,
+                    _ => *templates.get(&c.name)?,
+                };
                 let lookup = |s: &str| bindings[fi].get(s).or_else(|| constants.get(s)).copied();
                 let deduced = Deduced::by_arguments(&fns[fi], c, &fns[t]);
                 let stated = match c.receiver {
@@ -408,7 +413,7 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             .collect();
         for (id, t, stated, span) in calls {
             let key = (t, stated);
-            let name = match instances.get(&key) {
+            let (name, at) = match instances.get(&key) {
                 Some(n) => n.clone(),
                 None => {
                     let count = per_template.entry(t).or_default();
@@ -421,16 +426,26 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
                     fns.push(inst);
                     bindings.push(b);
                     queue.push(fns.len() - 1);
-                    instances.insert(key, name.clone());
-                    name
+                    instances.insert(key, (name.clone(), fns.len() - 1));
+                    (name, fns.len() - 1)
                 }
             };
             if let ExprKind::Call(c) = &mut fns[fi].exprs[id as usize].kind {
-                c.name = name;
+                // A lambda's call keeps the name it is called by.
+                match c.target {
+                    Some(_) => c.target = Some(at),
+                    None => c.name = name,
+                }
             }
         }
     }
     mark_run_as_instances(fns, templates.values().copied());
+}
+
+/// A lambda with a parameter of type `auto` that may hold a group: its
+/// calls make instances, as a template's do.
+fn is_generic_lambda(f: &Function) -> bool {
+    f.kind == FnKind::Lambda && !f.group_params.is_empty()
 }
 
 /// Mark each of `templates` that has an instance and no call left naming
@@ -513,8 +528,10 @@ impl<'t> Deduced<'t> {
             Some(d)
         };
         for &at in &t.group_params {
-            if let Some(Deducing::Group(g)) = given(at) {
-                out.groups.push((at, *g));
+            match given(at) {
+                Some(Deducing::Group(GroupArg::TileOf(_))) | None => {}
+                Some(Deducing::Group(g)) => out.groups.push((at, *g)),
+                Some(Deducing::Class(_)) => {}
             }
         }
         for (at, param) in &t.deduced_params {
@@ -647,6 +664,9 @@ pub fn instantiate_from_run(module: &mut Module, run: &HashMap<String, Vec<Vec<T
     }
     // Most files launch no header's template: no index to rebuild.
     if changed {
+        // The instances' calls may now deduce what the template's could
+        // not (a tile of the size an instance binds).
+        instantiate(&mut module.functions, &module.constants);
         module.index_functions();
     }
 }
@@ -749,6 +769,7 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
         .filter_map(|n| Some((n.clone(), *b.get(n.as_str())?)))
         .collect();
     f.template_values.retain(|v| !b.contains_key(v.as_str()));
+    bind_template_tiles(&mut f, &t.template_values, &b);
     f.flag_values.retain(|v| !b.contains_key(v.as_str()));
     f.tile_sizes.retain(|v| !b.contains_key(v.as_str()));
     f.template_defaults
@@ -756,6 +777,33 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
     bind_classes(&mut f, stated);
     bind_groups(&mut f, &stated.groups);
     f
+}
+
+/// A tile of a template size passed as an argument
+/// (`shuffle_sum(tile, v)` with `tile = cg::tiled_partition<Lanes>(…)`)
+/// deduces a tile of the size this instance binds; one whose size stays
+/// unbound keeps its value's new index (`values` are the template's, the
+/// instance keeps those `bound` does not hold).
+fn bind_template_tiles(f: &mut Function, values: &[String], bound: &HashMap<&str, i64>) {
+    let kept = &f.template_values;
+    f.deducing_arguments.retain_mut(|(_, d)| {
+        let Deducing::Group(GroupArg::TileOf(i)) = d else {
+            return true;
+        };
+        let Some(name) = values.get(usize::from(*i)) else {
+            return false;
+        };
+        let now = match bound.get(name.as_str()) {
+            Some(&n @ (1 | 2 | 4 | 8 | 16 | 32)) => GroupArg::Tile(n as u32),
+            Some(_) => return false,
+            None => match kept.iter().position(|v| v == name) {
+                Some(k) => GroupArg::TileOf(k as u8),
+                None => return false,
+            },
+        };
+        *d = Deducing::Group(now);
+        true
+    });
 }
 
 /// Lower the calls on each generic group parameter that `groups` binds
@@ -803,7 +851,12 @@ fn bind_groups(f: &mut Function, groups: &[(usize, GroupArg)]) {
             None => c.args[1..].to_vec(),
         };
         let (span, gspan) = (f.exprs[id as usize].span, f.exprs[group as usize].span);
-        let members = super::coop::Members::of_arg(g);
+        let ExprKind::Var(param) = &f.exprs[group as usize].kind else {
+            continue;
+        };
+        let Some(members) = super::coop::Members::of_arg(g, param) else {
+            continue;
+        };
         if !super::coop::handles_members(&members, &method) {
             continue;
         }

@@ -26,4 +26,14 @@ __device__ float group_max(const Group &g, float v) {
     return v;
 }
 
+// One slot per lane of a coalesced group: its first lane reserves them
+// all, the others read the base back.
+__device__ inline int reserve_slots(const cg::coalesced_group &g, int *counter) {
+    int base = 0;
+    if (g.thread_rank() == 0) {
+        base = atomicAdd(counter, static_cast<int>(g.size()));
+    }
+    return g.shfl(base, 0) + static_cast<int>(g.thread_rank());
+}
+
 } // namespace groupkit
