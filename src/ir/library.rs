@@ -47,6 +47,7 @@ mod tests {
             array_args: 0,
             from_free_function: false,
             target: None,
+            tags: Vec::new(),
         }
     }
 

@@ -58,6 +58,10 @@ pub struct Param {
     /// itself (or its fields): which argument of the construction gives
     /// its value.
     pub ctor_slot: Option<CtorSlot>,
+    /// Declared as a tag type of a fixed value (`Int2Type<true>`,
+    /// `integral_constant<bool, false>`, `true_type`): an overload a call
+    /// selects by the tag it passes ([`Call::tags`]).
+    pub tag: Option<i64>,
     pub span: ByteSpan,
 }
 /// The constructor argument a field takes: argument `index` of a
@@ -864,6 +868,19 @@ pub struct Call {
     /// or `[&](int i) { … }(i)`), or the copy of the callee made for the
     /// lambdas the call passes it (`lower::callables`).
     pub target: Option<usize>,
+    /// The tag each argument position passes, where the argument is a tag
+    /// temporary (`Int2Type<(LANES == 32)>()`, `true_type{}`): of the
+    /// same-named overloads that fit, the callee is one whose tag
+    /// parameters ([`Param::tag`]) agree ([`Module::callee_with`]).
+    pub tags: Vec<(u8, Tag)>,
+}
+
+/// A tag argument's value: known when lowered (or bound by an instance),
+/// or an expression over a class's template values that only a run knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    Value(i64),
+    Expr(ExprId),
 }
 
 /// The grid-wide value a range-based `for` over `range` (as written,
@@ -1356,7 +1373,21 @@ impl Module {
     /// has one; an unscoped call, the calling code's namespace's, as C++
     /// looks there first); for a member call on an object the caller declared, the
     /// first such member of the object's class. Other member calls: none.
+    /// Tag-dispatched overloads by the tags the call passes that are
+    /// known without a run ([`Module::callee_with`]).
     pub fn callee(&self, call: &Call) -> Option<usize> {
+        self.callee_with(call, &|_| None)
+    }
+
+    /// [`Module::callee`], where `run_tag` gives the value a run computes
+    /// for a tag expression ([`Tag::Expr`]): an overload taking a tag of
+    /// another value (`Reduce(v, Int2Type<false>)` for a call passing
+    /// `Int2Type<(LANES == 32)>()` with `LANES` 32) is not the callee.
+    pub fn callee_with(
+        &self,
+        call: &Call,
+        run_tag: &dyn Fn(ExprId) -> Option<i64>,
+    ) -> Option<usize> {
         if let Some(l) = call.target {
             return (l < self.functions.len()).then_some(l);
         }
@@ -1377,10 +1408,18 @@ impl Module {
             let (required, all) = params.clone().fold((0, 0), |(r, a), p| {
                 (r + usize::from(p.default.is_none()), a + 1)
             });
-            let scalar_gets_array = (params.enumerate().take(64)).any(|(k, p)| {
+            let scalar_gets_array = (params.clone().enumerate().take(64)).any(|(k, p)| {
                 call.array_args >> k & 1 == 1 && (p.is_integral || p.is_float) && !p.is_pointer
             });
-            (required..=all).contains(&call.args.len()) && !scalar_gets_array
+            let other_tag = call.tags.iter().any(|&(k, tag)| {
+                let passed = match tag {
+                    Tag::Value(v) => Some(v),
+                    Tag::Expr(e) => run_tag(e),
+                };
+                let taken = params.clone().nth(usize::from(k)).and_then(|p| p.tag);
+                matches!((passed, taken), (Some(v), Some(t)) if v != t)
+            });
+            (required..=all).contains(&call.args.len()) && !scalar_gets_array && !other_tag
         };
         // Of the candidates that fit, the first whose array parameters take
         // the most of the call's array arguments: `Sort(keys, values)` is the
@@ -1392,13 +1431,24 @@ impl Module {
                 .filter(|(k, p)| call.array_args >> k & 1 == 1 && p.is_array)
                 .count()
         };
+        // And of those, the one whose tag parameters the call's tags fix
+        // the most of: the step that ends a recursion (`constant_t<STEPS>`)
+        // over the one taking any step (`constant_t<STEP>`).
+        let tags_fixed = |i: usize| {
+            let params: Vec<&Param> = (self.functions[i].params.iter())
+                .filter(|p| !p.of_field)
+                .collect();
+            (call.tags.iter())
+                .filter(|(k, _)| params.get(usize::from(*k)).is_some_and(|p| p.tag.is_some()))
+                .count()
+        };
         let best = |pick: &dyn Fn(usize) -> bool| {
-            let mut found: Option<(usize, usize)> = None;
+            let mut found: Option<(usize, (usize, usize))> = None;
             for &i in cands.iter().filter(|&&i| fits(i) && pick(i)) {
                 let score = if call.array_args == 0 {
-                    0
+                    (0, tags_fixed(i))
                 } else {
-                    array_matches(i)
+                    (array_matches(i), tags_fixed(i))
                 };
                 if found.is_none_or(|(_, s)| score > s) {
                     found = Some((i, score));

@@ -1849,8 +1849,23 @@ impl<'m> Machine<'m> {
             return [Val::Int(v); 32];
         }
         // A `__device__` function of this file, or a member of an object
-        // the caller declared: run it.
-        if let Some(callee) = self.module.callee(call)
+        // the caller declared: run it. Of tag-dispatched overloads, the one
+        // the tags this run computes select (`Int2Type<(LANES == 32)>()`
+        // with the class's `LANES` bound by the call's object).
+        let mut tags: Vec<(ExprId, i64)> = Vec::new();
+        for &(_, tag) in &call.tags {
+            if let crate::ir::Tag::Expr(t) = tag {
+                let v = self.eval(act, t, m);
+                let mut values = lanes_of(m).map(|l| v[l].as_int());
+                if let Some(Some(first)) = values.next()
+                    && values.all(|x| x == Some(first))
+                {
+                    tags.push((t, first));
+                }
+            }
+        }
+        let run_tag = |t: ExprId| tags.iter().find(|(x, _)| *x == t).map(|(_, v)| *v);
+        if let Some(callee) = self.module.callee_with(call, &run_tag)
             && self.module.functions[callee].params.len() >= call.args.len()
         {
             // A lambda is called only by the function holding it or by a

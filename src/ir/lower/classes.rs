@@ -793,6 +793,7 @@ impl super::FnBuilder<'_> {
                         is_array: false,
                         of_field: true,
                         ctor_slot,
+                        tag: None,
                         span,
                     });
                 }

@@ -780,6 +780,7 @@ impl Emit<'_> {
                 from_free_function: false,
                 target: None,
                 array_args: 0,
+                tags: Vec::new(),
             })),
             span,
         )

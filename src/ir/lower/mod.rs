@@ -23,7 +23,10 @@ mod fields;
 mod launch;
 mod range_for;
 mod sizes;
+mod tags;
 mod templates;
+
+use tags::tag_of_type;
 
 use super::*;
 use crate::frontend::macros::Macro;
@@ -1230,6 +1233,10 @@ impl FnBuilder<'_> {
                 is_array: !dims.is_empty(),
                 of_field: false,
                 ctor_slot: None,
+                tag: tag_of_type(
+                    p.field("type").map_or("", |t| node_text(t, text)),
+                    self.constants,
+                ),
                 span: span_of(p),
             });
         }
@@ -2700,6 +2707,7 @@ impl FnBuilder<'_> {
             });
         let mut args = Vec::new();
         let mut array_args = 0u64;
+        let mut tags = Vec::new();
         if let Some(a) = n.field("arguments") {
             let mut c = a.walk();
             let list: Vec<Node> = a
@@ -2719,6 +2727,11 @@ impl FnBuilder<'_> {
                 }
                 if let Some(d) = self.deducing(arg, text) {
                     self.f.deducing_arguments.push((id, d));
+                }
+                if let Some(tag) = self.tag_argument(arg, text, depth, site)
+                    && let Ok(k) = u8::try_from(i)
+                {
+                    tags.push((k, tag));
                 }
                 args.push(id);
             }
@@ -2746,6 +2759,7 @@ impl FnBuilder<'_> {
                 from_free_function: false,
                 target: lambda,
                 array_args,
+                tags,
             })),
             span,
         )

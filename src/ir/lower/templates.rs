@@ -770,6 +770,7 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
         .collect();
     f.template_values.retain(|v| !b.contains_key(v.as_str()));
     bind_template_tiles(&mut f, &t.template_values, &b);
+    settle_tags(&mut f);
     f.flag_values.retain(|v| !b.contains_key(v.as_str()));
     f.tile_sizes.retain(|v| !b.contains_key(v.as_str()));
     f.template_defaults
@@ -777,6 +778,27 @@ fn bind_values(t: &Function, stated: &Stated) -> Function {
     bind_classes(&mut f, stated);
     bind_groups(&mut f, &stated.groups);
     f
+}
+
+/// The tags an instance's values decide (`Int2Type<(LANES == 32)>()` in
+/// `sum<32>`): a value from now on, so the callee is found without a run.
+fn settle_tags(f: &mut Function) {
+    let mut settled: Vec<(usize, usize, i64)> = Vec::new();
+    for (i, e) in f.exprs.iter().enumerate() {
+        let ExprKind::Call(c) = &e.kind else { continue };
+        for (k, &(_, tag)) in c.tags.iter().enumerate() {
+            if let Tag::Expr(t) = tag
+                && let Some(v) = crate::ir::fold::eval(f, t, &|_| None, 0)
+            {
+                settled.push((i, k, v));
+            }
+        }
+    }
+    for (i, k, v) in settled {
+        if let ExprKind::Call(c) = &mut f.exprs[i].kind {
+            c.tags[k].1 = Tag::Value(v);
+        }
+    }
 }
 
 /// A tile of a template size passed as an argument
