@@ -803,7 +803,52 @@ fn candidates_for(
         }
         None => {}
     }
+    if let Some(values) = stated_class_values(module, f, name) {
+        return values;
+    }
     unconstrained_candidates(module, f, name)
+}
+
+/// A class template's value, as the unit states it: where the module
+/// writes the member's class with template arguments, by an object or a
+/// temporary (`GroupSum<8>()`) or a scoped call (`GroupSum<32>::sum(v)`),
+/// and each gives the value as an integer, those values are the ones a run
+/// of the member without a caller takes (a value no instance has is no
+/// run the code makes). `None` where the unit writes none, or one it
+/// cannot read (`GroupSum<LANES>` in another template): any value then.
+/// Not exact: a class of the same name in another namespace counts too.
+fn stated_class_values(module: &Module, f: &crate::ir::Function, name: &str) -> Option<Vec<i64>> {
+    let class = f.class.as_deref()?;
+    let param = f.class_params.iter().find(|p| p.name == name)?;
+    let mut values: Vec<i64> = Vec::new();
+    let mut note = |written: &str| -> Option<()> {
+        let (_, last) = crate::ir::split_scope(written);
+        if last.split('<').next().map(str::trim) != Some(class) {
+            return Some(());
+        }
+        let args = crate::ir::template_args(last)?;
+        let v = module.written_int(param.arg(&args)?)?;
+        if !values.contains(&v) {
+            values.push(v);
+        }
+        Some(())
+    };
+    // (Its own members write it with its own names: `Segments<LANES>()`.)
+    for g in module
+        .functions
+        .iter()
+        .filter(|g| g.class.as_deref() != Some(class))
+    {
+        for c in &g.constructions {
+            note(&c.written)?;
+        }
+        for (_, call) in g.own_calls() {
+            if let Some(scope) = call.scope.as_deref() {
+                note(scope)?;
+            }
+        }
+    }
+    (!values.is_empty()).then_some(values)
 }
 
 fn unconstrained_candidates(module: &Module, f: &crate::ir::Function, name: &str) -> Vec<i64> {
