@@ -103,3 +103,55 @@ __global__ void split_positive(const int *in, int *out) {
         out[threadIdx.x] = big.thread_rank();
     }
 }
+
+// An inclusive scan over the group's ranks with `shfl_up`, in a helper.
+__device__ int rank_prefix(const cg::coalesced_group &g, int v) {
+    for (int d = 1; d < 32; d *= 2) {
+        int below = g.shfl_up(v, d);
+        if (g.thread_rank() >= static_cast<unsigned>(d)) {
+            v += below;
+        }
+    }
+    return v;
+}
+
+// The whole warp formed the group; only the positive lanes scan over it.
+__global__ void prefix_formed_early(const int *in, int *out) {
+    cg::coalesced_group active = cg::coalesced_threads();
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        v = rank_prefix(active, v); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// Look-alike: the positive lanes form the group they scan over.
+__global__ void prefix_formed_inside(const int *in, int *out) {
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        v = rank_prefix(active, v);
+    }
+    out[threadIdx.x] = v;
+}
+
+// Each positive lane adds the next positive lane's value, but the group
+// is the whole warp's.
+__global__ void next_formed_early(const int *in, int *out) {
+    auto active = cg::coalesced_threads();
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        v += active.shfl_down(v, 1); // expect: WL002
+    }
+    out[threadIdx.x] = v;
+}
+
+// Look-alike: the group of the positive lanes.
+__global__ void next_formed_inside(const int *in, int *out) {
+    int v = in[threadIdx.x];
+    if (v > 0) {
+        auto active = cg::coalesced_threads();
+        v += active.shfl_down(v, 1);
+    }
+    out[threadIdx.x] = v;
+}

@@ -139,20 +139,24 @@ pub(super) fn builtin_call(name: &str, args: &[Lanes], m: u32, seed: u32) -> Opt
             }
         }
         // `__fns(mask, base, offset)`: the lane of the `offset`-th set bit
-        // of `mask` from `base` on (offset > 0; 0xffffffff where there is
-        // none). A coalesced group's `shfl(v, r)` reads the lane of rank r.
+        // of `mask` from `base` on, upwards for offset > 0 and downwards
+        // for offset < 0 (0xffffffff where there is none). A coalesced
+        // group's `shfl(v, r)` reads the lane of rank r, its `shfl_down(v,
+        // d)` the member `d` ranks above.
         "__fns" => {
             for l in lanes_of(m) {
                 out[l] = match (arg(0, l).as_int(), arg(1, l).as_int(), arg(2, l).as_int()) {
                     (Some(mask), Some(base), Some(offset))
-                        if offset > 0 && (0..32).contains(&base) =>
+                        if offset != 0 && (0..32).contains(&base) && offset.abs() <= 32 =>
                     {
-                        let set = (base..32).filter(|b| (mask as u32) >> b & 1 == 1);
-                        Val::Int(
-                            set.clone()
-                                .nth((offset - 1) as usize)
-                                .map_or(0xffff_ffff, i64::from),
-                        )
+                        let is_set = |b: &i64| (mask as u32) >> b & 1 == 1;
+                        let nth = (offset.unsigned_abs() - 1) as usize;
+                        let found = if offset > 0 {
+                            (base..32).filter(is_set).nth(nth)
+                        } else {
+                            (0..=base).rev().filter(is_set).nth(nth)
+                        };
+                        Val::Int(found.map_or(0xffff_ffff, i64::from))
                     }
                     _ => unknown_of(&[arg(0, l), arg(1, l), arg(2, l)]),
                 };

@@ -41,7 +41,8 @@
 //!   passes); its members are the `_sync` primitives with that mask
 //!   (`COALESCED_MASK(g)`, so the rules know a group's mask), a rank is
 //!   the count of the group's lanes below, `shfl(v, r)` reads the lane of
-//!   rank `r` (`__fns`); not `shfl_up`/`shfl_down`, whose deltas are ranks;
+//!   rank `r` (`__fns`), `shfl_down(v, d)`/`shfl_up(v, d)` the member `d`
+//!   ranks above/below (the caller's own lane where there is none);
 //! - `cg::labeled_partition(parent, label)` of a tile or a coalesced group
 //!   is `__match_any_sync(parent's mask, label)`, and
 //!   `cg::binary_partition(parent, pred)` `(pred ? 0 : mask) ^
@@ -160,19 +161,13 @@ pub(super) fn handles_members(members: &Members, method: &str) -> bool {
                 | "inclusive_scan"
                 | "exclusive_scan"
         ),
-        // A tile's members but `meta_group_rank`, and those whose source
-        // is a rank, which a `_sync` shuffle's lane delta or mask is not
-        // (`shfl_up`, `shfl_down`, `shfl_xor`, the scans).
+        // A tile's members but `meta_group_rank`, `shfl_xor` (a coalesced
+        // group has none) and the scans, whose sources are ranks.
         Members::Coalesced(_) => {
             handles_members(&Members::Tile(Size::Of(32)), method)
                 && !matches!(
                     method,
-                    "meta_group_rank"
-                        | "shfl_up"
-                        | "shfl_down"
-                        | "shfl_xor"
-                        | "inclusive_scan"
-                        | "exclusive_scan"
+                    "meta_group_rank" | "shfl_xor" | "inclusive_scan" | "exclusive_scan"
                 )
         }
         Members::Cluster => matches!(method, "sync" | "thread_rank" | "block_rank"),
@@ -539,6 +534,30 @@ impl Emit<'_> {
                 let nth = self.expr(ExprKind::Binary(BinOp::Add, r, one), span);
                 let held = held(self);
                 let src = self.prim_call("__fns", vec![held, zero, nth], span);
+                self.prim_call("__shfl_sync", vec![m, v, src], span)
+            }
+            // The group's lane `delta` ranks above (below) the caller's:
+            // `__fns(mask, lane, ±(delta + 1))`, the caller's own lane
+            // where there is none.
+            "shfl_down" | "shfl_up" => {
+                let (v, d) = (arg(0)?, arg(1)?);
+                let m = mask(self);
+                let one = self.expr(ExprKind::Int(1), span);
+                let mut nth = self.expr(ExprKind::Binary(BinOp::Add, d, one), span);
+                if method == "shfl_up" {
+                    nth = self.expr(ExprKind::Unary(UnOp::Neg, nth), span);
+                }
+                let source = |e: &mut Self| {
+                    let held = held(e);
+                    let lane = e.expr(ExprKind::Builtin(Builtin::LaneId), span);
+                    e.prim_call("__fns", vec![held, lane, nth], span)
+                };
+                let found = source(self);
+                let lanes = self.expr(ExprKind::Int(32), span);
+                let exists = self.expr(ExprKind::Binary(BinOp::Lt, found, lanes), span);
+                let there = source(self);
+                let own = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
+                let src = self.expr(ExprKind::Ternary(exists, there, own), span);
                 self.prim_call("__shfl_sync", vec![m, v, src], span)
             }
             "ballot" | "any" | "all" | "match_any" | "match_all" | "reduce" => {
