@@ -362,6 +362,8 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
     let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::default(); fns.len()];
     let mut instances: HashMap<(usize, Stated), (String, usize)> = HashMap::default();
     let mut per_template: HashMap<usize, usize> = HashMap::default();
+    // The module's functions named as instances, by name, when first asked.
+    let mut earlier: Option<HashMap<String, usize>> = None;
     let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
     while let Some(fi) = queue.pop() {
         let calls: Vec<(ExprId, usize, Stated, Option<ByteSpan>)> = fns[fi]
@@ -413,8 +415,22 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             .collect();
         for (id, t, stated, span) in calls {
             let key = (t, stated);
-            let (name, at) = match instances.get(&key) {
-                Some(n) => n.clone(),
+            // An instance an earlier pass made (this pass runs again once
+            // launches have made kernel instances) is the same function.
+            let made = |earlier: &mut Option<HashMap<String, usize>>| {
+                let earlier = earlier.get_or_insert_with(|| {
+                    (fns.iter().enumerate())
+                        .filter(|(_, f)| f.name.contains('<'))
+                        .map(|(i, f)| (f.name.clone(), i))
+                        .collect()
+                });
+                let name = instance_name(&fns[t], &key.1);
+                let at = *earlier.get(&name)?;
+                Some((name, at))
+            };
+            let found = instances.get(&key).cloned();
+            let (name, at) = match found.or_else(|| made(&mut earlier)) {
+                Some(n) => n,
                 None => {
                     let count = per_template.entry(t).or_default();
                     if *count >= MAX_PER_TEMPLATE || instances.len() >= MAX_PER_MODULE {
@@ -1218,5 +1234,35 @@ void run(int *p, int s) { k<S><<<1, 256>>>(p); }
         assert_eq!(eval_text("2 * N + 1", &look, 0), Some(13));
         assert_eq!(eval_text("float", &look, 0), None);
         assert_eq!(eval_text("M", &look, 0), None);
+    }
+
+    #[test]
+    fn a_kernel_instance_reuses_the_helper_instance_an_earlier_pass_made() {
+        use crate::frontend::{PreprocEnv, parse};
+        use crate::source::SourceFile;
+        // `tile_total<thread_block_tile<16>>` is made for the plain kernel
+        // when lowering, and asked for again by `k<16>`'s call once the
+        // launch has made that instance.
+        let src = "template <class G> __device__ float tile_total(const G &g, float v) { return g.shfl_down(v, 1); }\n\
+                   __global__ void plain(float *p) { auto t = cg::tiled_partition<16>(cg::this_thread_block()); p[0] = tile_total(t, p[1]); }\n\
+                   template <int W> __global__ void k(float *p) { auto t = cg::tiled_partition<W>(cg::this_thread_block()); p[0] = tile_total(t, p[1]); }\n\
+                   void host(float *p) { k<16><<<1, 64>>>(p); }\n";
+        let parsed = parse(SourceFile::new("t.cu", src.as_bytes())).unwrap();
+        let m = crate::ir::lower_file(&parsed, &PreprocEnv::default());
+        let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            (names.iter())
+                .filter(|n| **n == "tile_total<thread_block_tile<16>>")
+                .count(),
+            1,
+            "{names:?}"
+        );
+        // And `k<16>`'s call runs it.
+        let k = m.function("k<16>").expect("the launched instance");
+        let runs_it = k.own_calls().any(|(_, c)| {
+            m.callee(c)
+                .is_some_and(|g| m.functions[g].name == "tile_total<thread_block_tile<16>>")
+        });
+        assert!(runs_it, "{names:?}");
     }
 }
