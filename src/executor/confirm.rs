@@ -117,6 +117,8 @@ pub fn confirm_findings(
     )
     .into();
     let mut explored: Vec<RootOutcome> = Vec::new();
+    // The class instances the module writes, on a member root's first ask.
+    let written = std::cell::OnceCell::new();
     let (mut spent, mut speculative_spent) = (0u64, 0u64);
     // Claim → why one of its roots was not run (a budget left it no steps).
     let mut starved: HashMap<usize, std::sync::Arc<str>> = HashMap::default();
@@ -164,7 +166,9 @@ pub fn confirm_findings(
             }
             continue;
         }
-        let o = explore_root(module, source, claims, root, &idxs, opts, &allowance);
+        let o = explore_root(
+            module, source, claims, root, &idxs, opts, &allowance, &written,
+        );
         spent += o.steps;
         if speculative {
             speculative_spent += o.steps;
@@ -399,14 +403,16 @@ struct ClaimState {
     unseeded_tries: u8,
 }
 
-fn explore_root(
-    module: &Module,
+#[allow(clippy::too_many_arguments)]
+fn explore_root<'m>(
+    module: &'m Module,
     source: &SourceFile,
     claims: &[Option<Claim>],
     root: usize,
     idxs: &[usize],
     opts: &ExecOptions,
     allowance: &Allowance,
+    written: &std::cell::OnceCell<WrittenInstances<'m>>,
 ) -> RootOutcome {
     let mut state: BTreeMap<usize, ClaimState> =
         idxs.iter().map(|&i| (i, ClaimState::default())).collect();
@@ -414,7 +420,7 @@ fn explore_root(
 
     let started = std::time::Instant::now();
     let mut root_steps = 0u64;
-    let setups = setups_for(module, root, opts);
+    let setups = setups_for(module, root, opts, written);
     let shapes = setups.iter().map(|s| s.shape + 1).max().unwrap_or(1).min(8);
     let grid_stated = module.functions[root].kind == FnKind::Kernel
         && module
@@ -784,6 +790,7 @@ fn candidates_for(
     f: &crate::ir::Function,
     name: &str,
     stated: &HashMap<String, crate::ir::asserts::Stated>,
+    written: &WrittenInstances,
 ) -> Vec<i64> {
     use crate::ir::asserts::Stated;
     match stated.get(name) {
@@ -803,49 +810,65 @@ fn candidates_for(
         }
         None => {}
     }
-    if let Some(values) = stated_class_values(module, f, name) {
+    if let Some(values) = stated_class_values(module, f, name, written) {
         return values;
     }
     unconstrained_candidates(module, f, name)
 }
 
+/// Every class instance the module writes, by class (the name before
+/// its template arguments): the written type (`GroupSum<8>`) and the class
+/// of the function writing it. Objects, temporaries (`GroupSum<8>()`) and
+/// scoped calls (`GroupSum<32>::sum(v)`). Built once per file, on the
+/// first ask ([`stated_class_values`]).
+#[derive(Default)]
+pub(crate) struct WrittenInstances<'m> {
+    by_class: HashMap<&'m str, Vec<(Option<&'m str>, &'m str)>>,
+}
+
+impl<'m> WrittenInstances<'m> {
+    fn of(module: &'m Module) -> Self {
+        let mut out = WrittenInstances::default();
+        for g in &module.functions {
+            let scopes = (g.own_calls()).filter_map(|(_, c)| c.scope.as_deref());
+            for written in g
+                .constructions
+                .iter()
+                .map(|c| c.written.as_str())
+                .chain(scopes)
+            {
+                let (_, last) = crate::ir::split_scope(written);
+                let class = last.split('<').next().unwrap_or(last).trim();
+                (out.by_class.entry(class).or_default()).push((g.class.as_deref(), last));
+            }
+        }
+        out
+    }
+}
+
 /// A class template's value, as the unit states it: where the module
-/// writes the member's class with template arguments, by an object or a
-/// temporary (`GroupSum<8>()`) or a scoped call (`GroupSum<32>::sum(v)`),
-/// and each gives the value as an integer, those values are the ones a run
-/// of the member without a caller takes (a value no instance has is no
-/// run the code makes). `None` where the unit writes none, or one it
-/// cannot read (`GroupSum<LANES>` in another template): any value then.
-/// Not exact: a class of the same name in another namespace counts too.
-fn stated_class_values(module: &Module, f: &crate::ir::Function, name: &str) -> Option<Vec<i64>> {
+/// writes the member's class with template arguments
+/// ([`WrittenInstances`]) and each gives the value as an integer, those
+/// values are the ones a run of the member without a caller takes (a
+/// value no instance has is no run the code makes). `None` where the unit
+/// writes none, or one it cannot read (`GroupSum<LANES>` in another
+/// template): any value then. Its own members write it with its own names
+/// (`Segments<LANES>()`): not instances. Not exact: a class of the same
+/// name in another namespace counts too.
+fn stated_class_values(
+    module: &Module,
+    f: &crate::ir::Function,
+    name: &str,
+    written: &WrittenInstances,
+) -> Option<Vec<i64>> {
     let class = f.class.as_deref()?;
     let param = f.class_params.iter().find(|p| p.name == name)?;
     let mut values: Vec<i64> = Vec::new();
-    let mut note = |written: &str| -> Option<()> {
-        let (_, last) = crate::ir::split_scope(written);
-        if last.split('<').next().map(str::trim) != Some(class) {
-            return Some(());
-        }
+    for &(_, last) in (written.by_class.get(class)?.iter()).filter(|(by, _)| *by != Some(class)) {
         let args = crate::ir::template_args(last)?;
         let v = module.written_int(param.arg(&args)?)?;
         if !values.contains(&v) {
             values.push(v);
-        }
-        Some(())
-    };
-    // (Its own members write it with its own names: `Segments<LANES>()`.)
-    for g in module
-        .functions
-        .iter()
-        .filter(|g| g.class.as_deref() != Some(class))
-    {
-        for c in &g.constructions {
-            note(&c.written)?;
-        }
-        for (_, call) in g.own_calls() {
-            if let Some(scope) = call.scope.as_deref() {
-                note(scope)?;
-            }
         }
     }
     (!values.is_empty()).then_some(values)
@@ -1103,7 +1126,13 @@ fn shows_on_unknown_memory(
     (shown, m.trace.steps)
 }
 
-fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
+fn setups_for<'m>(
+    module: &'m Module,
+    root: usize,
+    opts: &ExecOptions,
+    written: &std::cell::OnceCell<WrittenInstances<'m>>,
+) -> Vec<Setup> {
+    let written = written.get_or_init(|| WrittenInstances::of(module));
     let f = &module.functions[root];
     let site = if f.kind == FnKind::Kernel {
         module
@@ -1192,7 +1221,7 @@ fn setups_for(module: &Module, root: usize, opts: &ExecOptions) -> Vec<Setup> {
     // compared with): built once, not once per setup.
     let pools: Vec<Vec<i64>> = free
         .iter()
-        .map(|name| candidates_for(module, f, name, &asserted))
+        .map(|name| candidates_for(module, f, name, &asserted, written))
         .collect();
     let pool_len = pools.iter().map(Vec::len).max().unwrap_or(0);
     let wanted = if standalone {

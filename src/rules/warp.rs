@@ -246,26 +246,35 @@ fn first_primitive_run(
     g: usize,
     pred: &dyn Fn(Primitive) -> bool,
 ) -> Option<(usize, ExprId, Primitive)> {
+    called_breadth_first(module, g).into_iter().find_map(|fi| {
+        module.functions[fi].own_calls().find_map(|(e, c)| {
+            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+                .filter(|&p| pred(p))
+                .map(|p| (fi, e, p))
+        })
+    })
+}
+
+/// `g` and the functions its calls run, breadth first, the first
+/// [`FULL_MASK_SEARCH`] of them: where the rules look for the primitives
+/// a call of `g` runs.
+fn called_breadth_first(module: &Module, g: usize) -> Vec<usize> {
     let mut seen = vec![g];
     let mut next = 0;
     while next < seen.len() && next < FULL_MASK_SEARCH {
-        let fi = seen[next];
+        let f = &module.functions[seen[next]];
         next += 1;
-        for (e, c) in module.functions[fi].own_calls() {
-            match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
-                Some(p) if pred(p) => return Some((fi, e, p)),
-                Some(_) => {}
-                None => {
-                    if let Some(h) = dataflow::callee(module, c)
-                        && !seen.contains(&h)
-                    {
-                        seen.push(h);
-                    }
-                }
+        for (_, c) in f.own_calls() {
+            if Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()).is_none()
+                && let Some(h) = dataflow::callee(module, c)
+                && !seen.contains(&h)
+            {
+                seen.push(h);
             }
         }
     }
-    None
+    seen.truncate(FULL_MASK_SEARCH);
+    seen
 }
 
 /// How a call of `g` from `caller` names the first primitive (matching
@@ -337,34 +346,20 @@ pub fn runs_full_mask(module: &Module, caller: &Function, call: &Call, g: usize)
             None => f.params[i].default.is_some_and(|d| full(f, d)),
         }
     };
-    let mut seen = vec![g];
-    let mut next = 0;
-    while next < seen.len() && next < FULL_MASK_SEARCH {
-        let f = &module.functions[seen[next]];
-        let top = next == 0;
-        next += 1;
-        for (_, c) in f.own_calls() {
-            match Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()) {
-                Some(p) if p.is_masked() => {
-                    if call_const_mask(module, f, c, p) == Some(0xffff_ffff)
-                        || full_parameter(f, c, top)
-                        || (top && full_in_instance(f, c))
-                    {
-                        return true;
-                    }
-                }
-                Some(_) => {}
-                None => {
-                    if let Some(h) = dataflow::callee(module, c)
-                        && !seen.contains(&h)
-                    {
-                        seen.push(h);
-                    }
-                }
-            }
-        }
-    }
-    false
+    (called_breadth_first(module, g).into_iter().enumerate()).any(|(k, fi)| {
+        let f = &module.functions[fi];
+        let top = k == 0;
+        f.own_calls().any(|(_, c)| {
+            Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some()).is_some_and(
+                |p| {
+                    p.is_masked()
+                        && (call_const_mask(module, f, c, p) == Some(0xffff_ffff)
+                            || full_parameter(f, c, top)
+                            || (top && full_in_instance(f, c)))
+                },
+            )
+        })
+    })
 }
 
 /// The integer values `call`'s written instance gives callee `g`'s class
@@ -527,7 +522,9 @@ pub fn coalesced_passed_where_formed<'m>(
                 let Some(ExprKind::Var(param)) = held.map(|h| &callee.expr(h).kind) else {
                     return false;
                 };
-                let Some(at) = callee.params.iter().position(|p| p.name == *param) else {
+                // Arguments bind to the parameters callers pass (not fields).
+                let mut params = callee.params.iter().filter(|p| !p.of_field);
+                let Some(at) = params.position(|p| p.name == *param) else {
                     return false;
                 };
                 let passed = site.call.args.get(at).filter(|&&a| {
