@@ -822,7 +822,7 @@ fn candidates_for(
 /// scoped calls (`GroupSum<32>::sum(v)`). Built once per file, on the
 /// first ask ([`stated_class_values`]).
 #[derive(Default)]
-pub(crate) struct WrittenInstances<'m> {
+struct WrittenInstances<'m> {
     by_class: HashMap<&'m str, Vec<(Option<&'m str>, &'m str)>>,
 }
 

@@ -373,6 +373,12 @@ impl Function {
         template_args(split_scope(written).1)
     }
 
+    /// The parameters a call's arguments bind to, in order: not the fields
+    /// a constructor sets, lowered as parameters ([`Param::of_field`]).
+    pub fn passed_params(&self) -> impl Iterator<Item = &Param> + Clone {
+        self.params.iter().filter(|p| !p.of_field)
+    }
+
     /// The calls the function itself makes, with their expressions: every
     /// call of its IR but those of a member's prelude, which ran in the
     /// class's constructor ([`Function::prelude`]). What the call graph,
@@ -1400,23 +1406,29 @@ impl Module {
         // library code: only a function that can take this many arguments
         // (counting defaults) is the callee; none means an unknown call.
         let cands = self.by_name.get(&call.name)?;
+        // The value each tag argument passes (most calls pass none).
+        let tags: Vec<(usize, Option<i64>)> = (call.tags.iter())
+            .map(|&(k, tag)| {
+                let passed = match tag {
+                    Tag::Value(v) => Some(v),
+                    Tag::Expr(e) => run_tag(e),
+                };
+                (usize::from(k), passed)
+            })
+            .collect();
         let fits = |i: usize| {
             if class.is_some() && self.functions[i].class.as_deref() != class {
                 return false;
             }
-            let params = self.functions[i].params.iter().filter(|p| !p.of_field);
+            let params = self.functions[i].passed_params();
             let (required, all) = params.clone().fold((0, 0), |(r, a), p| {
                 (r + usize::from(p.default.is_none()), a + 1)
             });
             let scalar_gets_array = (params.clone().enumerate().take(64)).any(|(k, p)| {
                 call.array_args >> k & 1 == 1 && (p.is_integral || p.is_float) && !p.is_pointer
             });
-            let other_tag = call.tags.iter().any(|&(k, tag)| {
-                let passed = match tag {
-                    Tag::Value(v) => Some(v),
-                    Tag::Expr(e) => run_tag(e),
-                };
-                let taken = params.clone().nth(usize::from(k)).and_then(|p| p.tag);
+            let other_tag = tags.iter().any(|&(k, passed)| {
+                let taken = params.clone().nth(k).and_then(|p| p.tag);
                 matches!((passed, taken), (Some(v), Some(t)) if v != t)
             });
             (required..=all).contains(&call.args.len()) && !scalar_gets_array && !other_tag
@@ -1426,8 +1438,7 @@ impl Module {
         // overload of two arrays, not `Sort(keys, decomposer)`, whose second
         // parameter would take anything.
         let array_matches = |i: usize| {
-            let params = self.functions[i].params.iter().filter(|p| !p.of_field);
-            (params.enumerate().take(64))
+            (self.functions[i].passed_params().enumerate().take(64))
                 .filter(|(k, p)| call.array_args >> k & 1 == 1 && p.is_array)
                 .count()
         };
@@ -1435,11 +1446,9 @@ impl Module {
         // the most of: the step that ends a recursion (`constant_t<STEPS>`)
         // over the one taking any step (`constant_t<STEP>`).
         let tags_fixed = |i: usize| {
-            let params: Vec<&Param> = (self.functions[i].params.iter())
-                .filter(|p| !p.of_field)
-                .collect();
-            (call.tags.iter())
-                .filter(|(k, _)| params.get(usize::from(*k)).is_some_and(|p| p.tag.is_some()))
+            let params = self.functions[i].passed_params();
+            (tags.iter())
+                .filter(|&&(k, _)| params.clone().nth(k).is_some_and(|p| p.tag.is_some()))
                 .count()
         };
         let best = |pick: &dyn Fn(usize) -> bool| {

@@ -235,7 +235,7 @@ fn plan_mask_argument(cx: &RuleContext, f: &Finding, activemask: bool) -> Option
     // for the primitive with the group's mask: its arguments hold no mask
     // to replace.
     let written = node_text(call.field("function")?, cx.file.source.text.as_str());
-    if written.rsplit("::").next().map(str::trim) != Some(ir_call.name.as_str()) {
+    if crate::ir::split_scope(written).1.trim() != ir_call.name {
         return None;
     }
     let reach = reach(cx, claim.function, ctx, call)?;

@@ -523,8 +523,7 @@ pub fn coalesced_passed_where_formed<'m>(
                     return false;
                 };
                 // Arguments bind to the parameters callers pass (not fields).
-                let mut params = callee.params.iter().filter(|p| !p.of_field);
-                let Some(at) = params.position(|p| p.name == *param) else {
+                let Some(at) = callee.passed_params().position(|p| p.name == *param) else {
                     return false;
                 };
                 let passed = site.call.args.get(at).filter(|&&a| {

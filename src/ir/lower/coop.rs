@@ -87,6 +87,21 @@ pub(super) enum Group {
     Opaque,
 }
 
+impl Group {
+    /// What an argument holding this group passes a callee that takes any
+    /// group ([`GroupArg`]); `None` for groups whose lanes the text does
+    /// not fix, and clusters and grids, which no generic helper binds.
+    pub(super) fn passed(self) -> Option<GroupArg> {
+        Some(match self {
+            Group::Block => GroupArg::Block,
+            Group::Tile(n) => GroupArg::Tile(n),
+            Group::TileOf(i) => GroupArg::TileOf(i),
+            Group::Coalesced => GroupArg::Coalesced,
+            Group::Cluster | Group::Grid | Group::Opaque => return None,
+        })
+    }
+}
+
 /// A tile's size as the text gives it.
 pub(super) enum Size {
     Of(u32),
@@ -201,10 +216,8 @@ pub(super) fn is_free_group_call(c: &Call) -> bool {
 
 /// `cg::coalesced_threads` as a call writes it.
 fn is_coalesced_threads(written: &str) -> bool {
-    match written.rsplit_once("::") {
-        Some((scope, last)) => last.trim() == "coalesced_threads" && cg_scope(Some(scope.trim())),
-        None => written.trim() == "coalesced_threads",
-    }
+    let (scope, last) = split_scope(written.trim());
+    last.trim() == "coalesced_threads" && cg_scope(scope.map(str::trim))
 }
 
 /// `cg::`-like scopes (and none, for `using namespace cooperative_groups`).
@@ -386,12 +399,9 @@ impl FnBuilder<'_> {
         span: ByteSpan,
         site: Option<ByteSpan>,
     ) -> Option<ExprId> {
-        let written = node_text(func, text);
-        let (scope, last) = match written.rsplit_once("::") {
-            Some((s, l)) => (Some(s.trim()), l.trim()),
-            None => (None, written.trim()),
-        };
-        let binary = match last {
+        let (scope, last) = split_scope(node_text(func, text).trim());
+        let scope = scope.map(str::trim);
+        let binary = match last.trim() {
             "labeled_partition" => false,
             "binary_partition" => true,
             _ => return None,

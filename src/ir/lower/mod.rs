@@ -1763,13 +1763,8 @@ impl FnBuilder<'_> {
     /// object declared by value (`HalfTag tag;`) or written as a temporary
     /// (`HalfTag{}`).
     fn deducing(&self, arg: Node, text: &str) -> Option<Deducing> {
-        match self.group_of_init(arg, text) {
-            Some(coop::Group::Block) => return Some(Deducing::Group(GroupArg::Block)),
-            Some(coop::Group::Tile(size)) => return Some(Deducing::Group(GroupArg::Tile(size))),
-            Some(coop::Group::Coalesced) => return Some(Deducing::Group(GroupArg::Coalesced)),
-            Some(coop::Group::TileOf(i)) => return Some(Deducing::Group(GroupArg::TileOf(i))),
-            Some(_) => return None,
-            None => {}
+        if let Some(group) = self.group_of_init(arg, text) {
+            return group.passed().map(Deducing::Group);
         }
         let class = match arg.kind() {
             "identifier" => {

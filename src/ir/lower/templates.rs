@@ -360,10 +360,15 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
         return;
     }
     let mut bindings: Vec<HashMap<String, i64>> = vec![HashMap::default(); fns.len()];
-    let mut instances: HashMap<(usize, Stated), (String, usize)> = HashMap::default();
+    // Instances by name (`instance_name`): this pass's, and those an
+    // earlier pass made (the pass runs again once launches have made
+    // kernel instances), which are the same functions.
+    let mut instances: HashMap<String, usize> = (fns.iter().enumerate())
+        .filter(|(_, f)| f.name.contains('<'))
+        .map(|(i, f)| (f.name.clone(), i))
+        .collect();
+    let mut made = 0usize;
     let mut per_template: HashMap<usize, usize> = HashMap::default();
-    // The module's functions named as instances, by name, when first asked.
-    let mut earlier: Option<HashMap<String, usize>> = None;
     let mut queue: Vec<usize> = (0..fns.len()).rev().collect();
     while let Some(fi) = queue.pop() {
         let calls: Vec<(ExprId, usize, Stated, Option<ByteSpan>)> = fns[fi]
@@ -414,36 +419,22 @@ pub(super) fn instantiate(fns: &mut Vec<Function>, constants: &HashMap<String, i
             })
             .collect();
         for (id, t, stated, span) in calls {
-            let key = (t, stated);
-            // An instance an earlier pass made (this pass runs again once
-            // launches have made kernel instances) is the same function.
-            let made = |earlier: &mut Option<HashMap<String, usize>>| {
-                let earlier = earlier.get_or_insert_with(|| {
-                    (fns.iter().enumerate())
-                        .filter(|(_, f)| f.name.contains('<'))
-                        .map(|(i, f)| (f.name.clone(), i))
-                        .collect()
-                });
-                let name = instance_name(&fns[t], &key.1);
-                let at = *earlier.get(&name)?;
-                Some((name, at))
-            };
-            let found = instances.get(&key).cloned();
-            let (name, at) = match found.or_else(|| made(&mut earlier)) {
-                Some(n) => n,
+            let name = instance_name(&fns[t], &stated);
+            let at = match instances.get(&name) {
+                Some(&at) => at,
                 None => {
                     let count = per_template.entry(t).or_default();
-                    if *count >= MAX_PER_TEMPLATE || instances.len() >= MAX_PER_MODULE {
+                    if *count >= MAX_PER_TEMPLATE || made >= MAX_PER_MODULE {
                         continue;
                     }
                     *count += 1;
-                    let (inst, b) = make_instance(&fns[t], &key.1, span);
-                    let name = inst.name.clone();
+                    made += 1;
+                    let (inst, b) = make_instance(&fns[t], &stated, span);
                     fns.push(inst);
                     bindings.push(b);
                     queue.push(fns.len() - 1);
-                    instances.insert(key, (name.clone(), fns.len() - 1));
-                    (name, fns.len() - 1)
+                    instances.insert(name.clone(), fns.len() - 1);
+                    fns.len() - 1
                 }
             };
             if let ExprKind::Call(c) = &mut fns[fi].exprs[id as usize].kind {
@@ -544,10 +535,11 @@ impl<'t> Deduced<'t> {
             Some(d)
         };
         for &at in &t.group_params {
-            match given(at) {
-                Some(Deducing::Group(GroupArg::TileOf(_))) | None => {}
-                Some(Deducing::Group(g)) => out.groups.push((at, *g)),
-                Some(Deducing::Class(_)) => {}
+            // (A tile of a size the caller has yet to bind is no group.)
+            if let Some(Deducing::Group(g)) = given(at)
+                && !matches!(g, GroupArg::TileOf(_))
+            {
+                out.groups.push((at, *g));
             }
         }
         for (at, param) in &t.deduced_params {
