@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 use aho_corasick::AhoCorasick;
 
 /// Substrings that locate every candidate identifier (`sync` covers
-/// `*_sync`, `__syncwarp`, `__syncthreads*` and `.sync()`), with
+/// `*_sync`, `__syncwarp`, `__syncthreads*`, `.sync()` and PTX's
+/// `bar.sync`; `arrive` PTX's `bar.arrive`), with
 /// [`GROUP_NAMES`]. A candidate is then judged as a whole identifier by
 /// [`is_warp_identifier`].
 pub const ANCHORS: &[&str] = &[
@@ -16,6 +17,7 @@ pub const ANCHORS: &[&str] = &[
     "__any",
     "__all",
     "sync",
+    "arrive",
     "__activemask",
     "__shared__",
 ];
@@ -61,6 +63,19 @@ fn is_warp_identifier(ident: &[u8], next: Option<u8>) -> bool {
         // cg::sync(g), block.sync(); a comment, a line continuation or a
         // byte tree-sitter may skip as an error can stand before the `(`.
         || (ident == b"sync" && next.is_some_and(|b| matches!(b, b'(' | b'/' | b'\\') || b >= 0x7f))
+}
+
+/// Is the identifier at `start..end` the `sync` or `arrive` of a barrier in
+/// inline PTX (`bar.sync 1, 128;`, `barrier.cta.arrive %0, %1;`)?
+fn is_ptx_barrier_word(bytes: &[u8], start: usize, end: usize) -> bool {
+    let before = &bytes[..start];
+    let before = before.strip_suffix(b"cta.").unwrap_or(before);
+    let opcode = |op: &[u8]| {
+        before
+            .strip_suffix(op)
+            .is_some_and(|rest| rest.last().is_none_or(|&b| !is_ident_byte(b)))
+    };
+    matches!(&bytes[start..end], b"sync" | b"arrive") && (opcode(b"bar.") || opcode(b"barrier."))
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -119,7 +134,7 @@ pub fn has_warp_code(bytes: &[u8]) -> bool {
         let end = ident_end(bytes, m.end());
         judged_until = end;
         let next = bytes[end..].iter().copied().find(|&b| b > b' ');
-        if is_warp_identifier(&bytes[start..end], next)
+        if (is_warp_identifier(&bytes[start..end], next) || is_ptx_barrier_word(bytes, start, end))
             && !(&bytes[start..end] == b"sync" && is_bare_empty_call(bytes, start, end))
             && !lexer.in_comment_at(start)
         {
@@ -514,6 +529,8 @@ mod tests {
             "x\u{fffd}__syncwarp()",
             "#define SHFL(v) __shfl(v, 0)",
             "asm volatile(\"bar.sync 0;\"); x = \"__syncthreads\";",
+            "asm volatile(\"bar.sync 1, 128;\" ::: \"memory\");",
+            "asm volatile(\"barrier.arrive %0, %1;\" :: \"r\"(id), \"r\"(n));",
         ] {
             assert!(passes(trigger), "{trigger}");
         }
@@ -527,6 +544,8 @@ mod tests {
             "bool b = __all_of(v) || __any_of(v); __allocator a; __any_cast<int>(x);",
             "cuda::std::async(f); memcpy_async(d, s, n); __sync_fetch_and_add(&x, 1) ;",
             "int sync = 3; syncer(); x.synchronize(); cudaDeviceSynchronize();",
+            // `arrive` only as a PTX barrier's.
+            "token = bar_.arrive(); arrive_count++; foobar.arrive();",
             // A function named `sync` is no group's: `sync()` has neither.
             "__host__ void sync() const { cudaStreamSynchronize(s); }\nvoid wait() { sync (); }",
             // Comments never count.

@@ -15,6 +15,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
+use crate::ir::primitives::{NamedBarrier, SyncthreadsMode};
 use crate::ir::*;
 
 mod exchange;
@@ -204,8 +205,12 @@ pub struct Facts {
     shown: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
     /// Functions that (transitively) execute masked warp primitives.
     pub uses_warp_primitives: Vec<bool>,
-    /// Functions that (transitively) execute `__syncthreads()`.
+    /// Functions that (transitively) execute `__syncthreads()` (or another
+    /// barrier of the whole block, cluster or grid).
     pub uses_block_barrier: Vec<bool>,
+    /// Functions that (transitively) execute an aligned PTX named barrier
+    /// with a thread count (`bar.sync 1, 128`).
+    pub uses_named_barrier: Vec<bool>,
 }
 
 impl Facts {
@@ -276,13 +281,25 @@ pub fn analyze(module: &Module) -> Facts {
             .collect()
     };
     let uses_warp_primitives = close_over_calls(module, direct(&|p| p.is_masked()));
-    let uses_block_barrier =
-        close_over_calls(module, direct(&|p| matches!(p, Primitive::Syncthreads(_))));
+    let uses_block_barrier = close_over_calls(
+        module,
+        direct(&|p| matches!(p, Primitive::Syncthreads(m) if m.is_block_wide())),
+    );
+    let uses_named_barrier = close_over_calls(
+        module,
+        direct(&|p| {
+            matches!(
+                p,
+                Primitive::Syncthreads(SyncthreadsMode::Named(NamedBarrier { aligned: true, .. }))
+            )
+        }),
+    );
     Facts {
         functions,
         shown: OnceLock::new(),
         uses_warp_primitives,
         uses_block_barrier,
+        uses_named_barrier,
     }
 }
 

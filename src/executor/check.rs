@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::trace::{Collective, Site, Trace};
 use crate::diagnostic::{WitnessEvent, lane_ranges, lanes_phrase};
 use crate::ir::Primitive;
+use crate::ir::primitives::SyncthreadsMode;
 pub use crate::rules::Class;
 
 #[derive(Debug, Clone)]
@@ -74,6 +75,13 @@ pub fn observe(trace: &Trace, present: u32) -> (Vec<Observation>, Option<String>
     };
     for (i, e) in trace.collectives.iter().enumerate() {
         match e.prim {
+            // Lanes of a warp may meet an unaligned one (`barrier.sync`)
+            // from different places, or leave them waiting until they exit.
+            Primitive::Syncthreads(SyncthreadsMode::Named(form)) => {
+                if form.aligned {
+                    named_barrier_divergence(e, present, &mut out)
+                }
+            }
             Primitive::Syncthreads(_) => barrier_divergence(e, present, &mut out),
             Primitive::Activemask => {}
             _ => {
@@ -459,6 +467,37 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
         line: e.line,
         detail: format!(
             "threads {} of this warp never reach it",
+            lane_ranges(missing)
+        ),
+        events,
+    });
+}
+
+/// An aligned named barrier with a thread count (`bar.sync 1, 128`): every
+/// thread of a warp that has not exited must execute that one instruction
+/// together (PTX ISA, `barrier`: otherwise undefined; a warp left waiting
+/// for lanes that never come hangs). Which warps take part is the code's
+/// choice.
+fn named_barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) {
+    let missing = present & !e.active & !e.exited;
+    if missing == 0 {
+        return;
+    }
+    let name = e.prim.display_name();
+    let mut events = vec![event(e.active, e.line, format!("wait at {name}"))];
+    for (lanes, line, what) in &e.whereabouts {
+        if lanes & missing != 0 {
+            events.push(event(lanes & missing, *line, *what));
+        }
+    }
+    out.push(Observation {
+        class: Class::DivergentBarrier,
+        time: e.time,
+        after: missing,
+        chain: e.chain.clone(),
+        line: e.line,
+        detail: format!(
+            "threads {} of this warp have not exited and are not at it, and {name} waits for them",
             lane_ranges(missing)
         ),
         events,

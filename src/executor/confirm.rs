@@ -1814,7 +1814,9 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             r.trace
                 .collectives
                 .iter()
-                .filter(|c| matches!(c.prim, crate::ir::Primitive::Syncthreads(_)))
+                .filter(
+                    |c| matches!(c.prim, crate::ir::Primitive::Syncthreads(m) if m.is_block_wide()),
+                )
                 .collect()
         })
         .collect();

@@ -51,6 +51,52 @@ pub const CLUSTER_SYNC: &str = "__warplint_cluster_sync";
 /// so within a block a block barrier ([`SyncthreadsMode::Grid`]).
 pub const GRID_SYNC: &str = "__warplint_grid_sync";
 
+/// The names inline PTX's counted named barriers lower to (`bar.sync 1,
+/// 128;`, `barrier.arrive %0, %1;`, …): `NAME(id, count)`, by form
+/// (`aligned`: `bar` or `.aligned`; `arrive`: arrives without waiting).
+/// A barrier with a thread count is not the block's: only the warps that
+/// take part arrive, each as a whole; but every thread waits there for the
+/// threads of its own warp that have not exited (PTX ISA, `barrier`).
+/// See [`SyncthreadsMode::Named`].
+pub const NAMED_BARRIERS: [(&str, NamedBarrier); 4] = [
+    (
+        "__warplint_bar_sync",
+        NamedBarrier {
+            aligned: true,
+            arrive: false,
+        },
+    ),
+    (
+        "__warplint_barrier_sync",
+        NamedBarrier {
+            aligned: false,
+            arrive: false,
+        },
+    ),
+    (
+        "__warplint_bar_arrive",
+        NamedBarrier {
+            aligned: true,
+            arrive: true,
+        },
+    ),
+    (
+        "__warplint_barrier_arrive",
+        NamedBarrier {
+            aligned: false,
+            arrive: true,
+        },
+    ),
+];
+
+/// The name a counted named barrier of this form lowers to.
+pub fn named_barrier_name(form: NamedBarrier) -> &'static str {
+    NAMED_BARRIERS
+        .iter()
+        .find(|(_, f)| *f == form)
+        .map_or(NAMED_BARRIERS[0].0, |(name, _)| name)
+}
+
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
 pub const PTX_WHOLE_WARP: i64 = 0x1f;
 
@@ -110,6 +156,31 @@ pub enum SyncthreadsMode {
     Cluster,
     /// The grid's barrier ([`GRID_SYNC`]).
     Grid,
+    /// A PTX named barrier with a thread count ([`NAMED_BARRIERS`]): the
+    /// warps that take part are the code's choice, so only lanes of one
+    /// warp that do not arrive together are a fault (on an H200 such a
+    /// warp hung, and compute-sanitizer's synccheck reports a `bar.sync`
+    /// whose warp arrives split: `testdata/hardware/named_barrier_*`).
+    Named(NamedBarrier),
+}
+
+/// The form of a counted named barrier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NamedBarrier {
+    /// `bar.*` or `barrier.*.aligned`: every thread of the warp executes
+    /// the same instruction. Without it (`barrier.sync`), lanes of a warp
+    /// may arrive at it from sibling arms.
+    pub aligned: bool,
+    /// `*.arrive`: the thread arrives and goes on; it orders nothing for
+    /// its own later accesses.
+    pub arrive: bool,
+}
+
+impl SyncthreadsMode {
+    /// A barrier every non-exited thread of the block (or more) must reach.
+    pub fn is_block_wide(self) -> bool {
+        !matches!(self, SyncthreadsMode::Named(_))
+    }
 }
 
 impl Primitive {
@@ -147,7 +218,10 @@ impl Primitive {
             CLUSTER_SYNC => Primitive::Syncthreads(SyncthreadsMode::Cluster),
             GRID_SYNC => Primitive::Syncthreads(SyncthreadsMode::Grid),
             "__activemask" => Primitive::Activemask,
-            _ => return None,
+            _ => {
+                let (_, form) = NAMED_BARRIERS.iter().find(|(n, _)| *n == name)?;
+                Primitive::Syncthreads(SyncthreadsMode::Named(*form))
+            }
         })
     }
 
@@ -171,6 +245,8 @@ impl Primitive {
             Primitive::Match { .. } => 3,
             Primitive::Reduce(_) => 4,
             Primitive::Syncwarp => 5,
+            // Lanes of a warp meet at a named barrier from sibling arms.
+            Primitive::Syncthreads(SyncthreadsMode::Named(_)) => 7,
             Primitive::Syncthreads(_) => 6,
             Primitive::Activemask => 0,
         }
@@ -192,6 +268,12 @@ impl Primitive {
             Primitive::Syncwarp => "__syncwarp",
             Primitive::Syncthreads(SyncthreadsMode::Cluster) => "cluster.sync",
             Primitive::Syncthreads(SyncthreadsMode::Grid) => "grid.sync",
+            Primitive::Syncthreads(SyncthreadsMode::Named(f)) => match (f.aligned, f.arrive) {
+                (true, false) => "bar.sync",
+                (false, false) => "barrier.sync",
+                (true, true) => "bar.arrive",
+                (false, true) => "barrier.arrive",
+            },
             Primitive::Syncthreads(_) => "__syncthreads",
             Primitive::Activemask => "__activemask",
         }

@@ -231,9 +231,24 @@ fn written_callee(src: &SourceFile, f: &Function, expr: ExprId, p: Primitive) ->
     let from_macro = matches!(&f.expr(expr).kind, ExprKind::Call(c) if c.via_macro.is_some());
     if !from_macro && text.contains('(') && plain {
         callee.to_owned()
+    } else if let Some(inst) = ptx_instruction(text).filter(|_| !from_macro) {
+        inst.to_owned()
     } else {
         p.display_name().to_owned()
     }
+}
+
+/// The instruction an `asm("bar.sync 1, 128;" …)` statement's text holds,
+/// without its `;` (the template's first string, if it is one short line).
+fn ptx_instruction(text: &str) -> Option<&str> {
+    let head = text.split('(').next()?.split_whitespace().next()?;
+    if !matches!(head, "asm" | "__asm" | "__asm__") {
+        return None;
+    }
+    let (_, rest) = text.split_once('"')?;
+    let (inst, _) = rest.split_once('"')?;
+    let inst = inst.trim().trim_end_matches(';').trim();
+    (!inst.is_empty() && inst.len() <= 40 && !inst.contains(['\\', ';'])).then_some(inst)
 }
 
 /// The first primitive (matching `pred`) a call of `g` runs: in `g`'s own
@@ -298,7 +313,13 @@ pub fn first_primitive<'s>(
         let (start, end) = f.expr(e).span;
         (start, end, format!("`{written}` inside {}", f.shown_name()))
     });
-    (Some(format!("`{written}()`")), label)
+    // A PTX instruction (`bar.sync %0, %1`) is no call.
+    let shown = if written.contains(' ') {
+        format!("`{written}`")
+    } else {
+        format!("`{written}()`")
+    };
+    (Some(shown), label)
 }
 
 /// Functions a call-level claim looks through for a full mask (see

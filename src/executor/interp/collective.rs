@@ -2,6 +2,7 @@
 //! it together, and the event it leaves in the trace.
 
 use super::*;
+use crate::ir::primitives::{NamedBarrier, SyncthreadsMode};
 
 impl Machine<'_> {
     pub(super) fn collective(
@@ -253,21 +254,28 @@ impl Machine<'_> {
                 out = [Val::Int(0); 32];
             }
             Primitive::Syncthreads(mode) => {
-                self.trace.barriers.push(Barrier {
-                    time: self.time,
-                    participants: m,
-                });
+                // An arrive orders nothing for the arriving lanes' later
+                // accesses.
+                if !matches!(
+                    mode,
+                    SyncthreadsMode::Named(NamedBarrier { arrive: true, .. })
+                ) {
+                    self.trace.barriers.push(Barrier {
+                        time: self.time,
+                        participants: m,
+                    });
+                }
                 let preds: Vec<Option<bool>> = lanes_of(m)
                     .map(|k| args.first().and_then(|a| a[k].truth()))
                     .collect();
                 let v = match mode {
-                    crate::ir::primitives::SyncthreadsMode::Plain
-                    | crate::ir::primitives::SyncthreadsMode::Cluster
-                    | crate::ir::primitives::SyncthreadsMode::Grid => Val::Int(0),
+                    SyncthreadsMode::Plain
+                    | SyncthreadsMode::Cluster
+                    | SyncthreadsMode::Grid
+                    | SyncthreadsMode::Named(_) => Val::Int(0),
                     _ if preds.iter().any(|p| p.is_none()) => Val::UNKNOWN_UNIFORM,
-                    crate::ir::primitives::SyncthreadsMode::Count => Val::UNKNOWN_UNIFORM,
-                    crate::ir::primitives::SyncthreadsMode::And
-                    | crate::ir::primitives::SyncthreadsMode::Or => Val::UNKNOWN_UNIFORM,
+                    SyncthreadsMode::Count => Val::UNKNOWN_UNIFORM,
+                    SyncthreadsMode::And | SyncthreadsMode::Or => Val::UNKNOWN_UNIFORM,
                 };
                 out = [v; 32];
             }

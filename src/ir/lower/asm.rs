@@ -31,7 +31,9 @@ use tree_sitter::Node;
 use super::FnBuilder;
 use crate::frontend::Field as _;
 use crate::frontend::node_text;
-use crate::ir::primitives::{ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE};
+use crate::ir::primitives::{
+    ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier, named_barrier_name,
+};
 use crate::ir::*;
 
 /// One operand of a PTX instruction in an `asm` template.
@@ -86,6 +88,50 @@ fn ptx_shfl_idx(body: &str) -> Option<Vec<PtxOperand>> {
     }
     let ops: Vec<PtxOperand> = operands.split(',').map(operand).collect::<Option<_>>()?;
     (ops.len() == 5).then_some(ops)
+}
+
+/// A template that is one CTA barrier: `bar.sync a{, b}`,
+/// `barrier{.cta}.sync{.aligned} a{, b}`, `bar{.cta}.arrive a, b`,
+/// `barrier{.cta}.arrive{.aligned} a, b`.
+#[derive(Debug, PartialEq, Eq)]
+struct PtxBarrier {
+    /// `None`: no thread count, so every thread of the block takes part,
+    /// as at `__syncthreads()`.
+    named: Option<NamedBarrier>,
+    id: PtxOperand,
+    count: Option<PtxOperand>,
+}
+
+fn ptx_barrier(body: &str) -> Option<PtxBarrier> {
+    let inst = single_instruction(body)?;
+    let (opcode, operands) = inst.split_once(char::is_whitespace)?;
+    let mut parts = opcode.split('.');
+    let aligned_by_name = match parts.next()? {
+        "bar" => true,
+        "barrier" => false,
+        _ => return None,
+    };
+    let (mut sync, mut arrive, mut aligned) = (false, false, aligned_by_name);
+    for part in parts {
+        match part {
+            "cta" => {}
+            "sync" => sync = true,
+            "arrive" => arrive = true,
+            "aligned" => aligned = true,
+            _ => return None, // `bar.red`, `barrier.cluster`, …
+        }
+    }
+    if sync == arrive {
+        return None;
+    }
+    let ops: Vec<PtxOperand> = operands.split(',').map(operand).collect::<Option<_>>()?;
+    let (id, count) = match ops[..] {
+        [id] if sync => (id, None),
+        [id, count] => (id, Some(count)),
+        _ => return None,
+    };
+    let named = count.map(|_| NamedBarrier { aligned, arrive });
+    Some(PtxBarrier { named, id, count })
 }
 
 /// A template that is one load from global or constant memory.
@@ -352,6 +398,9 @@ impl FnBuilder<'_> {
             .unwrap_or("");
         let outputs = operands(n, "output_operands");
         let inputs = operands(n, "input_operands");
+        if let Some(barrier) = ptx_barrier(&template_body(code).unwrap_or_default()) {
+            return self.lower_ptx_barrier(&barrier, &outputs, &inputs, text, d, site, span);
+        }
         let Some(first) = outputs.first().and_then(|op| op.field("value")) else {
             return ExprKind::Unknown;
         };
@@ -443,6 +492,39 @@ impl FnBuilder<'_> {
         ExprKind::Comma(acc, self.expr(ExprKind::Unknown, span))
     }
 
+    /// A barrier in PTX: without a thread count `__syncthreads()`; with one
+    /// the named barrier of its form, `NAME(id, count)`.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_ptx_barrier(
+        &mut self,
+        barrier: &PtxBarrier,
+        outputs: &[Node],
+        inputs: &[Node],
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> ExprKind {
+        let call = match (barrier.named, barrier.count) {
+            (Some(form), Some(count)) => {
+                let all: Vec<Node> = outputs.iter().chain(inputs).copied().collect();
+                let args = [barrier.id, count]
+                    .iter()
+                    .map(|op| match *op {
+                        PtxOperand::Literal(v) => self.expr(ExprKind::Int(v), span),
+                        PtxOperand::Operand(k) => match all.get(k).and_then(|o| o.field("value")) {
+                            Some(value) => self.lower_expr(value, text, d, site),
+                            None => self.expr(ExprKind::Unknown, span),
+                        },
+                    })
+                    .collect();
+                self.prim_call(named_barrier_name(form), args, span)
+            }
+            _ => self.prim_call("__syncthreads", Vec::new(), span),
+        };
+        ExprKind::Comma(call, self.expr(ExprKind::Unknown, span))
+    }
+
     /// `asm("shfl.sync.idx.b32 %0, %1, B, C, M;" : "=r"(d) : "r"(a) …)`
     /// → `d = ASM_BROADCAST(a, B, C, M)`, each operand a lowered `%k`
     /// (outputs first, then inputs) or a literal.
@@ -493,6 +575,47 @@ fn operands<'t>(n: Node<'t>, field: &str) -> Vec<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn barriers_in_ptx_are_read_with_their_form() {
+        use PtxOperand::{Literal, Operand};
+        let named = |aligned, arrive| Some(NamedBarrier { aligned, arrive });
+        assert_eq!(
+            ptx_barrier("bar.sync 1, 128;"),
+            Some(PtxBarrier {
+                named: named(true, false),
+                id: Literal(1),
+                count: Some(Literal(128))
+            })
+        );
+        assert_eq!(
+            ptx_barrier("barrier.sync %0, 256;").map(|b| (b.named, b.id)),
+            Some((named(false, false), Operand(0)))
+        );
+        assert_eq!(
+            ptx_barrier("barrier.cta.arrive.aligned %0, %1;").map(|b| b.named),
+            Some(named(true, true))
+        );
+        assert_eq!(
+            ptx_barrier("bar.arrive 3, 64;").map(|b| b.named),
+            Some(named(true, true))
+        );
+        // No thread count: every thread of the block.
+        assert_eq!(
+            ptx_barrier("bar.sync 0;"),
+            Some(PtxBarrier {
+                named: None,
+                id: Literal(0),
+                count: None
+            })
+        );
+        // An arrive needs a count; reductions, cluster barriers and
+        // templates of several instructions are not read.
+        assert_eq!(ptx_barrier("bar.arrive 1;"), None);
+        assert_eq!(ptx_barrier("bar.red.popc.u32 %0, 0, %1;"), None);
+        assert_eq!(ptx_barrier("barrier.cluster.arrive;"), None);
+        assert_eq!(ptx_barrier("bar.sync 1, 64; bar.sync 2, 64;"), None);
+    }
 
     #[test]
     fn global_loads_name_their_outputs_and_address() {
