@@ -265,7 +265,7 @@ fn results_cover_every_rule_and_both_kinds_of_case() {
     let results = committed();
     let rules: BTreeSet<&str> = results.case.iter().map(|c| c.rule.as_str()).collect();
     for code in [
-        "WL001", "WL002", "WL003", "WL004", "WL005", "WL006", "WL007", "WL008", "none",
+        "WL001", "WL002", "WL003", "WL004", "WL005", "WL006", "WL007", "WL008", "WL009", "none",
     ] {
         assert!(rules.contains(code), "no hardware case for {code}");
     }

@@ -211,6 +211,9 @@ pub struct Facts {
     /// Functions that (transitively) execute an aligned PTX named barrier
     /// with a thread count (`bar.sync 1, 128`).
     pub uses_named_barrier: Vec<bool>,
+    /// Functions that (transitively) execute any PTX named barrier with a
+    /// thread count (`barrier.arrive %0, %1` too).
+    pub uses_any_named_barrier: Vec<bool>,
 }
 
 impl Facts {
@@ -294,12 +297,17 @@ pub fn analyze(module: &Module) -> Facts {
             )
         }),
     );
+    let uses_any_named_barrier = close_over_calls(
+        module,
+        direct(&|p| matches!(p, Primitive::Syncthreads(SyncthreadsMode::Named(_)))),
+    );
     Facts {
         functions,
         shown: OnceLock::new(),
         uses_warp_primitives,
         uses_block_barrier,
         uses_named_barrier,
+        uses_any_named_barrier,
     }
 }
 

@@ -79,8 +79,9 @@ pub fn observe(trace: &Trace, present: u32) -> (Vec<Observation>, Option<String>
             // from different places, or leave them waiting until they exit.
             Primitive::Syncthreads(SyncthreadsMode::Named(form)) => {
                 if form.aligned {
-                    named_barrier_divergence(e, present, &mut out)
+                    barrier_divergence(e, present, &mut out)
                 }
+                barrier_count(e, &mut out);
             }
             Primitive::Syncthreads(_) => barrier_divergence(e, present, &mut out),
             Primitive::Activemask => {}
@@ -444,12 +445,24 @@ fn lane_checks(e: &Collective, used: bool, out: &mut Vec<Observation>) {
     }
 }
 
+/// A barrier not reached by every thread of this warp: a block barrier
+/// (exited lanes too, which the guide does not exempt), or an aligned named
+/// barrier with a thread count (`bar.sync 1, 128`), which every lane of the
+/// warp that has not exited must execute together (PTX ISA, `barrier`:
+/// otherwise undefined; a warp left waiting for lanes that never come
+/// hangs; which warps take part is the code's choice).
 fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) {
-    let missing = present & !e.active;
+    let named = matches!(e.prim, Primitive::Syncthreads(SyncthreadsMode::Named(_)));
+    let missing = present & !e.active & if named { !e.exited } else { u32::MAX };
     if missing == 0 {
         return;
     }
-    let mut events = vec![event(e.active, e.line, "wait at __syncthreads()")];
+    let name = if named {
+        e.prim.display_name()
+    } else {
+        "__syncthreads()"
+    };
+    let mut events = vec![event(e.active, e.line, format!("wait at {name}"))];
     for (lanes, line, what) in &e.whereabouts {
         if lanes & missing != 0 {
             events.push(event(lanes & missing, *line, *what));
@@ -459,48 +472,49 @@ fn barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) 
     if exited != 0 && !e.whereabouts.iter().any(|(l, _, _)| l & exited != 0) {
         events.push(event(exited, e.line, "exited before the barrier"));
     }
+    let detail = if named {
+        format!(
+            "threads {} of this warp have not exited and are not at it, and {name} waits for them",
+            lane_ranges(missing)
+        )
+    } else {
+        format!(
+            "threads {} of this warp never reach it",
+            lane_ranges(missing)
+        )
+    };
     out.push(Observation {
         class: Class::DivergentBarrier,
         time: e.time,
         after: missing,
         chain: e.chain.clone(),
         line: e.line,
-        detail: format!(
-            "threads {} of this warp never reach it",
-            lane_ranges(missing)
-        ),
+        detail,
         events,
     });
 }
 
-/// An aligned named barrier with a thread count (`bar.sync 1, 128`): every
-/// thread of a warp that has not exited must execute that one instruction
-/// together (PTX ISA, `barrier`: otherwise undefined; a warp left waiting
-/// for lanes that never come hangs). Which warps take part is the code's
-/// choice.
-fn named_barrier_divergence(e: &Collective, present: u32, out: &mut Vec<Observation>) {
-    let missing = present & !e.active & !e.exited;
-    if missing == 0 {
+/// A named barrier's thread count must be a positive multiple of the warp
+/// size (PTX ISA, `barrier`); a count computed at run time that is not
+/// one stopped an H200's kernel with an illegal instruction (a literal
+/// one does not assemble).
+fn barrier_count(e: &Collective, out: &mut Vec<Observation>) {
+    let Some((id, count)) = e.barrier else { return };
+    if count > 0 && count % 32 == 0 {
         return;
     }
     let name = e.prim.display_name();
-    let mut events = vec![event(e.active, e.line, format!("wait at {name}"))];
-    for (lanes, line, what) in &e.whereabouts {
-        if lanes & missing != 0 {
-            events.push(event(lanes & missing, *line, *what));
-        }
-    }
     out.push(Observation {
-        class: Class::DivergentBarrier,
+        class: Class::BarrierCount,
         time: e.time,
-        after: missing,
+        after: 0,
         chain: e.chain.clone(),
         line: e.line,
         detail: format!(
-            "threads {} of this warp have not exited and are not at it, and {name} waits for them",
-            lane_ranges(missing)
+            "barrier {id} is given a count of {count} threads, not a positive multiple of 32: the \
+             instruction is illegal"
         ),
-        events,
+        events: vec![event(e.active, e.line, format!("{name} {id}, {count}"))],
     });
 }
 
@@ -758,6 +772,7 @@ mod tests {
             whereabouts: Vec::new(),
             width: None,
             reads: Vec::new(),
+            barrier: None,
         }
     }
 

@@ -513,6 +513,9 @@ fn explore_root<'m>(
             inexact_reason(module, root, setup, all_warps, &per_warp)
         };
         let mut extra = cross_warp_barriers(&per_warp);
+        if all_warps && !out_of_budget {
+            extra.extend(named_barrier_counts(&per_warp));
+        }
         extra.extend(schedule_differences(&per_warp, idxs, claims));
         for (i, obs) in extra {
             per_warp[i].observations.push(obs);
@@ -1801,13 +1804,17 @@ fn legacy_observations(m: &Machine) -> Vec<Observation> {
         .collect()
 }
 
-/// `__syncthreads()` reached by some warps of the block and not others.
-fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
-    let converged: Vec<(usize, &RunResult)> = runs
-        .iter()
+/// The runs of a converged schedule, with their indexes: one per warp.
+fn converged_runs(runs: &[RunResult]) -> Vec<(usize, &RunResult)> {
+    runs.iter()
         .enumerate()
         .filter(|(_, r)| r.schedule == Schedule::Converged)
-        .collect();
+        .collect()
+}
+
+/// `__syncthreads()` reached by some warps of the block and not others.
+fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
+    let converged = converged_runs(runs);
     let seqs: Vec<Vec<&super::trace::Collective>> = converged
         .iter()
         .map(|(_, r)| {
@@ -1888,6 +1895,98 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
         return vec![(converged[holder].0, obs)];
     }
     Vec::new()
+}
+
+/// Named barriers whose thread count is more than all the arrivals of the
+/// block's warps make up: the barrier never completes, and the warps that
+/// wait at it hang (an H200 did). Each arrival of a warp counts its 32
+/// threads (a warp arrives as a whole, PTX ISA). Decided only over runs of
+/// every warp of the block, each complete and without a guessed branch,
+/// where every named barrier's id and count are known: any other arrival
+/// could be at the barrier.
+fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
+    use crate::ir::Primitive;
+    use crate::ir::primitives::{NamedBarrier, SyncthreadsMode};
+    let converged = converged_runs(runs);
+    let exact = |r: &RunResult| {
+        r.trace.incomplete.is_none() && r.trace.guesses.is_empty() && !r.trace.guesses_overflow
+    };
+    if !converged.iter().all(|(_, r)| exact(r)) {
+        return Vec::new();
+    }
+    // Per barrier id: its count (`None` once two arrivals disagree), the
+    // warp arrivals, the warps, the first wait (run, event).
+    struct Tally<'r> {
+        count: Option<i64>,
+        arrivals: u64,
+        warps: Vec<u32>,
+        wait: Option<(usize, &'r super::trace::Collective)>,
+    }
+    let mut ids: BTreeMap<i64, Tally> = BTreeMap::new();
+    for &(i, r) in &converged {
+        for c in &r.trace.collectives {
+            let Primitive::Syncthreads(SyncthreadsMode::Named(NamedBarrier { arrive, .. })) =
+                c.prim
+            else {
+                continue;
+            };
+            let Some((id, count)) = c.barrier else {
+                return Vec::new();
+            };
+            let t = ids.entry(id).or_insert(Tally {
+                count: Some(count),
+                arrivals: 0,
+                warps: Vec::new(),
+                wait: None,
+            });
+            if t.count != Some(count) {
+                t.count = None;
+            }
+            t.arrivals += 1;
+            if !t.warps.contains(&r.warp) {
+                t.warps.push(r.warp);
+            }
+            if !arrive && t.wait.is_none() {
+                t.wait = Some((i, c));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (id, t) in ids {
+        let (Some(count), Some((i, ev))) = (t.count, t.wait) else {
+            continue;
+        };
+        let arriving = t.arrivals.saturating_mul(32);
+        if count <= 0 || count % 32 != 0 || arriving >= count as u64 {
+            continue;
+        }
+        let warps = t
+            .warps
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let name = ev.prim.display_name();
+        out.push((
+            i,
+            Observation::over_whole_run(
+                Class::BarrierCount,
+                ev.chain.clone(),
+                ev.line,
+                format!(
+                    "warps {warps} make {} arrival(s) at barrier {id} ({arriving} threads), but its \
+                     count is {count}: it never completes, and the warps waiting at it hang",
+                    t.arrivals
+                ),
+                vec![WitnessEvent {
+                    lanes: ev.active,
+                    line: ev.line,
+                    what: format!("wait at {name} {id}, {count}"),
+                }],
+            ),
+        ));
+    }
+    out
 }
 
 /// Activemask claims: do converged and split schedules observe different
@@ -2013,6 +2112,7 @@ mod tests {
                 whereabouts: Vec::new(),
                 width: None,
                 reads: Vec::new(),
+                barrier: None,
             });
         }
         RunResult {
@@ -2042,5 +2142,57 @@ mod tests {
         // budget: their runs stop first, though they would go on.
         assert!(cross_warp_barriers(&[run(0, 3, false), run(1, 1, true)]).is_empty());
         assert!(cross_warp_barriers(&[run(0, 1, true), run(1, 3, false)]).is_empty());
+    }
+
+    /// A converged run of `warp` that waits once at named barrier `id`
+    /// with `count` (`None`: the run does not know them), or arrives there.
+    fn named(warp: u32, barrier: Option<(i64, i64)>, arrive: bool) -> RunResult {
+        use crate::ir::primitives::NamedBarrier;
+        let mut r = run(warp, 1, false);
+        let c = &mut r.trace.collectives[0];
+        c.prim = Primitive::Syncthreads(SyncthreadsMode::Named(NamedBarrier {
+            aligned: true,
+            arrive,
+        }));
+        c.barrier = barrier;
+        r
+    }
+
+    #[test]
+    fn a_named_barrier_counting_more_threads_than_arrive_never_completes() {
+        let found = named_barrier_counts(&[
+            named(0, Some((1, 128)), false),
+            named(1, Some((1, 128)), false),
+        ]);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .1
+                .detail
+                .contains("(64 threads), but its count is 128")
+        );
+        // The count met, with one warp only arriving: fine.
+        assert!(
+            named_barrier_counts(&[
+                named(0, Some((1, 64)), false),
+                named(1, Some((1, 64)), true)
+            ])
+            .is_empty()
+        );
+        // Arrivals alone wait for nothing.
+        assert!(named_barrier_counts(&[named(0, Some((1, 128)), true)]).is_empty());
+    }
+
+    #[test]
+    fn named_barrier_counts_need_every_arrival_known() {
+        // A barrier whose id or count a run does not know may be any.
+        assert!(
+            named_barrier_counts(&[named(0, Some((1, 128)), false), named(1, None, false)])
+                .is_empty()
+        );
+        // A run cut short may still arrive.
+        let mut cut = named(1, Some((1, 128)), false);
+        cut.trace.incomplete = Some("a budget ran out".to_owned());
+        assert!(named_barrier_counts(&[named(0, Some((1, 128)), false), cut]).is_empty());
     }
 }

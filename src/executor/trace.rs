@@ -36,6 +36,9 @@ pub struct Collective {
     pub width: Option<i64>,
     /// Shuffle reads: (reader lane, source lane).
     pub reads: Vec<(u32, u32)>,
+    /// A named barrier's id and thread count, when every active lane
+    /// passed the same known values.
+    pub barrier: Option<(i64, i64)>,
 }
 
 impl Collective {

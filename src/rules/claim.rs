@@ -48,6 +48,9 @@ pub enum Class {
     BadWidth,
     /// `__syncthreads()` not reached by every thread of the block (WL007).
     DivergentBarrier,
+    /// A named barrier's thread count that the run cannot meet: not a
+    /// positive multiple of 32, or more threads than ever arrive (WL009).
+    BarrierCount,
     /// Two lanes access one shared location unordered, one writes (WL004).
     SharedRace,
     /// Converged and split schedules observe different results (WL003).

@@ -14,6 +14,7 @@ mod wl005_shuffle_width_not_power_of_two;
 mod wl006_shuffle_source_outside_mask;
 mod wl007_divergent_syncthreads;
 mod wl008_full_mask_presence_vote;
+mod wl009_named_barrier_count;
 
 use crate::dataflow::Facts;
 use crate::diagnostic::{Fix, Severity};
@@ -87,6 +88,7 @@ pub static RULES: &[&dyn Rule] = &[
     &wl006_shuffle_source_outside_mask::ShuffleSourceOutsideMask,
     &wl007_divergent_syncthreads::DivergentSyncthreads,
     &wl008_full_mask_presence_vote::FullMaskPresenceVote,
+    &wl009_named_barrier_count::NamedBarrierCount,
 ];
 
 /// Codes the engine reports itself, about suppression comments rather than

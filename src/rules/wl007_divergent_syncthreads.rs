@@ -18,7 +18,7 @@ pub static META: RuleMeta = RuleMeta {
     code: "WL007",
     name: "divergent-syncthreads",
     severity: Severity::Error,
-    summary: "__syncthreads() reached by only some threads of the block",
+    summary: "__syncthreads() reached by only some threads of the block, or a named barrier by some lanes of a warp",
     has_fix: false,
     page: include_str!("../../rules/WL007-divergent-syncthreads.md"),
 };

@@ -17,13 +17,14 @@ __device__ __forceinline__ void group_arrive(int id, int threads) {
 }
 
 // Threads past the valid count skip the exchange; where the count is not
-// a multiple of 32, one warp arrives split.
+// a multiple of 32, one warp arrives split (WL007), and where it is below
+// 97, fewer than the 128 threads the barrier counts ever arrive (WL009).
 __global__ void __launch_bounds__(128) stage_valid_rows(const float *in, float *out, int valid) {
     __shared__ float rows[128];
     int t = threadIdx.x;
     if (t < valid) {
         rows[t] = in[blockIdx.x * 128 + t];
-        asm volatile("bar.sync 1, 128;" ::: "memory"); // expect: WL007
+        asm volatile("bar.sync 1, 128;" ::: "memory"); // expect: WL007, WL009
         out[blockIdx.x * 128 + t] = rows[127 - t];
     }
 }

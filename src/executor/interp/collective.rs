@@ -70,6 +70,7 @@ impl Machine<'_> {
             whereabouts,
             width: None,
             reads: Vec::new(),
+            barrier: None,
         };
         let participates = |l: usize| masks[l].is_some_and(|mk| mk >> l & 1 == 1);
         let event_index = self.trace.collectives.len() as u32;
@@ -254,6 +255,16 @@ impl Machine<'_> {
                 out = [Val::Int(0); 32];
             }
             Primitive::Syncthreads(mode) => {
+                if let SyncthreadsMode::Named(_) = mode {
+                    let one = |k: usize| {
+                        let a = args.get(k)?;
+                        let first = a[lanes_of(m).next()?].as_int()?;
+                        lanes_of(m)
+                            .all(|l| a[l].as_int() == Some(first))
+                            .then_some(first)
+                    };
+                    event.barrier = one(0).zip(one(1));
+                }
                 // An arrive orders nothing for the arriving lanes' later
                 // accesses.
                 if !matches!(
