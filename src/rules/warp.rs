@@ -7,6 +7,7 @@ use crate::dataflow::{self, Context, Facts, GuardKind, Level};
 use crate::ir::primitives::COALESCED_MASK;
 use crate::ir::{
     Call, Deducing, ExprId, ExprKind, Function, GroupArg, Module, Primitive, StmtId, StmtKind,
+    call_scope,
 };
 use crate::source::SourceFile;
 
@@ -159,11 +160,19 @@ pub fn callee_text(src: &SourceFile, site: &CallSite) -> String {
     {
         Some(r) if call.via_macro.is_none() => code(&src.snippet(site.f.expr(r).span, 40), 40),
         // An instance the call names by its template's defaults
-        // (`group_sum(v)` runs `group_sum<16>`): as written.
-        _ if call.template_args.is_empty() => {
-            code(call.name.split('<').next().unwrap_or(&call.name), 40)
+        // (`group_sum(v)` runs `group_sum<16>`): as written. A scoped
+        // call keeps its innermost scope (`NamedBarrier::sync`).
+        _ => {
+            let name = if call.template_args.is_empty() {
+                call.name.split('<').next().unwrap_or(&call.name)
+            } else {
+                &call.name
+            };
+            match call_scope(call) {
+                Some(scope) => code(&format!("{scope}::{name}"), 40),
+                None => code(name, 40),
+            }
         }
-        _ => code(&call.name, 40),
     }
 }
 
