@@ -15,7 +15,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::OnceLock;
 
-use crate::ir::primitives::{NamedBarrier, SyncthreadsMode};
+use crate::ir::primitives::SyncthreadsMode;
 use crate::ir::*;
 
 mod exchange;
@@ -290,12 +290,7 @@ pub fn analyze(module: &Module) -> Facts {
     );
     let uses_named_barrier = close_over_calls(
         module,
-        direct(&|p| {
-            matches!(
-                p,
-                Primitive::Syncthreads(SyncthreadsMode::Named(NamedBarrier { aligned: true, .. }))
-            )
-        }),
+        direct(&|p| matches!(p, Primitive::Syncthreads(m) if m.is_aligned_named())),
     );
     let uses_any_named_barrier = close_over_calls(
         module,

@@ -1899,8 +1899,10 @@ fn cross_warp_barriers(runs: &[RunResult]) -> Vec<(usize, Observation)> {
 
 /// Named barriers whose thread count is more than all the arrivals of the
 /// block's warps make up: the barrier never completes, and the warps that
-/// wait at it hang (an H200 did). Each arrival of a warp counts its 32
-/// threads (a warp arrives as a whole, PTX ISA). Decided only over runs of
+/// wait at it hang (an H200 did). Where every arrival waits (no `arrive`),
+/// the arrivals must also fill whole phases of the count: the warps left in
+/// a last phase that never fills hang too. Each arrival of a warp counts
+/// its 32 threads (a warp arrives as a whole, PTX ISA). Decided only over runs of
 /// every warp of the block, each complete and without a guessed branch,
 /// where every named barrier's id and count are known: any other arrival
 /// could be at the barrier.
@@ -1919,6 +1921,7 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
     struct Tally<'r> {
         count: Option<i64>,
         arrivals: u64,
+        all_wait: bool,
         warps: Vec<u32>,
         wait: Option<(usize, &'r super::trace::Collective)>,
     }
@@ -1936,6 +1939,7 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             let t = ids.entry(id).or_insert(Tally {
                 count: Some(count),
                 arrivals: 0,
+                all_wait: true,
                 warps: Vec::new(),
                 wait: None,
             });
@@ -1943,6 +1947,7 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
                 t.count = None;
             }
             t.arrivals += 1;
+            t.all_wait &= !arrive;
             if !t.warps.contains(&r.warp) {
                 t.warps.push(r.warp);
             }
@@ -1957,9 +1962,21 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             continue;
         };
         let arriving = t.arrivals.saturating_mul(32);
-        if count <= 0 || count % 32 != 0 || arriving >= count as u64 {
+        if count <= 0 || count % 32 != 0 {
             continue;
         }
+        let count_u = count as u64;
+        let why = if arriving < count_u {
+            "it never completes, and the warps waiting at it hang".to_owned()
+        } else if t.all_wait && arriving % count_u != 0 {
+            format!(
+                "they fill {} phase(s) and leave {} threads waiting in one that never fills",
+                arriving / count_u,
+                arriving % count_u
+            )
+        } else {
+            continue;
+        };
         let warps = t
             .warps
             .iter()
@@ -1974,8 +1991,8 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
                 ev.chain.clone(),
                 ev.line,
                 format!(
-                    "warps {warps} make {} arrival(s) at barrier {id} ({arriving} threads), but its \
-                     count is {count}: it never completes, and the warps waiting at it hang",
+                    "warps {warps} make {} arrival(s) at barrier {id} ({arriving} threads), and its \
+                     count is {count}: {why}",
                     t.arrivals
                 ),
                 vec![WitnessEvent {
@@ -2169,7 +2186,30 @@ mod tests {
             found[0]
                 .1
                 .detail
-                .contains("(64 threads), but its count is 128")
+                .contains("(64 threads), and its count is 128: it never")
+        );
+        // Three warps waiting at a count of two: the third waits alone.
+        let found = named_barrier_counts(&[
+            named(0, Some((1, 64)), false),
+            named(1, Some((1, 64)), false),
+            named(2, Some((1, 64)), false),
+        ]);
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0]
+                .1
+                .detail
+                .contains("fill 1 phase(s) and leave 32 threads waiting")
+        );
+        // The same with the third warp only arriving: its order among the
+        // others is not known, so nothing is claimed.
+        assert!(
+            named_barrier_counts(&[
+                named(0, Some((1, 64)), false),
+                named(1, Some((1, 64)), false),
+                named(2, Some((1, 64)), true),
+            ])
+            .is_empty()
         );
         // The count met, with one warp only arriving: fine.
         assert!(

@@ -181,6 +181,15 @@ impl SyncthreadsMode {
     pub fn is_block_wide(self) -> bool {
         !matches!(self, SyncthreadsMode::Named(_))
     }
+
+    /// An aligned named barrier: every live lane of a warp that takes part
+    /// must execute it together (WL007 checks it one warp at a time).
+    pub fn is_aligned_named(self) -> bool {
+        matches!(
+            self,
+            SyncthreadsMode::Named(NamedBarrier { aligned: true, .. })
+        )
+    }
 }
 
 impl Primitive {

@@ -83,8 +83,8 @@ impl Rule for DivergentSyncthreads {
                     }
                     let (barrier, label) =
                         first_primitive(cx.module, &|f| cx.source_of(f), site.function, g, &|p| {
-                            matches!(p, Primitive::Syncthreads(m) if m.is_block_wide() != named
-                                && !matches!(m, SyncthreadsMode::Named(f) if !f.aligned))
+                            matches!(p, Primitive::Syncthreads(m)
+                                if if named { m.is_aligned_named() } else { m.is_block_wide() })
                         });
                     labels.extend(label);
                     if named {

@@ -1,6 +1,7 @@
 //! WL009 `named-barrier-count`: a PTX named barrier (`bar.sync 1, 256;`)
 //! whose thread count the block cannot meet: not a positive multiple of
-//! 32, or more threads than all the arrivals of its warps make up.
+//! 32, more threads than all the arrivals of its warps make up, or, every
+//! arrival waiting, no whole number of phases of the count.
 //!
 //! Proposed in kernels, at every named barrier with a thread count and
 //! every call of a helper that reaches one, as a candidate: a count is

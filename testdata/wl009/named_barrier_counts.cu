@@ -47,6 +47,16 @@ __global__ void computed_group_count(int *out, int threads_per_group) {
     out[t] = s[t ^ 32];
 }
 
+// The count is two warps' but three wait there: the first two complete a
+// phase, and the third waits for a partner that never comes.
+__global__ void three_warps_count_two(const int *in, int *out) {
+    __shared__ int s[96];
+    int t = threadIdx.x;
+    s[t] = in[t] + 1;
+    wait_at(6, 64); // expect: WL009
+    out[t] = s[95 - t];
+}
+
 // Look-alike: the producer warps arrive, the consumer warps wait; both
 // sides count all four warps.
 __global__ void producers_arrive(const float *in, float *out) {
@@ -74,10 +84,21 @@ __global__ void two_groups(const int *in, int *out) {
     out[t] = s[t ^ 32];
 }
 
+// Look-alike: the count is the three warps'.
+__global__ void three_warps_counted(const int *in, int *out) {
+    __shared__ int s[96];
+    int t = threadIdx.x;
+    s[t] = in[t] + 1;
+    wait_at(6, 96);
+    out[t] = s[95 - t];
+}
+
 void launch_all(const float *f, float *g, const int *in, int *out) {
     consumers_wait_for_producers<<<8, 128>>>(f, g);
     count_of_the_block<<<1, 256>>>(in, out);
     computed_group_count<<<1, 64>>>(out, 48);
     producers_arrive<<<1, 128>>>(f, g);
     two_groups<<<1, 128>>>(in, out);
+    three_warps_count_two<<<1, 96>>>(in, out);
+    three_warps_counted<<<1, 96>>>(in, out);
 }
