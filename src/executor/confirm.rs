@@ -1956,6 +1956,7 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             }
         }
     }
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut out = Vec::new();
     for (id, t) in ids {
         let (Some(count), Some((i, ev))) = (t.count, t.wait) else {
@@ -1970,8 +1971,8 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             "it never completes, and the warps waiting at it hang".to_owned()
         } else if t.all_wait && arriving % count_u != 0 {
             format!(
-                "they fill {} phase(s) and leave {} threads waiting in one that never fills",
-                arriving / count_u,
+                "they fill {} and leave {} threads waiting in one that never fills",
+                plural(arriving / count_u, "phase", "phases"),
                 arriving % count_u
             )
         } else {
@@ -1983,6 +1984,11 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
             .map(|w| w.to_string())
             .collect::<Vec<_>>()
             .join(", ");
+        let who = if t.warps.len() == 1 {
+            format!("warp {warps} makes")
+        } else {
+            format!("warps {warps} make")
+        };
         let name = ev.prim.display_name();
         out.push((
             i,
@@ -1991,9 +1997,8 @@ fn named_barrier_counts(runs: &[RunResult]) -> Vec<(usize, Observation)> {
                 ev.chain.clone(),
                 ev.line,
                 format!(
-                    "warps {warps} make {} arrival(s) at barrier {id} ({arriving} threads), and its \
-                     count is {count}: {why}",
-                    t.arrivals
+                    "{who} {} at barrier {id} ({arriving} threads), and its count is {count}: {why}",
+                    plural(t.arrivals, "arrival", "arrivals"),
                 ),
                 vec![WitnessEvent {
                     lanes: ev.active,
@@ -2199,7 +2204,7 @@ mod tests {
             found[0]
                 .1
                 .detail
-                .contains("fill 1 phase(s) and leave 32 threads waiting")
+                .contains("fill 1 phase and leave 32 threads waiting")
         );
         // The same with the third warp only arriving: its order among the
         // others is not known, so nothing is claimed.
