@@ -58,6 +58,11 @@ pub struct Param {
     /// itself (or its fields): which argument of the construction gives
     /// its value.
     pub ctor_slot: Option<CtorSlot>,
+    /// For such a field computed from one constructor parameter and
+    /// constants (`id_(id + kReserved)`): the parameter's name, the
+    /// initializer (lowered in this function) to evaluate with that name
+    /// bound to the argument, and the argument's slot.
+    pub ctor_value: Option<(String, ExprId, CtorSlot)>,
     /// Declared as a tag type of a fixed value (`Int2Type<true>`,
     /// `integral_constant<bool, false>`, `true_type`): an overload a call
     /// selects by the tag it passes ([`Call::tags`]).

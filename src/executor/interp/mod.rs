@@ -443,6 +443,26 @@ impl<'m> Machine<'m> {
         self.trace.returned = returned.to_vec();
     }
 
+    /// A field whose constructor computes it from one of its arguments and
+    /// constants (`Param::ctor_value`): the initializer's value with the
+    /// construction's argument bound, where it is known in every lane.
+    fn field_from_argument(
+        &mut self,
+        act: &mut Activation<'m>,
+        object: Option<&Construction>,
+        p: &Param,
+        callee: usize,
+        m: u32,
+    ) -> Option<Lanes> {
+        let (name, init, slot) = p.ctor_value.as_ref()?;
+        let e = object?.field_argument(*slot)?;
+        let arg = self.eval(act, e, m);
+        let mut tmp = self.activation(callee);
+        tmp.vars.insert(name.clone(), arg);
+        let v = self.eval(&mut tmp, *init, m);
+        lanes_of(m).all(|l| v[l].as_int().is_some()).then_some(v)
+    }
+
     fn param_value(&self, f: &Function, i: usize, p: &Param) -> Lanes {
         if p.is_pointer {
             return [Val::Ptr(Ptr {
@@ -1912,13 +1932,16 @@ impl<'m> Machine<'m> {
                         act.vars[&p.name]
                     }
                     // A field: the construction's argument where the
-                    // constructor stores it as it is, else what a member
-                    // run alone takes.
+                    // constructor stores it as it is, the value of its
+                    // initializer where that computes one from the
+                    // argument and constants (`id + kReserved`), else what
+                    // a member run alone takes.
                     _ if p.of_field => match object
                         .zip(p.ctor_slot)
                         .and_then(|(o, s)| Some((o.field_argument(s)?, s.exact)))
                     {
                         Some((e, true)) => self.eval(act, e, m),
+                        _ if let Some(v) = self.field_from_argument(act, object, p, callee, m) => v,
                         // Computed from the argument (`isSender ? 0 : k`):
                         // unknown, and as uniform as the argument.
                         Some((e, false)) => {

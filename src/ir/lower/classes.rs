@@ -82,8 +82,14 @@ pub(super) enum FieldInit<'t> {
     /// An expression of no constructor parameter.
     Expr(Node<'t>),
     /// From a constructor parameter (its declaration), and the argument
-    /// that gives the value where the initializer is the parameter itself.
-    Param(Node<'t>, Option<CtorSlot>),
+    /// that gives the value where the initializer is the parameter itself;
+    /// where it is computed from the parameter alone, the parameter's name
+    /// and the initializer.
+    Param(
+        Node<'t>,
+        Option<CtorSlot>,
+        Option<(String, Node<'t>, CtorSlot)>,
+    ),
     /// A view of per-block scratch storage (shared memory).
     Storage,
 }
@@ -295,13 +301,52 @@ pub(super) fn collect_class<'t>(
                             max_args,
                             exact: v.kind() == "identifier",
                         });
-                    FieldInit::Param(p.decl, slot)
+                    // Arithmetic on the parameter and constants (`id +
+                    // kReserved`), not a read through it (`info->rank`:
+                    // memory): evaluated per construction.
+                    let computed = arity
+                        .filter(|_| v.kind() != "identifier" && is_arithmetic(v))
+                        .map(|(min_args, max_args)| {
+                            let slot = CtorSlot {
+                                index: p.position,
+                                min_args,
+                                max_args,
+                                exact: false,
+                            };
+                            (p.name.clone(), v, slot)
+                        });
+                    FieldInit::Param(p.decl, slot, computed)
                 }
                 None => FieldInit::Expr(v),
             };
         }
     }
     Some((name, info))
+}
+
+/// An expression of names, literals and operators only: no call, no
+/// member, element or pointer read.
+fn is_arithmetic(v: Node) -> bool {
+    let mut stack = vec![v];
+    let mut seen = 0;
+    while let Some(n) = stack.pop() {
+        seen += 1;
+        if seen > 256
+            || matches!(
+                n.kind(),
+                "call_expression"
+                    | "field_expression"
+                    | "subscript_expression"
+                    | "pointer_expression"
+                    | "lambda_expression"
+            )
+        {
+            return false;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    true
 }
 
 pub(super) fn is_static(n: Node, text: &str) -> bool {
@@ -782,8 +827,11 @@ impl super::FnBuilder<'_> {
                     let id = self.stmt(decl(Some(e), false), span);
                     self.push_to(super::Dest::Body, id);
                 }
-                FieldInit::Param(p, ctor_slot) => {
+                FieldInit::Param(p, ctor_slot, ref computed) => {
                     let (is_float, is_integral) = param_flags(p, text);
+                    let ctor_value = computed.as_ref().map(|(name, v, slot)| {
+                        (name.clone(), self.lower_expr(*v, text, 0, None), *slot)
+                    });
                     self.f.params.push(Param {
                         name: field.name.clone(),
                         default: None,
@@ -793,6 +841,7 @@ impl super::FnBuilder<'_> {
                         is_array: false,
                         of_field: true,
                         ctor_slot,
+                        ctor_value,
                         tag: None,
                         span,
                     });

@@ -1233,6 +1233,7 @@ impl FnBuilder<'_> {
                 is_array: !dims.is_empty(),
                 of_field: false,
                 ctor_slot: None,
+                ctor_value: None,
                 tag: tag_of_type(
                     p.field("type").map_or("", |t| node_text(t, text)),
                     self.constants,
@@ -3044,6 +3045,14 @@ mod tests {
             ..slot(1).unwrap()
         });
         assert_eq!(slots, [("n", slot(0)), ("p", computed), ("k", slot(2))]);
+        // `p(p + 1)` is arithmetic on the argument: evaluated per
+        // construction, with `p` bound to it.
+        let values: Vec<Option<&str>> = run
+            .params
+            .iter()
+            .map(|p| p.ctor_value.as_ref().map(|(name, _, _)| name.as_str()))
+            .collect();
+        assert_eq!(values, [None, Some("p"), None]);
         // A field of the argument has its level, not its value.
         let of_field = lower(
             "struct I { int rank; };\nstruct B {\n  int rank;\n\
