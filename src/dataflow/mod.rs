@@ -271,53 +271,49 @@ impl Facts {
 
 pub fn analyze(module: &Module) -> Facts {
     let functions = interprocedural::analyze_all(module, Assume::Varying);
-    let direct = |pred: &dyn Fn(Primitive) -> bool| -> Vec<bool> {
-        module
-            .functions
-            .iter()
-            .map(|f| {
-                f.own_calls().any(|(_, c)| {
-                    Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
-                        .is_some_and(pred)
-                })
-            })
-            .collect()
-    };
-    let uses_warp_primitives = close_over_calls(module, direct(&|p| p.is_masked()));
-    let uses_block_barrier = close_over_calls(
-        module,
-        direct(&|p| matches!(p, Primitive::Syncthreads(m) if m.is_block_wide())),
-    );
-    let uses_named_barrier = close_over_calls(
-        module,
-        direct(&|p| matches!(p, Primitive::Syncthreads(m) if m.is_aligned_named())),
-    );
-    let uses_any_named_barrier = close_over_calls(
-        module,
-        direct(&|p| matches!(p, Primitive::Syncthreads(SyncthreadsMode::Named(_)))),
-    );
-    Facts {
-        functions,
-        shown: OnceLock::new(),
-        uses_warp_primitives,
-        uses_block_barrier,
-        uses_named_barrier,
-        uses_any_named_barrier,
-    }
-}
-
-/// Propagate a per-function property to callers (bounded by the number of
-/// functions: each pass either changes something or stops).
-fn close_over_calls(module: &Module, mut has: Vec<bool>) -> Vec<bool> {
-    // callers[g] = functions that call g; then a worklist marks callers.
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); module.functions.len()];
+    // One pass over the calls: which primitives each function executes
+    // itself, and who calls whom (each call's callee resolved once).
+    let n = module.functions.len();
+    let mut direct: Vec<[bool; 4]> = vec![[false; 4]; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, f) in module.functions.iter().enumerate() {
         for (_, c) in f.own_calls() {
+            if let Some(p) = Primitive::from_call(&c.name, c.scope.as_deref(), c.receiver.is_some())
+            {
+                let mode = match p {
+                    Primitive::Syncthreads(m) => Some(m),
+                    _ => None,
+                };
+                let kinds = [
+                    p.is_masked(),
+                    mode.is_some_and(SyncthreadsMode::is_block_wide),
+                    mode.is_some_and(SyncthreadsMode::is_aligned_named),
+                    mode.is_some_and(|m| !m.is_block_wide()),
+                ];
+                for (has, kind) in direct[i].iter_mut().zip(kinds) {
+                    *has |= kind;
+                }
+            }
             if let Some(g) = module.callee(c) {
                 callers[g].push(i);
             }
         }
     }
+    let closed = |k: usize| close_over_calls(&callers, direct.iter().map(|d| d[k]).collect());
+    Facts {
+        functions,
+        shown: OnceLock::new(),
+        uses_warp_primitives: closed(0),
+        uses_block_barrier: closed(1),
+        uses_named_barrier: closed(2),
+        uses_any_named_barrier: closed(3),
+    }
+}
+
+/// Propagate a per-function property to callers (`callers[g]`: the
+/// functions that call `g`; bounded by the number of functions: each
+/// function is marked once).
+fn close_over_calls(callers: &[Vec<usize>], mut has: Vec<bool>) -> Vec<bool> {
     let mut work: Vec<usize> = (0..has.len()).filter(|&i| has[i]).collect();
     while let Some(g) = work.pop() {
         for &caller in &callers[g] {

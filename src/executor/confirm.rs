@@ -430,6 +430,11 @@ fn explore_root<'m>(
     let wants_schedules = idxs
         .iter()
         .any(|&i| claims[i].as_ref().is_some_and(|c| c.schedule_dependent));
+    // Only a claim about a named barrier's count asks for the arrivals of
+    // the block's warps to be added up.
+    let wants_counts = idxs
+        .iter()
+        .any(|&i| (claims[i].as_ref()).is_some_and(|c| c.classes.contains(&Class::BarrierCount)));
     let mut deterministic_done: HashSet<String> = HashSet::default();
     let mut blocks_seen: HashSet<(usize, u32)> = HashSet::default();
     // Set when the file's step budget ran out during this root's runs.
@@ -513,7 +518,7 @@ fn explore_root<'m>(
             inexact_reason(module, root, setup, all_warps, &per_warp)
         };
         let mut extra = cross_warp_barriers(&per_warp);
-        if all_warps && !out_of_budget {
+        if wants_counts && all_warps && !out_of_budget {
             extra.extend(named_barrier_counts(&per_warp));
         }
         extra.extend(schedule_differences(&per_warp, idxs, claims));

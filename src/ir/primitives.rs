@@ -58,43 +58,44 @@ pub const GRID_SYNC: &str = "__warplint_grid_sync";
 /// take part arrive, each as a whole; but every thread waits there for the
 /// threads of its own warp that have not exited (PTX ISA, `barrier`).
 /// See [`SyncthreadsMode::Named`].
-pub const NAMED_BARRIERS: [(&str, NamedBarrier); 4] = [
+pub const NAMED_BARRIERS: [(NamedBarrier, &str, &str); 4] = [
     (
+        NamedBarrier::form(true, false),
         "__warplint_bar_sync",
-        NamedBarrier {
-            aligned: true,
-            arrive: false,
-        },
+        "bar.sync",
     ),
     (
+        NamedBarrier::form(false, false),
         "__warplint_barrier_sync",
-        NamedBarrier {
-            aligned: false,
-            arrive: false,
-        },
+        "barrier.sync",
     ),
     (
+        NamedBarrier::form(true, true),
         "__warplint_bar_arrive",
-        NamedBarrier {
-            aligned: true,
-            arrive: true,
-        },
+        "bar.arrive",
     ),
     (
+        NamedBarrier::form(false, true),
         "__warplint_barrier_arrive",
-        NamedBarrier {
-            aligned: false,
-            arrive: true,
-        },
+        "barrier.arrive",
     ),
 ];
 
-/// The name a counted named barrier of this form lowers to.
-pub fn named_barrier_name(form: NamedBarrier) -> &'static str {
-    NAMED_BARRIERS
-        .iter()
-        .find(|(_, f)| *f == form)
-        .map_or(NAMED_BARRIERS[0].0, |(name, _)| name)
+impl NamedBarrier {
+    const fn form(aligned: bool, arrive: bool) -> NamedBarrier {
+        NamedBarrier { aligned, arrive }
+    }
+
+    /// Its row of [`NAMED_BARRIERS`]: (form, name lowered to, as PTX writes it).
+    fn row(self) -> &'static (NamedBarrier, &'static str, &'static str) {
+        let i = usize::from(!self.aligned) + 2 * usize::from(self.arrive);
+        &NAMED_BARRIERS[i]
+    }
+
+    /// The name a counted named barrier of this form lowers to.
+    pub fn lowered_name(self) -> &'static str {
+        self.row().1
+    }
 }
 
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
@@ -228,7 +229,7 @@ impl Primitive {
             GRID_SYNC => Primitive::Syncthreads(SyncthreadsMode::Grid),
             "__activemask" => Primitive::Activemask,
             _ => {
-                let (_, form) = NAMED_BARRIERS.iter().find(|(n, _)| *n == name)?;
+                let (form, _, _) = NAMED_BARRIERS.iter().find(|(_, n, _)| *n == name)?;
                 Primitive::Syncthreads(SyncthreadsMode::Named(*form))
             }
         })
@@ -277,14 +278,27 @@ impl Primitive {
             Primitive::Syncwarp => "__syncwarp",
             Primitive::Syncthreads(SyncthreadsMode::Cluster) => "cluster.sync",
             Primitive::Syncthreads(SyncthreadsMode::Grid) => "grid.sync",
-            Primitive::Syncthreads(SyncthreadsMode::Named(f)) => match (f.aligned, f.arrive) {
-                (true, false) => "bar.sync",
-                (false, false) => "barrier.sync",
-                (true, true) => "bar.arrive",
-                (false, true) => "barrier.arrive",
-            },
+            Primitive::Syncthreads(SyncthreadsMode::Named(f)) => f.row().2,
             Primitive::Syncthreads(_) => "__syncthreads",
             Primitive::Activemask => "__activemask",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_named_barrier_form_finds_its_own_row() {
+        for row in &NAMED_BARRIERS {
+            assert_eq!(row.0.row(), row);
+            let call = Primitive::from_call(row.1, None, false);
+            assert_eq!(
+                call,
+                Some(Primitive::Syncthreads(SyncthreadsMode::Named(row.0)))
+            );
+            assert_eq!(call.map(Primitive::display_name), Some(row.2));
         }
     }
 }

@@ -443,24 +443,52 @@ impl<'m> Machine<'m> {
         self.trace.returned = returned.to_vec();
     }
 
-    /// A field whose constructor computes it from one of its arguments and
-    /// constants (`Param::ctor_value`): the initializer's value with the
-    /// construction's argument bound, where it is known in every lane.
-    fn field_from_argument(
+    /// Parameter `i` of `callee`, a field, on the object `object`: the
+    /// construction's argument where the constructor stores it as it is;
+    /// the value of its initializer with the argument bound, where that
+    /// computes one from the argument and constants (`id + kReserved`,
+    /// `Param::ctor_value`) known in every lane; else, computed from the
+    /// argument (`isSender ? 0 : k`), an unknown as uniform as the
+    /// argument; else what a member run alone takes.
+    fn field_value(
         &mut self,
         act: &mut Activation<'m>,
         object: Option<&Construction>,
-        p: &Param,
         callee: usize,
+        i: usize,
         m: u32,
-    ) -> Option<Lanes> {
-        let (name, init, slot) = p.ctor_value.as_ref()?;
-        let e = object?.field_argument(*slot)?;
+    ) -> Lanes {
+        let g = &self.module.functions[callee];
+        let p = &g.params[i];
+        let argument = |slot: CtorSlot| object.and_then(|o| o.field_argument(slot));
+        let level_of = p.ctor_slot.and_then(|s| Some((argument(s)?, s.exact)));
+        if let Some((e, true)) = level_of {
+            return self.eval(act, e, m);
+        }
+        let value_of = (p.ctor_value.as_ref())
+            .and_then(|(name, init, s)| Some((name.clone(), *init, argument(*s)?)));
+        // Both name the same argument: it is evaluated once.
+        let Some(e) = value_of.as_ref().map(|v| v.2).or(level_of.map(|l| l.0)) else {
+            return self.param_value(g, i, p);
+        };
+        let has_level = level_of.is_some();
         let arg = self.eval(act, e, m);
-        let mut tmp = self.activation(callee);
-        tmp.vars.insert(name.clone(), arg);
-        let v = self.eval(&mut tmp, *init, m);
-        lanes_of(m).all(|l| v[l].as_int().is_some()).then_some(v)
+        if let Some((name, init, _)) = value_of {
+            let mut tmp = self.activation(callee);
+            tmp.vars.insert(name, arg);
+            let v = self.eval(&mut tmp, init, m);
+            if lanes_of(m).all(|l| v[l].as_int().is_some()) {
+                return v;
+            }
+        }
+        let g = &self.module.functions[callee];
+        if !has_level {
+            self.param_value(g, i, &g.params[i])
+        } else if differs_between_lanes(&arg, m) {
+            [Val::UNKNOWN_VARYING; 32]
+        } else {
+            [Val::UNKNOWN_UNIFORM; 32]
+        }
     }
 
     fn param_value(&self, f: &Function, i: usize, p: &Param) -> Lanes {
@@ -1931,29 +1959,7 @@ impl<'m> Machine<'m> {
                     _ if p.of_field && same_object && act.vars.contains_key(&p.name) => {
                         act.vars[&p.name]
                     }
-                    // A field: the construction's argument where the
-                    // constructor stores it as it is, the value of its
-                    // initializer where that computes one from the
-                    // argument and constants (`id + kReserved`), else what
-                    // a member run alone takes.
-                    _ if p.of_field => match object
-                        .zip(p.ctor_slot)
-                        .and_then(|(o, s)| Some((o.field_argument(s)?, s.exact)))
-                    {
-                        Some((e, true)) => self.eval(act, e, m),
-                        _ if let Some(v) = self.field_from_argument(act, object, p, callee, m) => v,
-                        // Computed from the argument (`isSender ? 0 : k`):
-                        // unknown, and as uniform as the argument.
-                        Some((e, false)) => {
-                            let arg = self.eval(act, e, m);
-                            if differs_between_lanes(&arg, m) {
-                                [Val::UNKNOWN_VARYING; 32]
-                            } else {
-                                [Val::UNKNOWN_UNIFORM; 32]
-                            }
-                        }
-                        None => self.param_value(g, i, p),
-                    },
+                    _ if p.of_field => self.field_value(act, object, callee, i, m),
                     Some(v) => *v,
                     None => match p.default {
                         Some(d) => {

@@ -31,9 +31,7 @@ use tree_sitter::Node;
 use super::FnBuilder;
 use crate::frontend::Field as _;
 use crate::frontend::node_text;
-use crate::ir::primitives::{
-    ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier, named_barrier_name,
-};
+use crate::ir::primitives::{ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier};
 use crate::ir::*;
 
 /// One operand of a PTX instruction in an `asm` template.
@@ -510,15 +508,12 @@ impl FnBuilder<'_> {
                 let all: Vec<Node> = outputs.iter().chain(inputs).copied().collect();
                 let args = [barrier.id, count]
                     .iter()
-                    .map(|op| match *op {
-                        PtxOperand::Literal(v) => self.expr(ExprKind::Int(v), span),
-                        PtxOperand::Operand(k) => match all.get(k).and_then(|o| o.field("value")) {
-                            Some(value) => self.lower_expr(value, text, d, site),
-                            None => self.expr(ExprKind::Unknown, span),
-                        },
+                    .map(|&op| {
+                        self.ptx_operand(op, &all, text, d, site, span)
+                            .unwrap_or_else(|| self.expr(ExprKind::Unknown, span))
                     })
                     .collect();
-                self.prim_call(named_barrier_name(form), args, span)
+                self.prim_call(form.lowered_name(), args, span)
             }
             _ => self.prim_call("__syncthreads", Vec::new(), span),
         };
@@ -546,19 +541,33 @@ impl FnBuilder<'_> {
             return None;
         }
         let mut args = Vec::new();
-        for op in &ops[1..] {
-            let id = match op {
-                PtxOperand::Literal(v) => self.expr(ExprKind::Int(*v), span),
-                PtxOperand::Operand(k) => {
-                    let value = operands.get(*k)?.field("value")?;
-                    self.lower_expr(value, text, d, site)
-                }
-            };
-            args.push(id);
+        for &op in &ops[1..] {
+            args.push(self.ptx_operand(op, &operands, text, d, site, span)?);
         }
         let lhs = self.lower_expr(target, text, d, site);
         let rhs = self.prim_call(ASM_BROADCAST, args, span);
         Some(ExprKind::Assign { op: None, lhs, rhs })
+    }
+
+    /// A template operand as an expression: a literal, or the value of
+    /// the `asm` operand it numbers (`operands`: outputs, then inputs);
+    /// `None` where there is no such operand.
+    fn ptx_operand(
+        &mut self,
+        op: PtxOperand,
+        operands: &[Node],
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> Option<ExprId> {
+        Some(match op {
+            PtxOperand::Literal(v) => self.expr(ExprKind::Int(v), span),
+            PtxOperand::Operand(k) => {
+                let value = operands.get(k)?.field("value")?;
+                self.lower_expr(value, text, d, site)
+            }
+        })
     }
 }
 

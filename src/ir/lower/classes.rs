@@ -301,11 +301,12 @@ pub(super) fn collect_class<'t>(
                             max_args,
                             exact: v.kind() == "identifier",
                         });
-                    // Arithmetic on the parameter and constants (`id +
-                    // kReserved`), not a read through it (`info->rank`:
-                    // memory): evaluated per construction.
+                    // Arithmetic on the parameter and other names, such
+                    // as constants (`id + kReserved`), not a read through
+                    // it (`info->rank`: memory): evaluated per
+                    // construction.
                     let computed = arity
-                        .filter(|_| v.kind() != "identifier" && is_arithmetic(v))
+                        .filter(|_| v.kind() != "identifier" && arithmetic_over(v, &|_| true))
                         .map(|(min_args, max_args)| {
                             let slot = CtorSlot {
                                 index: p.position,
@@ -322,31 +323,6 @@ pub(super) fn collect_class<'t>(
         }
     }
     Some((name, info))
-}
-
-/// An expression of names, literals and operators only: no call, no
-/// member, element or pointer read.
-fn is_arithmetic(v: Node) -> bool {
-    let mut stack = vec![v];
-    let mut seen = 0;
-    while let Some(n) = stack.pop() {
-        seen += 1;
-        if seen > 256
-            || matches!(
-                n.kind(),
-                "call_expression"
-                    | "field_expression"
-                    | "subscript_expression"
-                    | "pointer_expression"
-                    | "lambda_expression"
-            )
-        {
-            return false;
-        }
-        let mut c = n.walk();
-        stack.extend(n.named_children(&mut c));
-    }
-    true
 }
 
 pub(super) fn is_static(n: Node, text: &str) -> bool {
@@ -417,6 +393,12 @@ fn is_just(v: Node, name: &str, text: &str) -> bool {
 /// it (`isSender ? 0 : kPerStep - 1`), nothing that reads the thread or
 /// memory. Such a field is as uniform as the construction's argument.
 fn computed_from(v: Node, name: &str, text: &str) -> bool {
+    arithmetic_over(v, &|n| node_text(n, text) == name)
+}
+
+/// Whether `v` is literals, scoped constants and operators around the
+/// plain names `name_ok` takes: no call, member, element or pointer read.
+fn arithmetic_over(v: Node, name_ok: &dyn Fn(Node) -> bool) -> bool {
     const MAX_NODES: usize = 64;
     let mut work = vec![v];
     let mut seen = 0;
@@ -426,7 +408,7 @@ fn computed_from(v: Node, name: &str, text: &str) -> bool {
             return false;
         }
         match n.kind() {
-            "identifier" if node_text(n, text) == name => {}
+            "identifier" if name_ok(n) => {}
             "number_literal" | "true" | "false" | "qualified_identifier" => {}
             "parenthesized_expression"
             | "binary_expression"
