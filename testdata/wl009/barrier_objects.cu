@@ -17,7 +17,7 @@ struct GroupBarrier {
 
 // The barrier is sized for the whole 256-thread launch, but only the first
 // four warps ever use it.
-__global__ void reduce_rows(const float *in, float *out) {
+__global__ void stage_partials(const float *in, float *out) {
     __shared__ float partial[128];
     int t = threadIdx.x;
     if (t < 128) {
@@ -29,7 +29,7 @@ __global__ void reduce_rows(const float *in, float *out) {
 }
 
 // Look-alike: sized for the four warps that use it.
-__global__ void reduce_rows_counted(const float *in, float *out) {
+__global__ void stage_partials_counted(const float *in, float *out) {
     __shared__ float partial[128];
     int t = threadIdx.x;
     if (t < 128) {
@@ -41,6 +41,6 @@ __global__ void reduce_rows_counted(const float *in, float *out) {
 }
 
 void launch(const float *in, float *out) {
-    reduce_rows<<<4, 256>>>(in, out);
-    reduce_rows_counted<<<1, 256>>>(in, out);
+    stage_partials<<<4, 256>>>(in, out);
+    stage_partials_counted<<<1, 256>>>(in, out);
 }
