@@ -15,7 +15,7 @@
 //! `*p`, `obj.field` with a uniform `p` / `obj` read one location for all
 //! lanes.
 
-use super::{FnFacts, Level, linear, slots};
+use super::{FnFacts, Level, linear, ranges, slots};
 use crate::ir::primitives::{ASM_BROADCAST, ASM_VALUE, ASM_WARP_VALUE, PTX_WHOLE_WARP, ShflMode};
 use crate::ir::*;
 
@@ -193,15 +193,22 @@ impl Levels {
                 }
             }
             // `blockIdx.y * 128 + threadIdx.x < 2688` with at most 128
-            // threads a block: the block is cut only at its boundaries.
+            // threads a block: the block is cut only at its boundaries. And
+            // `(warp & 1) * 32 + lane < 64`: every lane decides alike.
             if entry.level != Level::Uniform
-                && let ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) =
-                    kind
+                && let ExprKind::Binary(
+                    op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+                    a,
+                    b,
+                ) = kind
                 && self.form_nesting < MAX_FORM_NESTING
             {
                 self.form_nesting += 1;
-                let uniform =
-                    slots::comparison_is_block_uniform(&mut Forms { table: self, s }, *op, *a, *b);
+                let mut forms = Forms { table: self, s };
+                let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
+                let uniform = (ordered
+                    && slots::comparison_is_block_uniform(&mut forms, *op, *a, *b))
+                    || ranges::comparison_is_constant(&mut forms, *op, *a, *b);
                 self.form_nesting -= 1;
                 if uniform {
                     entry = Entry::plain(Level::Uniform);

@@ -34,11 +34,28 @@ pub struct IntLocal {
     pub int_type: IntType,
     /// Declared once, never written: its initializer.
     pub init: Option<ExprId>,
+    /// Declared once without an initializer and written by exactly one
+    /// plain assignment (`uint32_t lane; asm("mov.u32 %0, %%laneid;" :
+    /// "=r"(lane));`): the value it stores, the only one a read of it can
+    /// have without reading it uninitialized.
+    pub only_store: Option<ExprId>,
 }
 
 /// The integer locals of `f` (declared once, of a known integer type).
 pub fn int_locals(f: &Function) -> HashMap<String, IntLocal> {
     let unwritten = f.unwritten_locals();
+    let mut writes: HashMap<&str, usize> = HashMap::default();
+    for name in f.writes() {
+        *writes.entry(name).or_default() += 1;
+    }
+    let mut stores: HashMap<&str, ExprId> = HashMap::default();
+    for e in &f.exprs {
+        if let ExprKind::Assign { op: None, lhs, rhs } = &e.kind
+            && let ExprKind::Var(name) = &f.expr(*lhs).kind
+        {
+            stores.insert(name.as_str(), *rhs);
+        }
+    }
     let mut count: HashMap<&str, usize> = HashMap::default();
     let mut out = HashMap::default();
     for s in &f.stmts {
@@ -46,16 +63,19 @@ pub fn int_locals(f: &Function) -> HashMap<String, IntLocal> {
             name,
             dims,
             int_type,
+            init,
             ..
         } = &s.kind
         {
             *count.entry(name.as_str()).or_default() += 1;
             if dims.is_empty() && *int_type != IntType::Other {
+                let once = init.is_none() && writes.get(name.as_str()) == Some(&1);
                 out.insert(
                     name.clone(),
                     IntLocal {
                         int_type: *int_type,
                         init: unwritten.get(name.as_str()).copied(),
+                        only_store: stores.get(name.as_str()).copied().filter(|_| once),
                     },
                 );
             }

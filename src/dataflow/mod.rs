@@ -25,6 +25,7 @@ pub mod lanes;
 mod levels;
 pub use levels::cached_load;
 mod linear;
+mod ranges;
 mod residue;
 mod slots;
 
