@@ -56,7 +56,7 @@ pub fn check_source_unverified(path: &str, bytes: &[u8], opts: &Options) -> File
 }
 
 fn check_buffer(path: &str, bytes: &[u8], opts: &Options, fix_check: FixCheck) -> FileOutcome {
-    let session = session_for_buffer(path);
+    let session = session_for_buffer(path, bytes, opts);
     check_bytes(
         path,
         Cow::Borrowed(bytes),
@@ -74,10 +74,23 @@ enum FixCheck {
     Skip,
 }
 
-/// A translation-unit session for a lone buffer whose path is on disk.
-fn session_for_buffer(path: &str) -> Option<tu::Session> {
+/// A translation-unit session for a lone buffer whose path is on disk,
+/// with the launch contracts the buffer itself states: the same as a run
+/// over that one file (`warplint check FILE`), so an editor, a test and the
+/// command line agree.
+fn session_for_buffer(path: &str, bytes: &[u8], opts: &Options) -> Option<tu::Session> {
     let p = std::path::Path::new(path);
-    p.is_file().then(|| tu::Session::new(&[p.to_path_buf()]))
+    if !p.is_file() {
+        return None;
+    }
+    let session = tu::Session::new(&[p.to_path_buf()]);
+    let (extents, instances) =
+        tu::contracts::of_file(bytes, &opts.env, opts.budgets.max_parse_operations);
+    let _ = session.launch_contracts.set(tu::contracts::merge(extents));
+    let _ = session
+        .launch_instances
+        .set(tu::contracts::merge_instances(instances));
+    Some(session)
 }
 
 fn unit_options(opts: &Options) -> tu::UnitOptions<'_> {
@@ -157,7 +170,8 @@ fn check_bytes(
 /// fix unverified. Every output (reports, `--statistics`, `--fix`, `--diff`,
 /// the language server's code actions) sees only verified fixes.
 pub fn verify_fixes(outcome: &mut FileOutcome, opts: &Options) {
-    let session = session_for_buffer(&outcome.path);
+    let bytes = std::fs::read(&outcome.path).unwrap_or_default();
+    let session = session_for_buffer(&outcome.path, &bytes, opts);
     verify_fixes_in(outcome, opts, session.as_ref());
 }
 
@@ -291,7 +305,7 @@ pub fn check_source_unfiltered(path: &str, bytes: &[u8], opts: &Options) -> File
         ..FileOutcome::default()
     };
     let audit_comments = !opts.ignore_suppressions && suppress::mentions_directive(bytes);
-    let session = session_for_buffer(path);
+    let session = session_for_buffer(path, bytes, opts);
     analyse(
         Cow::Borrowed(bytes),
         opts,
