@@ -1363,10 +1363,6 @@ fn config_dim<'t>(
     let Some(call_stmt) = statement_of(call, block) else {
         return unknown;
     };
-    // In a `switch`, statements of the block need not run in order.
-    let ordered = block
-        .parent()
-        .is_none_or(|p| p.kind() != "switch_statement");
     let mut blocks = vec![first];
     for w in writes {
         let Some(stmt) = statement_of(w.at, block) else {
@@ -1375,10 +1371,7 @@ fn config_dim<'t>(
         if stmt.start_byte() > call_stmt.start_byte() {
             continue;
         }
-        let replaces = ordered
-            && stmt.id() != call_stmt.id()
-            && stmt.kind() == "expression_statement"
-            && w.at.parent().is_some_and(|p| p.id() == stmt.id());
+        let replaces = runs_before(w.at, call, block);
         let scope = enclosing_function(w.at);
         let next: Vec<Extents> = match w.dim {
             None => vec![assigned_block(w.value, cx)],
@@ -1492,6 +1485,39 @@ fn written<'t>(e: Node<'t>, dim: Option<usize>, text: &str) -> ConfigUse<'t> {
 }
 
 /// The statement of `block` that holds `n`.
+/// Whether the assignment `write` runs before `call` on every path that
+/// reaches `call`: a statement of its own in the innermost block (inside
+/// `outer`) that holds both, before the statement that holds `call`, in a
+/// block that runs in order (not a `switch`'s). A launch and the config
+/// write before it in the same nested block (a dispatch macro's `{ … }`)
+/// agree on one block; a write in a branch the launch is not in only adds
+/// a possible block.
+fn runs_before(write: Node, call: Node, outer: Node) -> bool {
+    let mut common = write;
+    while common.id() != outer.id()
+        && !(common.kind() == "compound_statement"
+            && common.start_byte() <= call.start_byte()
+            && call.end_byte() <= common.end_byte())
+    {
+        match common.parent() {
+            Some(p) => common = p,
+            None => return false,
+        }
+    }
+    let ordered = common
+        .parent()
+        .is_none_or(|p| p.kind() != "switch_statement");
+    let (Some(stmt), Some(call_stmt)) = (statement_of(write, common), statement_of(call, common))
+    else {
+        return false;
+    };
+    ordered
+        && stmt.id() != call_stmt.id()
+        && stmt.start_byte() < call_stmt.start_byte()
+        && stmt.kind() == "expression_statement"
+        && write.parent().is_some_and(|p| p.id() == stmt.id())
+}
+
 fn statement_of<'t>(n: Node<'t>, block: Node<'t>) -> Option<Node<'t>> {
     let mut cur = n;
     loop {
