@@ -65,17 +65,33 @@ fn is_warp_identifier(ident: &[u8], next: Option<u8>) -> bool {
         || (ident == b"sync" && next.is_some_and(|b| matches!(b, b'(' | b'/' | b'\\') || b >= 0x7f))
 }
 
+/// PTX opcodes whose `.sync` makes them warp collectives (`shfl.sync.down`,
+/// `elect.sync`, `bar.warp.sync`, `match.any.sync`).
+const PTX_WARP_OPCODES: &[&[u8]] = &[
+    b"shfl.",
+    b"vote.",
+    b"redux.",
+    b"elect.",
+    b"match.any.",
+    b"match.all.",
+    b"bar.warp.",
+];
+
 /// Is the identifier at `start..end` the `sync` or `arrive` of a barrier in
-/// inline PTX (`bar.sync 1, 128;`, `barrier.cta.arrive %0, %1;`)?
-fn is_ptx_barrier_word(bytes: &[u8], start: usize, end: usize) -> bool {
+/// inline PTX (`bar.sync 1, 128;`, `barrier.cta.arrive %0, %1;`), or the
+/// `sync` of a warp collective there (`shfl.sync.down.b32`, `elect.sync`)?
+fn is_ptx_sync_word(bytes: &[u8], start: usize, end: usize) -> bool {
     let before = &bytes[..start];
-    let before = before.strip_suffix(b"cta.").unwrap_or(before);
-    let opcode = |op: &[u8]| {
+    let opcode = |before: &[u8], op: &[u8]| {
         before
             .strip_suffix(op)
             .is_some_and(|rest| rest.last().is_none_or(|&b| !is_ident_byte(b)))
     };
-    matches!(&bytes[start..end], b"sync" | b"arrive") && (opcode(b"bar.") || opcode(b"barrier."))
+    let word = &bytes[start..end];
+    let cta = before.strip_suffix(b"cta.").unwrap_or(before);
+    let barrier =
+        matches!(word, b"sync" | b"arrive") && (opcode(cta, b"bar.") || opcode(cta, b"barrier."));
+    barrier || (word == b"sync" && PTX_WARP_OPCODES.iter().any(|op| opcode(before, op)))
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -134,7 +150,7 @@ pub fn has_warp_code(bytes: &[u8]) -> bool {
         let end = ident_end(bytes, m.end());
         judged_until = end;
         let next = bytes[end..].iter().copied().find(|&b| b > b' ');
-        if (is_warp_identifier(&bytes[start..end], next) || is_ptx_barrier_word(bytes, start, end))
+        if (is_warp_identifier(&bytes[start..end], next) || is_ptx_sync_word(bytes, start, end))
             && !(&bytes[start..end] == b"sync" && is_bare_empty_call(bytes, start, end))
             && !lexer.in_comment_at(start)
         {
@@ -531,6 +547,13 @@ mod tests {
             "asm volatile(\"bar.sync 0;\"); x = \"__syncthreads\";",
             "asm volatile(\"bar.sync 1, 128;\" ::: \"memory\");",
             "asm volatile(\"barrier.arrive %0, %1;\" :: \"r\"(id), \"r\"(n));",
+            // Warp collectives in inline PTX.
+            "asm volatile(\"{ shfl.sync.down.b32 t|p, %0, 1, 31, 0xffffffff; }\" : \"+r\"(v));",
+            "asm volatile(\"redux.sync.add.u32 %0, %1, 0xffffffff;\" : \"=r\"(t) : \"r\"(v));",
+            "asm volatile(\"vote.sync.ballot.b32 %0, p, %1;\" : \"=r\"(b) : \"r\"(m));",
+            "asm volatile(\"match.any.sync.b32 %0, %1, %2;\" : \"=r\"(g) : \"r\"(k), \"r\"(m));",
+            "asm volatile(\"elect.sync _|%%px, %0;\" :: \"r\"(m));",
+            "asm volatile(\"bar.warp.sync %0;\" :: \"r\"(m));",
         ] {
             assert!(passes(trigger), "{trigger}");
         }
@@ -546,6 +569,8 @@ mod tests {
             "int sync = 3; syncer(); x.synchronize(); cudaDeviceSynchronize();",
             // `arrive` only as a PTX barrier's.
             "token = bar_.arrive(); arrive_count++; foobar.arrive();",
+            // `sync` only after a PTX collective's opcode.
+            "relect.sync = 1; xvote.sync = 2; a.shfl.syncs = 3;",
             // A function named `sync` is no group's: `sync()` has neither.
             "__host__ void sync() const { cudaStreamSynchronize(s); }\nvoid wait() { sync (); }",
             // Comments never count.

@@ -506,7 +506,8 @@ impl Levels {
                 .map_or(Level::Varying, |m| self.get(*m).level.max(Level::Warp)),
             Some(Primitive::Match { .. })
             | Some(Primitive::Shfl(_))
-            | Some(Primitive::Activemask) => Level::Varying,
+            | Some(Primitive::Activemask)
+            | Some(Primitive::Elect) => Level::Varying,
             Some(Primitive::Syncwarp) | Some(Primitive::Syncthreads(_)) => Level::Uniform,
             // Inline-PTX `shfl.sync.idx` over the whole warp from one
             // source lane: one value for the warp.

@@ -110,11 +110,7 @@ fn arrival(e: &Collective) -> WitnessEvent {
         .uniform_mask()
         .map(|m| format!(" with mask 0x{m:08x}"))
         .unwrap_or_default();
-    event(
-        e.active,
-        e.line,
-        format!("call {}{}", e.prim.display_name(), mask),
-    )
+    event(e.active, e.line, format!("call {}{}", e.name, mask))
 }
 
 /// Where a collective's partners from sibling arms may be: rendezvous
@@ -762,6 +758,7 @@ mod tests {
         Collective {
             prim,
             chain: Vec::new(),
+            name: prim.display_name(),
             line: 1,
             time: 0,
             active,

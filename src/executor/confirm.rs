@@ -2129,6 +2129,7 @@ mod tests {
             trace.collectives.push(Collective {
                 prim: Primitive::Syncthreads(SyncthreadsMode::Plain),
                 chain: vec![(0, i as crate::ir::ExprId)],
+                name: "bar.sync",
                 line: 10 + i,
                 time: i as u64,
                 active: u32::MAX,

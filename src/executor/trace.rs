@@ -16,6 +16,9 @@ pub type Site = (usize, ExprId);
 #[derive(Debug, Clone)]
 pub struct Collective {
     pub prim: Primitive,
+    /// The primitive as the code wrote it (`__shfl_down_sync`, or
+    /// `shfl.sync.down` in inline PTX), for witnesses.
+    pub name: &'static str,
     /// Call path from the run's root function to the primitive.
     pub chain: Vec<Site>,
     pub line: usize,

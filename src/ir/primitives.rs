@@ -98,6 +98,110 @@ impl NamedBarrier {
     }
 }
 
+/// The warp collectives of inline PTX, by the intrinsic each is
+/// (`shfl.sync.down.b32 d|p, a, b, c, m;` is `__shfl_down_sync(m, a, b,
+/// w)`): the name its check lowers to, and the opcode as PTX spells it.
+/// Each lowers to `NAME(membermask, operands…)`, argument for argument as
+/// its intrinsic, so the warp rules check its mask as theirs. Its outputs
+/// are lowered apart (`ASM_VALUE` and the rest): these calls only meet.
+pub const PTX_COLLECTIVES: [(Primitive, &str, &str); 18] = [
+    (
+        Primitive::Shfl(ShflMode::Idx),
+        "__warplint_ptx_shfl_idx",
+        "shfl.sync.idx",
+    ),
+    (
+        Primitive::Shfl(ShflMode::Up),
+        "__warplint_ptx_shfl_up",
+        "shfl.sync.up",
+    ),
+    (
+        Primitive::Shfl(ShflMode::Down),
+        "__warplint_ptx_shfl_down",
+        "shfl.sync.down",
+    ),
+    (
+        Primitive::Shfl(ShflMode::Xor),
+        "__warplint_ptx_shfl_bfly",
+        "shfl.sync.bfly",
+    ),
+    (
+        Primitive::Vote(VoteMode::Ballot),
+        "__warplint_ptx_vote_ballot",
+        "vote.sync.ballot",
+    ),
+    (
+        Primitive::Vote(VoteMode::Any),
+        "__warplint_ptx_vote_any",
+        "vote.sync.any",
+    ),
+    (
+        Primitive::Vote(VoteMode::All),
+        "__warplint_ptx_vote_all",
+        "vote.sync.all",
+    ),
+    (
+        Primitive::Vote(VoteMode::Uni),
+        "__warplint_ptx_vote_uni",
+        "vote.sync.uni",
+    ),
+    (
+        Primitive::Match { all: false },
+        "__warplint_ptx_match_any",
+        "match.any.sync",
+    ),
+    (
+        Primitive::Match { all: true },
+        "__warplint_ptx_match_all",
+        "match.all.sync",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::Add),
+        "__warplint_ptx_redux_add",
+        "redux.sync.add",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::Min),
+        "__warplint_ptx_redux_min",
+        "redux.sync.min",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::Max),
+        "__warplint_ptx_redux_max",
+        "redux.sync.max",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::And),
+        "__warplint_ptx_redux_and",
+        "redux.sync.and",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::Or),
+        "__warplint_ptx_redux_or",
+        "redux.sync.or",
+    ),
+    (
+        Primitive::Reduce(ReduceOp::Xor),
+        "__warplint_ptx_redux_xor",
+        "redux.sync.xor",
+    ),
+    (
+        Primitive::Syncwarp,
+        "__warplint_ptx_bar_warp_sync",
+        "bar.warp.sync",
+    ),
+    (Primitive::Elect, "__warplint_ptx_elect_sync", "elect.sync"),
+];
+
+/// The opcode a PTX collective's check was lowered from, as PTX spells it
+/// (`shfl.sync.down`); `None` for any other call.
+pub fn ptx_spelling(name: &str) -> Option<&'static str> {
+    (name.starts_with("__warplint_ptx_"))
+        .then(|| PTX_COLLECTIVES.iter().find(|row| row.1 == name))
+        .flatten()
+        .map(|row| row.2)
+}
+
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
 pub const PTX_WHOLE_WARP: i64 = 0x1f;
 
@@ -119,6 +223,10 @@ pub enum Primitive {
     Syncthreads(SyncthreadsMode),
     /// `__activemask()`.
     Activemask,
+    /// PTX `elect.sync d|p, membermask;` (sm_90): one lane of the mask is
+    /// elected; every lane named in the mask waits there for the others,
+    /// as at a `_sync` primitive, and one outside it is undefined.
+    Elect,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,6 +336,9 @@ impl Primitive {
             CLUSTER_SYNC => Primitive::Syncthreads(SyncthreadsMode::Cluster),
             GRID_SYNC => Primitive::Syncthreads(SyncthreadsMode::Grid),
             "__activemask" => Primitive::Activemask,
+            _ if name.starts_with("__warplint_ptx_") => {
+                PTX_COLLECTIVES.iter().find(|row| row.1 == name)?.0
+            }
             _ => {
                 let (form, _, _) = NAMED_BARRIERS.iter().find(|(_, n, _)| *n == name)?;
                 Primitive::Syncthreads(SyncthreadsMode::Named(*form))
@@ -244,6 +355,7 @@ impl Primitive {
                 | Primitive::Match { .. }
                 | Primitive::Reduce(_)
                 | Primitive::Syncwarp
+                | Primitive::Elect
         )
     }
 
@@ -258,6 +370,7 @@ impl Primitive {
             // Lanes of a warp meet at a named barrier from sibling arms.
             Primitive::Syncthreads(SyncthreadsMode::Named(_)) => 7,
             Primitive::Syncthreads(_) => 6,
+            Primitive::Elect => 8,
             Primitive::Activemask => 0,
         }
     }
@@ -281,6 +394,7 @@ impl Primitive {
             Primitive::Syncthreads(SyncthreadsMode::Named(f)) => f.row().2,
             Primitive::Syncthreads(_) => "__syncthreads",
             Primitive::Activemask => "__activemask",
+            Primitive::Elect => "elect.sync",
         }
     }
 }
@@ -300,5 +414,19 @@ mod tests {
             );
             assert_eq!(call.map(Primitive::display_name), Some(row.2));
         }
+    }
+
+    #[test]
+    fn each_ptx_collective_is_its_intrinsic() {
+        for (prim, name, spelling) in &PTX_COLLECTIVES {
+            assert_eq!(Primitive::from_call(name, None, false), Some(*prim));
+            assert_eq!(ptx_spelling(name), Some(*spelling));
+            assert!(prim.is_masked(), "{spelling} takes a member mask");
+        }
+        assert_eq!(ptx_spelling("__shfl_down_sync"), None);
+        assert_eq!(
+            Primitive::from_call("__warplint_ptx_nothing", None, false),
+            None
+        );
     }
 }

@@ -4,7 +4,7 @@
 use super::Claim;
 use super::Class;
 use crate::dataflow::{self, Context, Facts, GuardKind, Level};
-use crate::ir::primitives::COALESCED_MASK;
+use crate::ir::primitives::{COALESCED_MASK, ptx_spelling};
 use crate::ir::{
     Call, Deducing, ExprId, ExprKind, Function, GroupArg, Module, Primitive, StmtId, StmtKind,
     call_scope,
@@ -227,9 +227,13 @@ pub fn guard_labels(ctx: &Context, min: Level) -> Vec<(usize, usize, String)> {
 
 /// The primitive call at `expr` of `f` as the code spells its callee
 /// (`g.sync`, `cg::reduce`, `__syncthreads`), `src` being `f`'s file; the
+/// opcode of a warp collective in inline PTX (`elect.sync`); the
 /// primitive's own name where the text is not a plain name: a macro's
-/// expansion, inline PTX.
+/// expansion.
 fn written_callee(src: &SourceFile, f: &Function, expr: ExprId, p: Primitive) -> String {
+    if let Some(opcode) = ptx_collective(f, expr) {
+        return opcode.to_owned();
+    }
     let (start, end) = f.expr(expr).span;
     let text = src.text.get(start..end).unwrap_or("");
     let callee = text.split('(').next().unwrap_or("").trim();
@@ -244,6 +248,14 @@ fn written_callee(src: &SourceFile, f: &Function, expr: ExprId, p: Primitive) ->
         inst.to_owned()
     } else {
         p.display_name().to_owned()
+    }
+}
+
+/// The opcode of the PTX warp collective whose check `expr` is.
+fn ptx_collective(f: &Function, expr: ExprId) -> Option<&'static str> {
+    match &f.expr(expr).kind {
+        ExprKind::Call(c) => ptx_spelling(&c.name),
+        _ => None,
     }
 }
 
@@ -322,8 +334,8 @@ pub fn first_primitive<'s>(
         let (start, end) = f.expr(e).span;
         (start, end, format!("`{written}` inside {}", f.shown_name()))
     });
-    // A PTX instruction (`bar.sync %0, %1`) is no call.
-    let shown = if written.contains(' ') {
+    // A PTX instruction (`bar.sync %0, %1`, `elect.sync`) is no call.
+    let shown = if written.contains(' ') || ptx_collective(f, e).is_some() {
         format!("`{written}`")
     } else {
         format!("`{written}()`")

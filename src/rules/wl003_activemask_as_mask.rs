@@ -32,7 +32,7 @@ impl Rule for ActivemaskAsMask {
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
         for site in call_sites(cx.module, cx.facts) {
-            let direct = matches!(site.prim, Some(p) if p.is_masked() && !matches!(p, Primitive::Match { .. }))
+            let direct = matches!(site.prim, Some(p) if p.is_masked() && !matches!(p, Primitive::Match { .. } | Primitive::Elect))
                 && activemask_mask(&site, cx.facts);
             // A helper handed `__activemask()` as its mask argument.
             let via_helper = site.prim.is_none()

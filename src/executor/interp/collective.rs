@@ -8,6 +8,7 @@ impl Machine<'_> {
     pub(super) fn collective(
         &mut self,
         prim: Primitive,
+        name: &'static str,
         args: &[Lanes],
         m: u32,
         span: ByteSpan,
@@ -59,6 +60,7 @@ impl Machine<'_> {
         }
         let mut event = Collective {
             prim,
+            name,
             chain: self.chain.clone(),
             line,
             time: self.time,
@@ -289,6 +291,18 @@ impl Machine<'_> {
                     SyncthreadsMode::And | SyncthreadsMode::Or => Val::UNKNOWN_UNIFORM,
                 };
                 out = [v; 32];
+            }
+            // The leader: here the lowest lane of the mask that arrived
+            // (PTX fixes one lane per mask, not which).
+            Primitive::Elect => {
+                for l in lanes_of(m) {
+                    out[l] = match masks[l] {
+                        Some(mk) if participates(l) => {
+                            Val::Int(i64::from((mk & m).trailing_zeros() as usize == l))
+                        }
+                        _ => Val::UNKNOWN_VARYING,
+                    };
+                }
             }
             Primitive::Activemask => {}
         }

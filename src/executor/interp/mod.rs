@@ -1836,7 +1836,9 @@ impl<'m> Machine<'m> {
                 self.note_chosen(|| "a mask the executor could not compute".to_owned());
             }
             self.push_site(site);
-            let out = self.collective(prim, &args, m, f.expr(e).span);
+            let name = crate::ir::primitives::ptx_spelling(&call.name)
+                .unwrap_or_else(|| prim.display_name());
+            let out = self.collective(prim, name, &args, m, f.expr(e).span);
             self.pop_site();
             return out;
         }

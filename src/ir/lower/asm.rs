@@ -22,6 +22,16 @@
 //!   lane's own address). Never left unassigned: a local only an `asm`
 //!   writes would otherwise keep the level of its declaration, uniform.
 //!
+//! Each warp collective of a template (`shfl.sync`, `vote.sync`,
+//! `match.sync`, `redux.sync`, `bar.warp.sync`, `elect.sync`; not one a
+//! predicate guards) is also a call of its row of
+//! [`primitives::PTX_COLLECTIVES`] with the intrinsic's arguments, mask
+//! first, placed before the outputs are assigned and spanning the string
+//! literal that holds it: the warp rules check its mask as the intrinsic's.
+//! A shuffle's width is read from a literal `c` operand of the form nvcc
+//! writes for the intrinsic; any other `c` (CUB's `last_lane | SHFL_C`)
+//! leaves it unknown, so which lane is read is not judged.
+//!
 //! Shared-memory loads are not lowered as loads: the executor would record
 //! them as accesses, and the barriers written in PTX beside them
 //! (`barrier.sync 2, 384;`, mbarriers) are not modelled.
@@ -31,7 +41,10 @@ use tree_sitter::Node;
 use super::FnBuilder;
 use crate::frontend::Field as _;
 use crate::frontend::node_text;
-use crate::ir::primitives::{ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier};
+use crate::ir::primitives::{
+    ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier, PTX_COLLECTIVES, Primitive,
+    ReduceOp, ShflMode, VoteMode,
+};
 use crate::ir::*;
 
 /// One operand of a PTX instruction in an `asm` template.
@@ -130,6 +143,99 @@ fn ptx_barrier(body: &str) -> Option<PtxBarrier> {
     };
     let named = count.map(|_| NamedBarrier { aligned, arrive });
     Some(PtxBarrier { named, id, count })
+}
+
+/// One warp collective of a template: the name its check lowers to (a row
+/// of [`PTX_COLLECTIVES`]), its opcode as written (to find its line), and
+/// its intrinsic's arguments, mask first (`None`: a PTX register or a
+/// form not read, an unknown value).
+#[derive(Debug, PartialEq, Eq)]
+struct PtxCollective<'b> {
+    name: &'static str,
+    opcode: &'b str,
+    args: Vec<Option<PtxOperand>>,
+}
+
+/// The warp collectives of a template, in order.
+fn ptx_collectives(body: &str) -> Vec<PtxCollective<'_>> {
+    ptx_statements(body).filter_map(ptx_collective).collect()
+}
+
+fn ptx_collective(inst: &str) -> Option<PtxCollective<'_>> {
+    // One a predicate guards runs in the lanes where it holds, which the
+    // lowering does not know.
+    let (opcode, operands) = inst.split_once(char::is_whitespace)?;
+    let parts: Vec<&str> = opcode.split('.').collect();
+    let has = |p: &str| parts.contains(&p);
+    if !has("sync") {
+        return None;
+    }
+    let ops: Vec<Option<PtxOperand>> = operands.split(',').map(operand).collect();
+    let prim = match parts[0] {
+        "shfl" => Primitive::Shfl(if has("up") {
+            ShflMode::Up
+        } else if has("down") {
+            ShflMode::Down
+        } else if has("bfly") {
+            ShflMode::Xor
+        } else if has("idx") {
+            ShflMode::Idx
+        } else {
+            return None;
+        }),
+        "vote" => Primitive::Vote(if has("ballot") {
+            VoteMode::Ballot
+        } else if has("any") {
+            VoteMode::Any
+        } else if has("all") {
+            VoteMode::All
+        } else if has("uni") {
+            VoteMode::Uni
+        } else {
+            return None;
+        }),
+        "match" if has("any") => Primitive::Match { all: false },
+        "match" if has("all") => Primitive::Match { all: true },
+        "redux" => Primitive::Reduce(match parts.get(2).copied() {
+            Some("add") => ReduceOp::Add,
+            Some("min") => ReduceOp::Min,
+            Some("max") => ReduceOp::Max,
+            Some("and") => ReduceOp::And,
+            Some("or") => ReduceOp::Or,
+            Some("xor") => ReduceOp::Xor,
+            _ => return None,
+        }),
+        "bar" if parts[..] == ["bar", "warp", "sync"] => Primitive::Syncwarp,
+        "elect" => Primitive::Elect,
+        _ => return None,
+    };
+    let name = PTX_COLLECTIVES.iter().find(|row| row.0 == prim)?.1;
+    // Operands after the destination(s), as the intrinsic takes them.
+    let args = match (prim, &ops[..]) {
+        (Primitive::Shfl(mode), [_, a, b, c, m]) => {
+            let width = c.and_then(|c| match c {
+                PtxOperand::Literal(c) => shfl_width(mode, c),
+                PtxOperand::Operand(_) => None,
+            });
+            vec![*m, *a, *b, width.map(PtxOperand::Literal)]
+        }
+        (Primitive::Syncwarp, [m]) | (Primitive::Elect, [_, m]) => vec![*m],
+        (Primitive::Vote(_) | Primitive::Match { .. } | Primitive::Reduce(_), [_, a, m]) => {
+            vec![*m, *a]
+        }
+        _ => return None,
+    };
+    Some(PtxCollective { name, opcode, args })
+}
+
+/// The width a shuffle's `c` operand stands for where it is what nvcc
+/// writes for `__shfl*_sync(…, width)`: segment mask `32 - width` in bits
+/// 8–12, clamp 0 for `up` and 31 otherwise. A clamp that ends segments
+/// early is no width.
+fn shfl_width(mode: ShflMode, c: i64) -> Option<i64> {
+    let width = 32 - ((c >> 8) & 0x1f);
+    let clamp = if mode == ShflMode::Up { 0 } else { 0x1f };
+    (c == ((32 - width) << 8 | clamp) && width.count_ones() == 1).then_some(width)
 }
 
 /// A template that is one load from global or constant memory.
@@ -390,14 +496,82 @@ impl FnBuilder<'_> {
         site: Option<ByteSpan>,
         span: ByteSpan,
     ) -> ExprKind {
-        let code = n
-            .field("assembly_code")
-            .map(|c| node_text(c, text))
-            .unwrap_or("");
-        let outputs = operands(n, "output_operands");
-        let inputs = operands(n, "input_operands");
-        if let Some(barrier) = ptx_barrier(&template_body(code).unwrap_or_default()) {
-            return self.lower_ptx_barrier(&barrier, &outputs, &inputs, text, d, site, span);
+        let code = n.field("assembly_code");
+        let asm = AsmParts {
+            code: code.map(|c| node_text(c, text)).unwrap_or(""),
+            body: code
+                .and_then(|c| template_body(node_text(c, text)))
+                .unwrap_or_default(),
+            outputs: operands(n, "output_operands"),
+            inputs: operands(n, "input_operands"),
+        };
+        let kind = self.lower_asm_outputs(&asm, text, d, site, span);
+        let checks = match code {
+            Some(code) => self.lower_ptx_collectives(code, &asm, text, d, site, span),
+            None => Vec::new(),
+        };
+        if checks.is_empty() {
+            return kind;
+        }
+        let mut acc = self.expr(kind, span);
+        for c in checks.into_iter().rev() {
+            acc = self.expr(ExprKind::Comma(c, acc), span);
+        }
+        ExprKind::Comma(acc, self.expr(ExprKind::Unknown, span))
+    }
+
+    /// The template's warp collectives, each a call of its intrinsic's
+    /// check (see the module's documentation), spanning the string literal
+    /// that holds it where the template is written out.
+    fn lower_ptx_collectives(
+        &mut self,
+        code: Node,
+        asm: &AsmParts,
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> Vec<ExprId> {
+        let found = ptx_collectives(&asm.body);
+        if found.is_empty() {
+            return Vec::new();
+        }
+        let all: Vec<Node> = asm.outputs.iter().chain(&asm.inputs).copied().collect();
+        let mut literals = Literals::of(code, text, site);
+        let mut calls = Vec::new();
+        for c in found {
+            let at = literals.holding(c.opcode).unwrap_or(span);
+            let args = c
+                .args
+                .iter()
+                .map(|op| {
+                    op.and_then(|op| self.ptx_operand(op, &all, text, d, site, at))
+                        .unwrap_or_else(|| self.expr(ExprKind::Unknown, at))
+                })
+                .collect();
+            calls.push(self.prim_call(c.name, args, at));
+        }
+        calls
+    }
+
+    /// What an `asm` statement's outputs hold (see the module's
+    /// documentation); a barrier is a call.
+    fn lower_asm_outputs(
+        &mut self,
+        asm: &AsmParts,
+        text: &str,
+        d: usize,
+        site: Option<ByteSpan>,
+        span: ByteSpan,
+    ) -> ExprKind {
+        let AsmParts {
+            code,
+            body,
+            outputs,
+            inputs,
+        } = asm;
+        if let Some(barrier) = ptx_barrier(body) {
+            return self.lower_ptx_barrier(&barrier, outputs, inputs, text, d, site, span);
         }
         let Some(first) = outputs.first().and_then(|op| op.field("value")) else {
             return ExprKind::Unknown;
@@ -407,18 +581,17 @@ impl FnBuilder<'_> {
             let rhs = self.expr(ExprKind::Builtin(Builtin::LaneId), span);
             return ExprKind::Assign { op: None, lhs, rhs };
         }
-        let body = template_body(code).unwrap_or_default();
-        if let Some(ops) = ptx_shfl_idx(&body)
+        if let Some(ops) = ptx_shfl_idx(body)
             && let Some(kind) =
-                self.lower_asm_broadcast(&outputs, &inputs, first, &ops, text, d, site, span)
+                self.lower_asm_broadcast(outputs, inputs, first, &ops, text, d, site, span)
         {
             return kind;
         }
         // `%k` numbers the outputs first, then the inputs.
-        let all: Vec<Node> = outputs.iter().chain(&inputs).copied().collect();
+        let all: Vec<Node> = outputs.iter().chain(inputs.iter()).copied().collect();
         let value_of = |k: usize| all.get(k).and_then(|op| op.field("value"));
         let mut assigns: Vec<ExprId> = Vec::new();
-        if let Some(load) = ptx_load(&body)
+        if let Some(load) = ptx_load(body)
             && load.dests.iter().all(|&k| k < outputs.len())
             && let Some(addr) = value_of(load.addr)
         {
@@ -444,7 +617,7 @@ impl FnBuilder<'_> {
                 })
                 .map(|(k, _)| k)
                 .collect();
-            let flow = ptx_flow(&body, outputs.len(), &read_outputs);
+            let flow = ptx_flow(body, outputs.len(), &read_outputs);
             if flow.is_none() {
                 self.f.unsupported.push(span);
             }
@@ -568,6 +741,62 @@ impl FnBuilder<'_> {
                 self.lower_expr(value, text, d, site)
             }
         })
+    }
+}
+
+/// An `asm` statement: its template as written and as PTX
+/// ([`template_body`]), and its operand lists (`%k` numbers the outputs
+/// first, then the inputs).
+struct AsmParts<'t> {
+    code: &'t str,
+    body: String,
+    outputs: Vec<Node<'t>>,
+    inputs: Vec<Node<'t>>,
+}
+
+/// The string literals of a template as written, searched in order for
+/// each instruction's opcode: a finding on a PTX collective points at the
+/// line that holds it, not at the `asm` keyword. Spans of a macro's
+/// expansion are the use site's, so there it finds none.
+struct Literals {
+    spans: Vec<ByteSpan>,
+    texts: Vec<String>,
+    /// The literal and byte the next search starts from.
+    at: (usize, usize),
+}
+
+impl Literals {
+    fn of(code: Node, text: &str, site: Option<ByteSpan>) -> Literals {
+        let mut c = code.walk();
+        let nodes: Vec<Node> = if code.kind() == "string_literal" {
+            vec![code]
+        } else {
+            code.named_children(&mut c)
+                .filter(|n| n.kind() == "string_literal")
+                .collect()
+        };
+        let nodes: Vec<Node> = nodes.into_iter().filter(|_| site.is_none()).collect();
+        Literals {
+            spans: nodes.iter().map(|&n| super::span_of(n)).collect(),
+            texts: nodes
+                .iter()
+                .map(|&n| node_text(n, text).to_owned())
+                .collect(),
+            at: (0, 0),
+        }
+    }
+
+    /// The literal holding the next `opcode` from where the last was found.
+    fn holding(&mut self, opcode: &str) -> Option<ByteSpan> {
+        let (mut i, mut from) = self.at;
+        while let Some(t) = self.texts.get(i) {
+            if let Some(k) = t.get(from..).and_then(|rest| rest.find(opcode)) {
+                self.at = (i, from + k + opcode.len());
+                return Some(self.spans[i]);
+            }
+            (i, from) = (i + 1, 0);
+        }
+        None
     }
 }
 
