@@ -143,7 +143,12 @@ fn verdict(d: &Diagnostic) -> String {
             for e in &w.events {
                 let _ = writeln!(
                     s,
-                    "    lanes {} of warp {}: {} (line {})",
+                    "    {} {} of warp {}: {} (line {})",
+                    if e.lanes.count_ones() == 1 {
+                        "lane"
+                    } else {
+                        "lanes"
+                    },
                     lane_ranges(e.lanes),
                     w.warp,
                     e.what,
