@@ -43,7 +43,7 @@ use crate::frontend::Field as _;
 use crate::frontend::node_text;
 use crate::ir::primitives::{
     ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier, PTX_COLLECTIVES, Primitive,
-    ReduceOp, ShflMode, VoteMode,
+    ShflMode,
 };
 use crate::ir::*;
 
@@ -162,54 +162,18 @@ fn ptx_collectives(body: &str) -> Vec<PtxCollective<'_>> {
 }
 
 fn ptx_collective(inst: &str) -> Option<PtxCollective<'_>> {
-    // One a predicate guards runs in the lanes where it holds, which the
-    // lowering does not know.
+    // An instruction a predicate guards (`@p shfl.sync…`) has the guard
+    // for its first word, so it matches no row: it runs in the lanes
+    // where `p` holds, which the lowering does not know.
     let (opcode, operands) = inst.split_once(char::is_whitespace)?;
     let parts: Vec<&str> = opcode.split('.').collect();
-    let has = |p: &str| parts.contains(&p);
-    if !has("sync") {
-        return None;
-    }
+    // The row whose spelling's parts the opcode has, in any order and
+    // among others (`redux.sync.max.NaN.f32` is `redux.sync.max`).
+    let &(prim, name, _) = PTX_COLLECTIVES.iter().find(|(_, _, spelling)| {
+        let mut want = spelling.split('.');
+        want.next() == parts.first().copied() && want.all(|p| parts.contains(&p))
+    })?;
     let ops: Vec<Option<PtxOperand>> = operands.split(',').map(operand).collect();
-    let prim = match parts[0] {
-        "shfl" => Primitive::Shfl(if has("up") {
-            ShflMode::Up
-        } else if has("down") {
-            ShflMode::Down
-        } else if has("bfly") {
-            ShflMode::Xor
-        } else if has("idx") {
-            ShflMode::Idx
-        } else {
-            return None;
-        }),
-        "vote" => Primitive::Vote(if has("ballot") {
-            VoteMode::Ballot
-        } else if has("any") {
-            VoteMode::Any
-        } else if has("all") {
-            VoteMode::All
-        } else if has("uni") {
-            VoteMode::Uni
-        } else {
-            return None;
-        }),
-        "match" if has("any") => Primitive::Match { all: false },
-        "match" if has("all") => Primitive::Match { all: true },
-        "redux" => Primitive::Reduce(match parts.get(2).copied() {
-            Some("add") => ReduceOp::Add,
-            Some("min") => ReduceOp::Min,
-            Some("max") => ReduceOp::Max,
-            Some("and") => ReduceOp::And,
-            Some("or") => ReduceOp::Or,
-            Some("xor") => ReduceOp::Xor,
-            _ => return None,
-        }),
-        "bar" if parts[..] == ["bar", "warp", "sync"] => Primitive::Syncwarp,
-        "elect" => Primitive::Elect,
-        _ => return None,
-    };
-    let name = PTX_COLLECTIVES.iter().find(|row| row.0 == prim)?.1;
     // Operands after the destination(s), as the intrinsic takes them.
     let args = match (prim, &ops[..]) {
         (Primitive::Shfl(mode), [_, a, b, c, m]) => {
@@ -971,6 +935,73 @@ mod tests {
         assert_eq!(flow("", 1), None);
         // A statement whose braces do not balance is kept, never skipped.
         assert_eq!(flow("mov.b32 %0, %1; } ld.shared.b32 %0, [%2]", 1), None);
+    }
+
+    #[test]
+    fn warp_collectives_are_read_with_their_mask_first() {
+        let one = |body: &str| {
+            let found = ptx_collectives(body);
+            assert!(found.len() <= 1, "{body}");
+            found.into_iter().next().map(|c| (c.name, c.args))
+        };
+        use PtxOperand::{Literal as L, Operand as O};
+        assert_eq!(
+            one(
+                "{ .reg .pred p; .reg .b32 t; shfl.sync.down.b32 t|p, %0, 16, 31, 0xffffffff; @p add.u32 %0, %0, t; }"
+            ),
+            Some((
+                "__warplint_ptx_shfl_down",
+                vec![Some(L(0xffff_ffff)), Some(O(0)), Some(L(16)), Some(L(32))]
+            ))
+        );
+        // `c` for width 16 (`up`: clamp 0); CUB's computed `c` is no width.
+        assert_eq!(
+            one("shfl.sync.up.b32 %0|p, %1, 1, 0x1000, %2;").map(|c| c.1[3]),
+            Some(Some(L(16)))
+        );
+        assert_eq!(
+            one("shfl.sync.down.b32 r0|p, %1, %2, %3, %5;").map(|c| c.1[3]),
+            Some(None)
+        );
+        assert_eq!(
+            one("shfl.sync.down.b32 r0|p, %1, %2, 15, %5;").map(|c| c.1[3]),
+            Some(None)
+        );
+        assert_eq!(
+            one("redux.sync.max.NaN.f32 %0, %1, 0xffffffff;"),
+            Some((
+                "__warplint_ptx_redux_max",
+                vec![Some(L(0xffff_ffff)), Some(O(1))]
+            ))
+        );
+        assert_eq!(
+            one("elect.sync %%rx|%%px, %2;"),
+            Some(("__warplint_ptx_elect_sync", vec![Some(O(2))]))
+        );
+        assert_eq!(
+            one("vote.sync.ballot.b32 %0, p, %1;"),
+            Some(("__warplint_ptx_vote_ballot", vec![Some(O(1)), None]))
+        );
+        assert_eq!(
+            one("match.all.sync.b32 %0|p, %1, %2;").map(|c| c.0),
+            Some("__warplint_ptx_match_all")
+        );
+        assert_eq!(
+            one("bar.warp.sync %0;").map(|c| c.0),
+            Some("__warplint_ptx_bar_warp_sync")
+        );
+        // Not collectives here: a guarded one, a named barrier, a non-sync
+        // opcode that mentions `sync`.
+        assert_eq!(one("@%%px elect.sync _|p, 0xffffffff;"), None);
+        assert_eq!(one("bar.sync 1, 128;"), None);
+        assert_eq!(one("setmaxnreg.inc.sync.aligned.u32 224;"), None);
+        assert_eq!(
+            ptx_collectives(
+                "shfl.sync.down.b32 a|p, a, 1, 31, %1; shfl.sync.down.b32 b|p, b, 1, 31, %1;"
+            )
+            .len(),
+            2
+        );
     }
 
     #[test]
