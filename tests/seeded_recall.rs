@@ -21,6 +21,10 @@
 //! - `narrow-mask`: such a shuffle with its full mask narrowed to
 //!   `0x0000ffff`: lanes 16-31, which the full mask says all call it, call
 //!   it outside their mask, WL006.
+//! - `ptx-full-mask`: an `asm` statement alone on its line whose template
+//!   holds a PTX warp collective (`shfl.sync`, `redux.sync`, `vote.sync`,
+//!   `match.*.sync`, `elect.sync`, `bar.warp.sync`) and whose text holds a
+//!   literal full mask, wrapped in the same lane guard: WL002.
 //!
 //! The edit keeps every line where it was. A site counts only where the
 //! file alone, in warplint's preprocessor configuration, compiles it (a
@@ -74,6 +78,7 @@ enum Kind {
     BarrierLoop,
     FullMaskLoop,
     NarrowMask,
+    PtxFullMask,
 }
 
 impl Kind {
@@ -84,12 +89,13 @@ impl Kind {
             Kind::BarrierLoop => "barrier-loop",
             Kind::FullMaskLoop => "full-mask-loop",
             Kind::NarrowMask => "narrow-mask",
+            Kind::PtxFullMask => "ptx-full-mask",
         }
     }
     fn code(self) -> &'static str {
         match self {
             Kind::Barrier | Kind::BarrierLoop => "WL007",
-            Kind::FullMask | Kind::FullMaskLoop => "WL002",
+            Kind::FullMask | Kind::FullMaskLoop | Kind::PtxFullMask => "WL002",
             Kind::NarrowMask => "WL006",
         }
     }
@@ -334,6 +340,33 @@ fn full_mask_assignment(stmt: &str) -> Option<(std::ops::Range<usize>, bool)> {
     })
 }
 
+/// PTX opcodes of warp collectives, as a template writes them.
+const PTX_COLLECTIVES: [&str; 7] = [
+    "shfl.sync.",
+    "redux.sync.",
+    "vote.sync.",
+    "match.any.sync",
+    "match.all.sync",
+    "elect.sync",
+    "bar.warp.sync",
+];
+
+/// `asm volatile("redux.sync.add.u32 %0, %1, 0xffffffff;" : …);`: a whole
+/// `asm` statement on one line, one of whose instructions is a warp
+/// collective not behind a predicate guard, with a literal full mask.
+fn ptx_full_mask_statement(stmt: &str) -> bool {
+    let head = stmt.split(['(', ' ']).next().unwrap_or("");
+    matches!(head, "asm" | "__asm__" | "__asm")
+        && stmt.ends_with(");")
+        && PTX_COLLECTIVES.iter().any(|op| {
+            stmt.match_indices(op).any(|(k, _)| {
+                let before = stmt[..k].trim_end_matches([' ', '{', '\\', 't', 'n', '"']);
+                !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '%')
+            })
+        })
+        && FULL_MASKS[..6].iter().any(|m| stmt.contains(m))
+}
+
 fn sites_of(path: &Path, rel: &str, text: &str) -> Vec<Site> {
     let mut out = Vec::new();
     for (line_no, line) in code_lines(text) {
@@ -351,6 +384,8 @@ fn sites_of(path: &Path, rel: &str, text: &str) -> Vec<Site> {
                 let narrowed = format!("{}{NARROW_MASK}{}", &stmt[..mask.start], &stmt[mask.end..]);
                 seeds.push((Kind::NarrowMask, narrowed));
             }
+        } else if ptx_full_mask_statement(stmt) {
+            seeds.push((Kind::PtxFullMask, format!("{LANE_GUARD} {{ {stmt} }}")));
         }
         for (kind, seeded) in seeds {
             out.push(Site {
@@ -400,7 +435,8 @@ fn load_record() -> BTreeMap<Key, Miss> {
                 "full-mask",
                 "barrier-loop",
                 "full-mask-loop",
-                "narrow-mask"
+                "narrow-mask",
+                "ptx-full-mask"
             ]
             .contains(&m.kind.as_str()),
             "seeded.toml: kind {:?}",
