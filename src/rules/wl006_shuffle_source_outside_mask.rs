@@ -14,6 +14,7 @@
 use super::Class;
 use super::warp::{activemask_mask, call_sites, const_mask, group_held_mask, mask_is_modelled};
 use super::{Finding, Rule, RuleContext, RuleMeta};
+use crate::dataflow;
 use crate::diagnostic::Severity;
 use crate::ir::{FnKind, Primitive};
 
@@ -89,7 +90,20 @@ impl Rule for ShuffleSourceOutsideMask {
                 claim: Some(super::Claim {
                     speculative: left_out.is_none(),
                     unseen_callers: None,
-                    lane_proof: None,
+                    // A mask that names exactly the lanes reaching the call
+                    // (a ballot of the branch's condition) holds every
+                    // caller; a shuffle's sources it does not bound.
+                    lane_proof: (!matches!(p, Primitive::Shfl(_)))
+                        .then(|| {
+                            dataflow::lanes::reaching_lanes_proof(
+                                cx.module,
+                                cx.facts,
+                                site.function,
+                                site.expr,
+                                &site.context,
+                            )
+                        })
+                        .flatten(),
                     ..site.claim(CLASSES)
                 }),
             });
