@@ -518,7 +518,15 @@ fn explore_root<'m>(
             inexact_reason(module, root, setup, all_warps, &per_warp)
         };
         let mut extra = cross_warp_barriers(&per_warp);
-        if wants_counts && all_warps && !out_of_budget {
+        // Whether a named barrier's count is met depends on how many warps
+        // the block has: only a shape the code states (a launch, the user,
+        // or the block its `__launch_bounds__` is written for) decides it,
+        // not one assumed (`x` of 32, 16 or 8 where a launch states only y
+        // and z).
+        let block_threads: u32 = setup.cfg.block_dim.iter().product();
+        let shape_stated =
+            setup.stated || module.functions[root].launch_bounds == Some(block_threads);
+        if wants_counts && all_warps && !out_of_budget && shape_stated {
             extra.extend(named_barrier_counts(&per_warp));
         }
         extra.extend(schedule_differences(&per_warp, idxs, claims));

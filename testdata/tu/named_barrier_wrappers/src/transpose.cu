@@ -8,7 +8,7 @@ using pipekit::ReservedBarrier;
 
 // The math warps count the prefetch warp too (160 threads), but it never
 // arrives: the barrier never completes.
-__global__ void __launch_bounds__(160) transpose_tiles(const float *in, float *out) {
+__global__ void __launch_bounds__(160) transpose_staged_tiles(const float *in, float *out) {
     __shared__ float tile[32][33];
     int t = threadIdx.x;
     int warp = t / 32, lane = t % 32;
@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(160) transpose_tiles(const float *in, float *o
 }
 
 // Look-alike: the prefetch warp arrives, so 160 threads make up the count.
-__global__ void __launch_bounds__(160) transpose_tiles_counted(const float *in, float *out) {
+__global__ void __launch_bounds__(160) transpose_staged_tiles_counted(const float *in, float *out) {
     __shared__ float tile[32][33];
     int t = threadIdx.x;
     int warp = t / 32, lane = t % 32;
