@@ -84,12 +84,11 @@ fn session_for_buffer(path: &str, bytes: &[u8], opts: &Options) -> Option<tu::Se
         return None;
     }
     let session = tu::Session::new(&[p.to_path_buf()]);
-    let (extents, instances) =
-        tu::contracts::of_file(bytes, &opts.env, opts.budgets.max_parse_operations);
-    let _ = session.launch_contracts.set(tu::contracts::merge(extents));
-    let _ = session
-        .launch_instances
-        .set(tu::contracts::merge_instances(instances));
+    session.state_launches([tu::contracts::of_file(
+        bytes,
+        &opts.env,
+        opts.budgets.max_parse_operations,
+    )]);
     Some(session)
 }
 
@@ -168,10 +167,10 @@ fn check_bytes(
 /// way, if it has one; where none passes, `fix_withheld` says why; so does a finding past the
 /// file's budget of re-lints (`Budgets::max_fix_relints`), which offers no
 /// fix unverified. Every output (reports, `--statistics`, `--fix`, `--diff`,
-/// the language server's code actions) sees only verified fixes.
-pub fn verify_fixes(outcome: &mut FileOutcome, opts: &Options) {
-    let bytes = std::fs::read(&outcome.path).unwrap_or_default();
-    let session = session_for_buffer(&outcome.path, &bytes, opts);
+/// the language server's code actions) sees only verified fixes. `bytes`
+/// is the text `outcome` was computed from (its launch contracts).
+pub fn verify_fixes(outcome: &mut FileOutcome, bytes: &[u8], opts: &Options) {
+    let session = session_for_buffer(&outcome.path, bytes, opts);
     verify_fixes_in(outcome, opts, session.as_ref());
 }
 
@@ -788,13 +787,7 @@ fn scan_launch_contracts<O: std::borrow::Borrow<Options> + Sync>(
         launches.push(stated);
         times.merge(&t);
     }
-    let (extents, instances): (Vec<_>, Vec<_>) = launches.into_iter().unzip();
-    let _ = session
-        .launch_contracts
-        .set(tu::contracts::merge(extents.into_iter().flatten()));
-    let _ = session.launch_instances.set(tu::contracts::merge_instances(
-        instances.into_iter().flatten(),
-    ));
+    session.state_launches(launches);
     (sizes, times)
 }
 

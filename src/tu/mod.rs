@@ -273,6 +273,21 @@ impl Session {
         }
     }
 
+    /// Set the run's launch contracts once, from the launches each file
+    /// states (later calls change nothing).
+    pub fn state_launches(
+        &self,
+        files: impl IntoIterator<Item = crate::ir::lower::StatedLaunches>,
+    ) {
+        let (extents, instances): (Vec<_>, Vec<_>) = files.into_iter().unzip();
+        let _ = self
+            .launch_contracts
+            .set(contracts::merge(extents.into_iter().flatten()));
+        let _ = self
+            .launch_instances
+            .set(contracts::merge_instances(instances.into_iter().flatten()));
+    }
+
     /// Can the translation unit of `path` (text `bytes`) bring warp code
     /// into the file's analysis? The prefilter's question for a file
     /// without warp code of its own. A header's code reaches the file only
