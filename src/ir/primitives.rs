@@ -196,10 +196,14 @@ pub const PTX_COLLECTIVES: [(Primitive, &str, &str); 18] = [
 /// The opcode a PTX collective's check was lowered from, as PTX spells it
 /// (`shfl.sync.down`); `None` for any other call.
 pub fn ptx_spelling(name: &str) -> Option<&'static str> {
+    ptx_row(name).map(|row| row.2)
+}
+
+/// The row of [`PTX_COLLECTIVES`] whose check `name` is.
+fn ptx_row(name: &str) -> Option<&'static (Primitive, &'static str, &'static str)> {
     (name.starts_with("__warplint_ptx_"))
         .then(|| PTX_COLLECTIVES.iter().find(|row| row.1 == name))
         .flatten()
-        .map(|row| row.2)
 }
 
 /// PTX's `c` operand of `shfl.sync` for width 32: no segment mask, clamp 31.
@@ -336,9 +340,7 @@ impl Primitive {
             CLUSTER_SYNC => Primitive::Syncthreads(SyncthreadsMode::Cluster),
             GRID_SYNC => Primitive::Syncthreads(SyncthreadsMode::Grid),
             "__activemask" => Primitive::Activemask,
-            _ if name.starts_with("__warplint_ptx_") => {
-                PTX_COLLECTIVES.iter().find(|row| row.1 == name)?.0
-            }
+            _ if name.starts_with("__warplint_ptx_") => ptx_row(name)?.0,
             _ => {
                 let (form, _, _) = NAMED_BARRIERS.iter().find(|(_, n, _)| *n == name)?;
                 Primitive::Syncthreads(SyncthreadsMode::Named(*form))
@@ -424,6 +426,15 @@ mod tests {
             assert!(prim.is_masked(), "{spelling} takes a member mask");
         }
         assert_eq!(ptx_spelling("__shfl_down_sync"), None);
+        // The prefilter, which comes before the IR and keeps its own list
+        // of opcodes, passes a file whose only warp code is any of them.
+        for (_, _, spelling) in &PTX_COLLECTIVES {
+            let file = format!("asm volatile(\"{spelling}.b32 %0, %1, 0xffffffff;\");");
+            assert!(
+                crate::prefilter::has_warp_code(file.as_bytes()),
+                "{spelling}"
+            );
+        }
         assert_eq!(
             Primitive::from_call("__warplint_ptx_nothing", None, false),
             None

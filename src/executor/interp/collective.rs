@@ -292,19 +292,9 @@ impl Machine<'_> {
                 };
                 out = [v; 32];
             }
-            // The leader: here the lowest lane of the mask that arrived
-            // (PTX fixes one lane per mask, not which).
-            Primitive::Elect => {
-                for l in lanes_of(m) {
-                    out[l] = match masks[l] {
-                        Some(mk) if participates(l) => {
-                            Val::Int(i64::from((mk & m).trailing_zeros() as usize == l))
-                        }
-                        _ => Val::UNKNOWN_VARYING,
-                    };
-                }
-            }
-            Primitive::Activemask => {}
+            // Only its meeting is checked: the template's outputs are
+            // lowered apart (`ir::lower::asm`), so its value is never read.
+            Primitive::Elect | Primitive::Activemask => {}
         }
         self.time += 1;
         self.trace.collectives.push(event);

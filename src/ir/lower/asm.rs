@@ -461,13 +461,16 @@ impl FnBuilder<'_> {
         span: ByteSpan,
     ) -> ExprKind {
         let code = n.field("assembly_code");
+        let mut all = operands(n, "output_operands");
+        let n_outputs = all.len();
+        all.extend(operands(n, "input_operands"));
         let asm = AsmParts {
             code: code.map(|c| node_text(c, text)).unwrap_or(""),
             body: code
                 .and_then(|c| template_body(node_text(c, text)))
                 .unwrap_or_default(),
-            outputs: operands(n, "output_operands"),
-            inputs: operands(n, "input_operands"),
+            all,
+            n_outputs,
         };
         let kind = self.lower_asm_outputs(&asm, text, d, site, span);
         let checks = match code {
@@ -500,7 +503,6 @@ impl FnBuilder<'_> {
         if found.is_empty() {
             return Vec::new();
         }
-        let all: Vec<Node> = asm.outputs.iter().chain(&asm.inputs).copied().collect();
         let mut literals = Literals::of(code, text, site);
         let mut calls = Vec::new();
         for c in found {
@@ -509,7 +511,7 @@ impl FnBuilder<'_> {
                 .args
                 .iter()
                 .map(|op| {
-                    op.and_then(|op| self.ptx_operand(op, &all, text, d, site, at))
+                    op.and_then(|op| self.ptx_operand(op, &asm.all, text, d, site, at))
                         .unwrap_or_else(|| self.expr(ExprKind::Unknown, at))
                 })
                 .collect();
@@ -529,13 +531,11 @@ impl FnBuilder<'_> {
         span: ByteSpan,
     ) -> ExprKind {
         let AsmParts {
-            code,
-            body,
-            outputs,
-            inputs,
+            code, body, all, ..
         } = asm;
+        let outputs = asm.outputs();
         if let Some(barrier) = ptx_barrier(body) {
-            return self.lower_ptx_barrier(&barrier, outputs, inputs, text, d, site, span);
+            return self.lower_ptx_barrier(&barrier, all, text, d, site, span);
         }
         let Some(first) = outputs.first().and_then(|op| op.field("value")) else {
             return ExprKind::Unknown;
@@ -546,13 +546,10 @@ impl FnBuilder<'_> {
             return ExprKind::Assign { op: None, lhs, rhs };
         }
         if let Some(ops) = ptx_shfl_idx(body)
-            && let Some(kind) =
-                self.lower_asm_broadcast(outputs, inputs, first, &ops, text, d, site, span)
+            && let Some(kind) = self.lower_asm_broadcast(all, first, &ops, text, d, site, span)
         {
             return kind;
         }
-        // `%k` numbers the outputs first, then the inputs.
-        let all: Vec<Node> = outputs.iter().chain(inputs.iter()).copied().collect();
         let value_of = |k: usize| all.get(k).and_then(|op| op.field("value"));
         let mut assigns: Vec<ExprId> = Vec::new();
         if let Some(load) = ptx_load(body)
@@ -629,12 +626,10 @@ impl FnBuilder<'_> {
 
     /// A barrier in PTX: without a thread count `__syncthreads()`; with one
     /// the named barrier of its form, `NAME(id, count)`.
-    #[allow(clippy::too_many_arguments)]
     fn lower_ptx_barrier(
         &mut self,
         barrier: &PtxBarrier,
-        outputs: &[Node],
-        inputs: &[Node],
+        all: &[Node],
         text: &str,
         d: usize,
         site: Option<ByteSpan>,
@@ -642,11 +637,10 @@ impl FnBuilder<'_> {
     ) -> ExprKind {
         let call = match (barrier.named, barrier.count) {
             (Some(form), Some(count)) => {
-                let all: Vec<Node> = outputs.iter().chain(inputs).copied().collect();
                 let args = [barrier.id, count]
                     .iter()
                     .map(|&op| {
-                        self.ptx_operand(op, &all, text, d, site, span)
+                        self.ptx_operand(op, all, text, d, site, span)
                             .unwrap_or_else(|| self.expr(ExprKind::Unknown, span))
                     })
                     .collect();
@@ -663,8 +657,7 @@ impl FnBuilder<'_> {
     #[allow(clippy::too_many_arguments)]
     fn lower_asm_broadcast(
         &mut self,
-        outputs: &[Node],
-        inputs: &[Node],
+        operands: &[Node],
         target: Node,
         ops: &[PtxOperand],
         text: &str,
@@ -672,14 +665,13 @@ impl FnBuilder<'_> {
         site: Option<ByteSpan>,
         span: ByteSpan,
     ) -> Option<ExprKind> {
-        let operands: Vec<Node> = outputs.iter().chain(inputs).copied().collect();
         // `%0` must be the output the value lands in.
         if ops.first() != Some(&PtxOperand::Operand(0)) || operands.is_empty() {
             return None;
         }
         let mut args = Vec::new();
         for &op in &ops[1..] {
-            args.push(self.ptx_operand(op, &operands, text, d, site, span)?);
+            args.push(self.ptx_operand(op, operands, text, d, site, span)?);
         }
         let lhs = self.lower_expr(target, text, d, site);
         let rhs = self.prim_call(ASM_BROADCAST, args, span);
@@ -709,43 +701,47 @@ impl FnBuilder<'_> {
 }
 
 /// An `asm` statement: its template as written and as PTX
-/// ([`template_body`]), and its operand lists (`%k` numbers the outputs
-/// first, then the inputs).
+/// ([`template_body`]), and its operands as `%k` numbers them: the
+/// outputs, then the inputs.
 struct AsmParts<'t> {
     code: &'t str,
     body: String,
-    outputs: Vec<Node<'t>>,
-    inputs: Vec<Node<'t>>,
+    all: Vec<Node<'t>>,
+    n_outputs: usize,
+}
+
+impl<'t> AsmParts<'t> {
+    fn outputs(&self) -> &[Node<'t>] {
+        &self.all[..self.n_outputs]
+    }
 }
 
 /// The string literals of a template as written, searched in order for
 /// each instruction's opcode: a finding on a PTX collective points at the
 /// line that holds it, not at the `asm` keyword. Spans of a macro's
 /// expansion are the use site's, so there it finds none.
-struct Literals {
+struct Literals<'t> {
     spans: Vec<ByteSpan>,
-    texts: Vec<String>,
+    texts: Vec<&'t str>,
     /// The literal and byte the next search starts from.
     at: (usize, usize),
 }
 
-impl Literals {
-    fn of(code: Node, text: &str, site: Option<ByteSpan>) -> Literals {
+impl<'t> Literals<'t> {
+    fn of(code: Node, text: &'t str, site: Option<ByteSpan>) -> Literals<'t> {
         let mut c = code.walk();
-        let nodes: Vec<Node> = if code.kind() == "string_literal" {
+        let nodes: Vec<Node> = if site.is_some() {
+            Vec::new()
+        } else if code.kind() == "string_literal" {
             vec![code]
         } else {
             code.named_children(&mut c)
                 .filter(|n| n.kind() == "string_literal")
                 .collect()
         };
-        let nodes: Vec<Node> = nodes.into_iter().filter(|_| site.is_none()).collect();
         Literals {
             spans: nodes.iter().map(|&n| super::span_of(n)).collect(),
-            texts: nodes
-                .iter()
-                .map(|&n| node_text(n, text).to_owned())
-                .collect(),
+            texts: nodes.iter().map(|&n| node_text(n, text)).collect(),
             at: (0, 0),
         }
     }
