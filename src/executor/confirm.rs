@@ -33,6 +33,7 @@ pub struct ExecOptions {
     pub budgets: Budgets,
 }
 
+#[derive(Clone)]
 struct Setup {
     launch: Launch,
     /// Which of the launch shapes the code admits this setup runs (index
@@ -403,6 +404,9 @@ struct ClaimState {
     unseeded_tries: u8,
 }
 
+/// Whole-warp setups per block shape (see [`RunConfig::whole_warp`]).
+const WHOLE_WARP_SETUPS: usize = 4;
+
 #[allow(clippy::too_many_arguments)]
 fn explore_root<'m>(
     module: &'m Module,
@@ -420,7 +424,25 @@ fn explore_root<'m>(
 
     let started = std::time::Instant::now();
     let mut root_steps = 0u64;
-    let setups = setups_for(module, root, opts, written);
+    let mut setups = setups_for(module, root, opts, written);
+    // A claim that lanes call outside their mask is shown only by a run
+    // in which they arrive: after the runs that split the warp, the first
+    // setups of each shape again (their inputs differ) with the warp kept
+    // whole.
+    if idxs
+        .iter()
+        .any(|&i| (claims[i].as_ref()).is_some_and(|c| c.classes.contains(&Class::CallerNotInMask)))
+    {
+        let mut whole: Vec<Setup> = Vec::new();
+        for s in &setups {
+            if whole.iter().filter(|w| w.shape == s.shape).count() < WHOLE_WARP_SETUPS {
+                let mut w = s.clone();
+                w.cfg.whole_warp = true;
+                whole.push(w);
+            }
+        }
+        setups.extend(whole);
+    }
     let shapes = setups.iter().map(|s| s.shape + 1).max().unwrap_or(1).min(8);
     let grid_stated = module.functions[root].kind == FnKind::Kernel
         && module
@@ -458,12 +480,13 @@ fn explore_root<'m>(
         // would run the same way again (the same block shape included: a
         // shape never run proves nothing about it).
         let key = format!(
-            "{:?}|{:?}|{:?}|{}|{}",
+            "{:?}|{:?}|{:?}|{}|{}|{}",
             setup.inputs,
             setup.cfg.block_dim,
             setup.cfg.block_idx,
             setup.cfg.seed % 2,
-            setup.cfg.symbolic
+            setup.cfg.symbolic,
+            setup.cfg.whole_warp
         );
         if deterministic_done.contains(&key) {
             continue;
@@ -542,6 +565,11 @@ fn explore_root<'m>(
             let shown_before = st.shown_in;
             if out_of_budget {
                 st.incomplete.get_or_insert_with(|| budget_note.clone());
+            }
+            // A whole-warp run is for the claims that lanes call outside
+            // their mask; the others are judged on the runs that split.
+            if setup.cfg.whole_warp && !claim.classes.contains(&Class::CallerNotInMask) {
+                continue;
             }
             for (r, index) in per_warp.iter().zip(&indexes) {
                 st.runs += 1;
@@ -1296,6 +1324,7 @@ fn setups_for<'m>(
                     // With a stated shape, the first setup of each block
                     // keeps memory symbolic: the one that can be exact.
                     symbolic: stated && shape == 0 && r < blocks.len(),
+                    whole_warp: false,
                 },
             });
         }

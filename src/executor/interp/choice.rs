@@ -11,6 +11,11 @@
 //! carried back (`rows * params.n`, both unknown) but the expression can
 //! only have one value in the call (it reads parameters and locals that
 //! are never written, see [`FixedNames`]), the expression keeps the value.
+//!
+//! A whole-warp run (`RunConfig::whole_warp`) makes the opposite choice: a
+//! value past every lane's, so that `row < params.rows` holds in every
+//! lane. A claim that lanes call a primitive outside their mask needs a
+//! run in which those lanes get there.
 
 use super::*;
 
@@ -89,7 +94,9 @@ impl<'m> Machine<'m> {
     /// the lanes: pick `thr` among the lanes' values so that the warp splits
     /// (any other value splits it the same way or not at all), bind what it
     /// is computed from when the value can be carried back there (see the
-    /// module docs), and note the choice.
+    /// module docs), and note the choice. A whole-warp run
+    /// (`RunConfig::whole_warp`) picks a value past every lane's instead,
+    /// for a uniform compared value too.
     pub(super) fn split_uniform_unknown(
         &mut self,
         act: &mut Activation<'m>,
@@ -114,7 +121,8 @@ impl<'m> Machine<'m> {
                 distinct.push(kv[l]);
             }
         }
-        if distinct.len() < 2 {
+        let whole = self.cfg.whole_warp;
+        if distinct.len() < 2 && !whole {
             return self.split_inside(act, op, (ue, uv), (ke, kv), unknown_left, m);
         }
         let key = |v: &Val| match v {
@@ -124,7 +132,23 @@ impl<'m> Machine<'m> {
         };
         distinct.sort_by(|x, y| key(x).total_cmp(&key(y)));
         let n = distinct.len();
-        let candidates = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
+        let traced = self.trace_leaf(act, ue, m);
+        let keep_expr = traced.is_none() && self.fixed_expr(act, ue, 0);
+        // A whole-warp run takes the value past every lane's (a bound
+        // larger than every index), held for the rest of the call: a value
+        // the run cannot hold (a call's result) would pass every later
+        // test too, a loop's included, and is left to a guess.
+        if whole && traced.is_none() && !keep_expr {
+            return;
+        }
+        let past = [match distinct[n - 1] {
+            Val::Int(i) => Val::Int(i.saturating_add(1)),
+            Val::Float(x) => Val::Float(x + 1.0),
+            v => v,
+        }];
+        let splitting = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
+        let candidates: &[Val] = if whole { &past } else { &splitting };
+        // Whether `c` splits the lanes (a whole-warp run: does not).
         let splits = |c: Val| {
             let mut t = 0u32;
             for l in lanes_of(m) {
@@ -137,14 +161,16 @@ impl<'m> Machine<'m> {
                     t |= 1 << l;
                 }
             }
-            t != 0 && t != m
+            if whole {
+                t == 0 || t == m
+            } else {
+                t != 0 && t != m
+            }
         };
-        let traced = self.trace_leaf(act, ue, m);
-        let keep_expr = traced.is_none() && self.fixed_expr(act, ue, 0);
         // The first candidate that splits, carried back to the leaf where
         // some candidate can be; else a choice for the expression alone.
         let mut choice: Option<(Val, Option<Val>)> = None;
-        for c in candidates.into_iter().filter(|&c| splits(c)) {
+        for c in candidates.iter().copied().filter(|&c| splits(c)) {
             let Some((_, steps)) = &traced else {
                 choice = Some((c, None));
                 break;
@@ -191,7 +217,12 @@ impl<'m> Machine<'m> {
             Val::Float(x) => x.to_string(),
             _ => "?".to_owned(),
         };
-        self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
+        let why = if whole {
+            "chosen past every lane's value"
+        } else {
+            "chosen so that the lanes split"
+        };
+        self.note_chosen(|| format!("{name} = {shown} ({why})"));
     }
 
     /// A value chosen for an input of the root (see
@@ -282,8 +313,10 @@ impl<'m> Machine<'m> {
         let ((ae, av), (be, bv)) = if x_left { (x, y) } else { (y, x) };
         /// Small values first: the witness shows the one kept.
         const TRIES: [i64; 16] = [1, 2, 3, 4, 5, 7, 8, 16, 17, 31, 32, 33, 0, -1, 64, 100];
+        // A whole-warp run splits nothing.
         if lanes_of(m).all(|l| binary(op, av[l], bv[l]).truth().is_some())
             || act.no_split.contains(&ae)
+            || self.cfg.whole_warp
         {
             return;
         }

@@ -55,6 +55,11 @@ pub struct RunConfig {
     /// seeded contents, and `blockIdx` reads are recorded instead of
     /// counted as chosen: the setup that can prove a finding absent.
     pub symbolic: bool,
+    /// The run in which the warp stays together: an unknown compared with
+    /// values that differ between lanes takes a value past every lane's
+    /// (a bound larger than every index). A claim about lanes a mask
+    /// leaves out needs it: a run that splits the warp leaves them behind.
+    pub whole_warp: bool,
     /// Steps the file's budget still allows this run; the run stops
     /// there, incomplete, like at `max_steps`.
     pub allowance: Allowance,
