@@ -33,6 +33,42 @@ struct HalfMaskRowSum {
     }
 };
 
+// The same bound read through getters of the params' extent, as CUTLASS
+// writes `params.problem_size.row()`: a getter without arguments on an
+// object the call never writes has one value for the whole call, so the
+// run holds the value it takes.
+struct RowExtent {
+    int r, c;
+    __device__ int rows() const { return r; }
+    __device__ int cols() const { return c; }
+};
+
+struct ExtentParams {
+    const float *in;
+    float *out;
+    RowExtent extent;
+};
+
+template <int kLanesPerRow>
+struct HalfMaskExtentRowSum {
+    __device__ void operator()(ExtentParams const &params) {
+        int lane_in_row = threadIdx.x;
+        int row = blockIdx.x * blockDim.y + threadIdx.y;
+        if (row < params.extent.rows()) {
+            float acc = 0.f;
+            for (int k = lane_in_row; k < params.extent.cols(); k += kLanesPerRow) {
+                acc += params.in[row * params.extent.cols() + k];
+            }
+            for (int offset = 8; offset > 0; offset >>= 1) {
+                acc += __shfl_xor_sync(0x0000ffffu, acc, offset); // expect: WL006
+            }
+            if (lane_in_row == 0) {
+                params.out[row] = acc;
+            }
+        }
+    }
+};
+
 // Look-alike: the mask is the ballot of the same bound, taken before the
 // branch by the whole warp, so it names exactly the lanes that call.
 template <int kLanesPerRow>

@@ -544,7 +544,7 @@ impl<'m> Machine<'m> {
 
     /// Whether `e` has one value for the whole call: it reads only
     /// constants, built-in variables, [`FixedNames`] and their fixed field
-    /// paths, and calls and loads nothing.
+    /// paths, loads nothing and calls only getters on those paths.
     fn fixed_expr(&mut self, act: &Activation<'m>, e: ExprId, depth: usize) -> bool {
         if depth > MAX_STEPS {
             return false;
@@ -560,6 +560,15 @@ impl<'m> Machine<'m> {
             }
             ExprKind::Binary(_, a, b) => {
                 self.fixed_expr(act, *a, depth + 1) && self.fixed_expr(act, *b, depth + 1)
+            }
+            // A getter without arguments on an object the call never
+            // writes: `params.problem_size.row()`.
+            ExprKind::Call(c) => {
+                c.args.is_empty()
+                    && c.receiver.is_some_and(|r| {
+                        matches!(f.expr(r).kind, ExprKind::Member(..))
+                            && self.fixed_field_path(act, r).is_some()
+                    })
             }
             _ => false,
         }
