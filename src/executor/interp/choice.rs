@@ -148,8 +148,9 @@ impl<'m> Machine<'m> {
         }];
         let splitting = [distinct[n / 2], distinct[(n - 1) / 2], distinct[0]];
         let candidates: &[Val] = if whole { &past } else { &splitting };
-        // Whether `c` splits the lanes (a whole-warp run: does not).
-        let splits = |c: Val| {
+        // Whether `c` gives the run what it wants: lanes that split (in a
+        // whole-warp run, lanes that all go the same way).
+        let wanted = |c: Val| {
             let mut t = 0u32;
             for l in lanes_of(m) {
                 let r = if unknown_left {
@@ -167,17 +168,17 @@ impl<'m> Machine<'m> {
                 t != 0 && t != m
             }
         };
-        // The first candidate that splits, carried back to the leaf where
-        // some candidate can be; else a choice for the expression alone.
+        // The first candidate wanted, carried back to the leaf where some
+        // candidate can be; else a choice for the expression alone.
         let mut choice: Option<(Val, Option<Val>)> = None;
-        for c in candidates.iter().copied().filter(|&c| splits(c)) {
+        for c in candidates.iter().copied().filter(|&c| wanted(c)) {
             let Some((_, steps)) = &traced else {
                 choice = Some((c, None));
                 break;
             };
             if let Some(leaf_value) = carry_back(c, steps) {
                 let value = carry_forward(leaf_value, steps);
-                if splits(value) {
+                if wanted(value) {
                     choice = Some((value, Some(leaf_value)));
                     break;
                 }

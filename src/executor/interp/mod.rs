@@ -55,10 +55,12 @@ pub struct RunConfig {
     /// seeded contents, and `blockIdx` reads are recorded instead of
     /// counted as chosen: the setup that can prove a finding absent.
     pub symbolic: bool,
-    /// The run in which the warp stays together: an unknown compared with
-    /// values that differ between lanes takes a value past every lane's
-    /// (a bound larger than every index). A claim about lanes a mask
-    /// leaves out needs it: a run that splits the warp leaves them behind.
+    /// The run that keeps the warp together where a choice can: an unknown
+    /// compared with the lanes' values takes a value past every lane's (a
+    /// bound larger than every index) instead of one that splits them. A
+    /// claim about lanes a mask leaves out needs it: a run that splits the
+    /// warp leaves them behind. (A branch on a value that differs between
+    /// lanes and that the run cannot compute is still guessed per lane.)
     pub whole_warp: bool,
     /// Steps the file's budget still allows this run; the run stops
     /// there, incomplete, like at `max_steps`.
