@@ -38,6 +38,10 @@ enum Leaf {
     /// A field path (`params.fusion.hidden`) of a local or parameter that
     /// the function never writes: one value for the whole call.
     Field(String),
+    /// A name nothing in view declares and the function never writes (a
+    /// macro the configuration leaves undefined, a constant of a header
+    /// not found): one value for the whole run, like a template value.
+    Global(String),
 }
 
 /// Steps followed from a compared expression down to its unknown; deeper
@@ -203,6 +207,10 @@ impl<'m> Machine<'m> {
                         act.fields.insert(path.clone(), v);
                         path
                     }
+                    Leaf::Global(name) => {
+                        self.globals.insert(name.clone(), v);
+                        name
+                    }
                 };
                 (name, v)
             }
@@ -233,7 +241,7 @@ impl<'m> Machine<'m> {
     /// inputs a run can start from.
     fn note_bound_input(&mut self, act: &Activation<'m>, leaf: &Leaf, v: Val) {
         let Val::Int(v) = v else { return };
-        if self.depth != 0 {
+        if self.depth != 0 && !matches!(leaf, Leaf::Global(_)) {
             return;
         }
         let f = act.f;
@@ -255,6 +263,8 @@ impl<'m> Machine<'m> {
                 .map(|(_, path)| path)
                 .filter(|path| is_input(path)),
             Leaf::Field(_) => None,
+            // Read in any call of the run: a replay gives it as an input.
+            Leaf::Global(name) => Some(name.clone()),
         };
         if let Some(name) = input
             && self.trace.bound_inputs.len() < crate::executor::trace::MAX_GUESSES
@@ -333,7 +343,7 @@ impl<'m> Machine<'m> {
         };
         let saved = match &leaf {
             Leaf::Var(name) => act.vars.get(name).copied(),
-            Leaf::Field(_) => None,
+            Leaf::Field(_) | Leaf::Global(_) => None,
         };
         for c in TRIES.map(Val::Int) {
             match &leaf {
@@ -342,6 +352,9 @@ impl<'m> Machine<'m> {
                 }
                 Leaf::Field(path) => {
                     act.fields.insert(path.clone(), c);
+                }
+                Leaf::Global(name) => {
+                    self.globals.insert(name.clone(), c);
                 }
             }
             let a2 = self.eval(act, ae, m);
@@ -364,7 +377,7 @@ impl<'m> Machine<'m> {
                         self.note_guess(act, ae, &name);
                         name
                     }
-                    Leaf::Field(path) => path,
+                    Leaf::Field(path) | Leaf::Global(path) => path,
                 };
                 let shown = c.as_int().unwrap_or_default();
                 self.note_chosen(|| format!("{name} = {shown} (chosen so that the lanes split)"));
@@ -380,6 +393,9 @@ impl<'m> Machine<'m> {
             }
             (Leaf::Field(path), _) => {
                 act.fields.remove(path);
+            }
+            (Leaf::Global(name), _) => {
+                self.globals.remove(name);
             }
         }
         if act.no_split.len() < MAX_NO_SPLIT {
@@ -408,7 +424,9 @@ impl<'m> Machine<'m> {
         let known = |v: &Lanes| lanes_of(m).all(|l| matches!(v[l], Val::Int(_) | Val::Float(_)));
         let push = |leaf: Leaf, leaves: &mut Vec<Leaf>| {
             let same = |l: &Leaf| match (l, &leaf) {
-                (Leaf::Var(x), Leaf::Var(y)) | (Leaf::Field(x), Leaf::Field(y)) => x == y,
+                (Leaf::Var(x), Leaf::Var(y))
+                | (Leaf::Field(x), Leaf::Field(y))
+                | (Leaf::Global(x), Leaf::Global(y)) => x == y,
                 _ => false,
             };
             if !leaves.iter().any(same) {
@@ -429,9 +447,11 @@ impl<'m> Machine<'m> {
                             && push(Leaf::Var(name.clone()), leaves)
                     }
                     Some(_) => false,
+                    None if self.undeclared(act, name) => push(Leaf::Global(name.clone()), leaves),
                     None => {
                         self.module.constants.contains_key(name)
                             || self.cfg.inputs.contains_key(name)
+                            || self.globals.contains_key(name)
                     }
                 }
             }
@@ -469,6 +489,9 @@ impl<'m> Machine<'m> {
         let mut steps: Vec<Step> = Vec::new();
         while steps.len() <= MAX_STEPS {
             match &f.expr(e).kind {
+                ExprKind::Var(name) if self.undeclared(act, name) => {
+                    return Some((Leaf::Global(name.clone()), steps));
+                }
                 ExprKind::Var(name) => {
                     return (act.vars.contains_key(name)
                         && !self.shared_scalars.contains_key(name))
@@ -533,6 +556,26 @@ impl<'m> Machine<'m> {
     /// [`FixedNames`] and holds no pointer, and the function writes no
     /// part of the path nor takes its address: a read of it gives the same
     /// value for the whole call.
+    /// `name` is a [`Leaf::Global`] still unknown to the run: no local,
+    /// parameter, file-scope variable, constant or input of the run, and
+    /// the function never writes it. Not in a member (a bare name may be a
+    /// field of the object) nor in a lambda (a captured local).
+    fn undeclared(&mut self, act: &Activation<'m>, name: &str) -> bool {
+        act.f.class.is_none()
+            && act.f.kind != FnKind::Lambda
+            && !self.module.globals.contains(name)
+            && !act.vars.contains_key(name)
+            && !self.shared_scalars.contains_key(name)
+            && !self.globals.contains_key(name)
+            && !self.cfg.inputs.contains_key(name)
+            && self.module.constant(act.f, name).is_none()
+            && self
+                .fixed_names(act)
+                .written
+                .binary_search_by(|w| w.as_str().cmp(name))
+                .is_err()
+    }
+
     fn fixed_field_path(&mut self, act: &Activation<'m>, e: ExprId) -> Option<(&'m str, String)> {
         let (root, path) = field_path(act.f, e)?;
         if act.vars.get(root)?.iter().any(|v| matches!(v, Val::Ptr(_))) {
@@ -553,7 +596,9 @@ impl<'m> Machine<'m> {
         let f = act.f;
         match &f.expr(e).kind {
             ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Builtin(_) => true,
-            ExprKind::Var(name) => self.fixed_names(act).vars.contains(name),
+            ExprKind::Var(name) => {
+                self.fixed_names(act).vars.contains(name) || self.undeclared(act, name)
+            }
             ExprKind::Member(..) => self.fixed_field_path(act, e).is_some(),
             ExprKind::Unary(op, a) => {
                 matches!(op, UnOp::Neg | UnOp::Not | UnOp::BitNot)

@@ -208,6 +208,9 @@ pub struct Machine<'m> {
     current_fn: usize,
     /// `__shared__ T name;` scalars, by name → shared array index.
     shared_scalars: HashMap<String, u16>,
+    /// Values the run chose for names nothing in view declares
+    /// (`choice::Leaf::Global`): one per run, whatever call reads them.
+    globals: rustc_hash::FxHashMap<String, Val>,
     /// For a lambda passed to a function whose copy runs it
     /// (`Function::bound_lambdas`): the names of the caller that passed it,
     /// as the lambda sees and writes them while that copy runs.
@@ -320,6 +323,7 @@ impl<'m> Machine<'m> {
             eval_depth: 0,
             current_fn: 0,
             shared_scalars: HashMap::default(),
+            globals: rustc_hash::FxHashMap::default(),
             closures: HashMap::default(),
             legacy: Vec::new(),
             root_inputs: Vec::new(),
@@ -1183,6 +1187,8 @@ impl<'m> Machine<'m> {
                 } else if let Some(&c) = self.cfg.inputs.get(name) {
                     self.trace.guessed_data |= self.cfg.chosen_inputs.contains(name);
                     out = [Val::Int(c); 32];
+                } else if let Some(&v) = self.globals.get(name) {
+                    out = [v; 32];
                 } else {
                     out = [Val::UNKNOWN_UNIFORM; 32];
                 }
