@@ -12,6 +12,9 @@
 //! only have one value in the call (it reads parameters and locals that
 //! are never written, see [`FixedNames`]), the expression keeps the value.
 //!
+//! A name nothing in view declares (a macro this configuration leaves
+//! undefined) has one value for the whole run, whatever call reads it.
+//!
 //! A whole-warp run (`RunConfig::whole_warp`) makes the opposite choice: a
 //! value past every lane's, so that `row < params.rows` holds in every
 //! lane. A claim that lanes call a primitive outside their mask needs a
@@ -238,7 +241,8 @@ impl<'m> Machine<'m> {
     /// [`crate::executor::trace::Trace::bound_inputs`]), or for a local
     /// that is a copy of one (`int n = p.n;`, never written): the input
     /// takes the value. Other locals and the names of a callee are not
-    /// inputs a run can start from.
+    /// inputs a run can start from; a [`Leaf::Global`] is one wherever it
+    /// is read.
     fn note_bound_input(&mut self, act: &Activation<'m>, leaf: &Leaf, v: Val) {
         let Val::Int(v) = v else { return };
         if self.depth != 0 && !matches!(leaf, Leaf::Global(_)) {
@@ -552,10 +556,6 @@ impl<'m> Machine<'m> {
             .or_insert_with(|| FixedNames::of(f))
     }
 
-    /// `p.a.b` as (`p`, its path), where `p` is one of the function's
-    /// [`FixedNames`] and holds no pointer, and the function writes no
-    /// part of the path nor takes its address: a read of it gives the same
-    /// value for the whole call.
     /// `name` is a [`Leaf::Global`] still unknown to the run: no local,
     /// parameter, file-scope variable, constant or input of the run, and
     /// the function never writes it. Not in a member (a bare name may be a
@@ -576,6 +576,10 @@ impl<'m> Machine<'m> {
                 .is_err()
     }
 
+    /// `p.a.b` as (`p`, its path), where `p` is one of the function's
+    /// [`FixedNames`] and holds no pointer, and the function writes no
+    /// part of the path nor takes its address: a read of it gives the same
+    /// value for the whole call.
     fn fixed_field_path(&mut self, act: &Activation<'m>, e: ExprId) -> Option<(&'m str, String)> {
         let (root, path) = field_path(act.f, e)?;
         if act.vars.get(root)?.iter().any(|v| matches!(v, Val::Ptr(_))) {
