@@ -167,25 +167,44 @@ fn check_bytes(
 /// way, if it has one; where none passes, `fix_withheld` says why; so does a finding past the
 /// file's budget of re-lints (`Budgets::max_fix_relints`), which offers no
 /// fix unverified. Every output (reports, `--statistics`, `--fix`, `--diff`,
-/// the language server's code actions) sees only verified fixes. `bytes`
-/// is the text `outcome` was computed from (its launch contracts).
-pub fn verify_fixes(outcome: &mut FileOutcome, bytes: &[u8], opts: &Options) {
-    let session = session_for_buffer(&outcome.path, bytes, opts);
-    verify_fixes_in(outcome, opts, session.as_ref());
+/// the language server's code actions) sees only verified fixes. The
+/// translation unit states the launches of the text `outcome` was computed
+/// from (`outcome.source`), scanned only when a fix is offered.
+pub fn verify_fixes(outcome: &mut FileOutcome, opts: &Options) {
+    let offered = offered_fixes(outcome);
+    if offered.is_empty() {
+        return;
+    }
+    let session = (outcome.source.as_deref())
+        .and_then(|s| session_for_buffer(&outcome.path, s.text.as_bytes(), opts));
+    verify_offered_fixes(outcome, offered, opts, session.as_ref());
 }
 
 fn verify_fixes_in(outcome: &mut FileOutcome, opts: &Options, session: Option<&tu::Session>) {
-    let offered: Vec<usize> = (0..outcome.diagnostics.len())
+    let offered = offered_fixes(outcome);
+    if !offered.is_empty() {
+        verify_offered_fixes(outcome, offered, opts, session);
+    }
+}
+
+/// The findings of `outcome` that offer a fix (with edits).
+fn offered_fixes(outcome: &FileOutcome) -> Vec<usize> {
+    (0..outcome.diagnostics.len())
         .filter(|&i| {
             outcome.diagnostics[i]
                 .fix
                 .as_ref()
                 .is_some_and(|f| !f.edits.is_empty())
         })
-        .collect();
-    if offered.is_empty() {
-        return;
-    }
+        .collect()
+}
+
+fn verify_offered_fixes(
+    outcome: &mut FileOutcome,
+    offered: Vec<usize>,
+    opts: &Options,
+    session: Option<&tu::Session>,
+) {
     let source = outcome.source.clone();
     let text = source
         .as_deref()

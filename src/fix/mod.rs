@@ -202,7 +202,7 @@ pub fn fix_text(
     match best {
         Some((fixed, mut after)) => {
             // What is left is reported: offer only fixes that pass alone.
-            verify_fixes(&mut after, fixed.as_bytes(), opts);
+            verify_fixes(&mut after, opts);
             result.fixed = fixed;
             result.after = after;
             result.applied = accepted.into_iter().cloned().collect();
