@@ -455,6 +455,7 @@ fn analyse(
         env,
         module: &module,
         facts: &facts,
+        unit_includes_hip_runtime: unit.includes_hip_runtime,
     };
     let mut findings = rules::run(&opts.rules, &cx);
     clock.lap(Stage::Rules);

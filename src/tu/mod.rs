@@ -125,6 +125,11 @@ struct Lexed {
     /// compiles, as net effects: what including it does to a file's
     /// macros.
     effects: Arc<[MacroEffect]>,
+    /// The names its `#include`s give in the branches the configuration
+    /// compiles, sorted.
+    includes: Arc<[String]>,
+    /// It includes HIP's runtime (`<hip/…>`) in a compiled branch.
+    includes_hip_runtime: bool,
 }
 
 /// The cell for `key` among a node's per-key values.
@@ -176,6 +181,9 @@ pub struct Unit<'s> {
     pub cut: usize,
     /// `-D` definitions of the compile database entry.
     pub defines: Vec<(String, String)>,
+    /// A header the file includes (through branches the configuration
+    /// compiles) includes HIP's runtime: the unit is HIP code.
+    pub includes_hip_runtime: bool,
 }
 
 /// Where a unit's headers are parsed and lowered on demand.
@@ -378,11 +386,59 @@ impl Session {
             opts: *opts,
             key,
         });
+        unit.includes_hip_runtime = self.reaches_hip_runtime(path, text, &search, opts, key);
         unit.missing = missing;
         unit.resolved = resolved;
         unit.cut += cut;
         unit.defines = search.defines;
         unit
+    }
+
+    /// Does the file (configured view `text`) include HIP's runtime through
+    /// headers, following only the `#include`s of branches the
+    /// configuration compiles? The include walk follows every `#include`
+    /// (a header's macros may matter whichever branch names it), but a
+    /// portable project's `#ifdef USE_HIP #include "hip_compat.h"` must not
+    /// make its CUDA files HIP code. Each header once, at most
+    /// [`MAX_HEADERS_PER_UNIT`] of them.
+    fn reaches_hip_runtime(
+        &self,
+        path: &Path,
+        text: &str,
+        search: &Search,
+        opts: &UnitOptions,
+        key: u64,
+    ) -> bool {
+        let main = normalize(path);
+        let mut stack: Vec<Arc<Node>> = (resolve::directives(text).iter())
+            .filter_map(|d| self.resolve(&main, d, search))
+            .map(|p| self.node(&p))
+            .collect();
+        let mut seen: HashSet<usize> = HashSet::default();
+        while let Some(header) = stack.pop() {
+            if seen.len() >= MAX_HEADERS_PER_UNIT || !seen.insert(header.id) {
+                continue;
+            }
+            if !self.fits(&header, opts) {
+                continue;
+            }
+            let Some(lexed) = self.lexed(&header, key, opts) else {
+                continue;
+            };
+            if lexed.includes_hip_runtime {
+                return true;
+            }
+            let scan = self.scan(&header, opts);
+            let targets = self.targets(&header, &scan, search);
+            for (d, target) in scan.directives.iter().zip(targets.iter()) {
+                if let Some(t) = target
+                    && lexed.includes.binary_search(&d.name).is_ok()
+                {
+                    stack.push(Arc::clone(t));
+                }
+            }
+        }
+        false
     }
 
     /// Is `header` within the size of headers a unit takes? Generated
@@ -582,10 +638,18 @@ impl Session {
         let cell = per_key(&header.lexed, key);
         cell.get_or_init(|| {
             let (view, effects) = configured_view(header, opts)?;
+            let mut includes: Vec<String> = view
+                .includes
+                .iter()
+                .map(|i| i.spelling.trim().to_owned())
+                .collect();
+            includes.sort_unstable();
             Some(Lexed {
-                words: Arc::new(Words::of(&view)),
-                reach: Arc::new(Reach::of(&view)),
+                words: Arc::new(Words::of(&view.text)),
+                reach: Arc::new(Reach::of(&view.text)),
                 effects: effects.into(),
+                includes: includes.into(),
+                includes_hip_runtime: view.includes_hip_runtime,
             })
         })
         .clone()
@@ -750,7 +814,10 @@ fn read_bytes(header: &Path, max_bytes: u64) -> Option<Vec<u8>> {
 
 /// The view of `header` that `frontend::parse_configured` parses, and what
 /// its directives do to the configuration's macros.
-fn configured_view(header: &Node, opts: &UnitOptions) -> Option<(String, Vec<MacroEffect>)> {
+fn configured_view(
+    header: &Node,
+    opts: &UnitOptions,
+) -> Option<(frontend::configure::ConfiguredView, Vec<MacroEffect>)> {
     let source = read_source(&header.path, opts.max_file_bytes)?;
     let max_tokens = usize::try_from(opts.max_parse_operations).unwrap_or(usize::MAX);
     let base = frontend::MacroEnv::from_config(opts.env);
@@ -761,7 +828,8 @@ fn configured_view(header: &Node, opts: &UnitOptions) -> Option<(String, Vec<Mac
         &mut env,
         max_tokens,
     );
-    Some((view.text, env.effects_since(&base)))
+    let effects = env.effects_since(&base);
+    Some((view, effects))
 }
 
 /// Where a condition the rule for unknowns decided (`#ifdef NAME`, `#if
