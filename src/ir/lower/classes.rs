@@ -41,6 +41,10 @@ pub(super) struct ClassInfo<'t> {
     /// The innermost namespace it is declared in.
     pub namespace: Option<String>,
     pub template_values: Vec<String>,
+    /// The type parameters of the same templates (`T` of
+    /// `template <class T, int N> struct R<T, 1, N>`): a partial
+    /// specialization's argument naming one takes any type.
+    pub type_params: Vec<String>,
     /// Where its own template's non-type parameters stand among an
     /// instance's arguments (see `Function::class_params`).
     pub instance_params: Vec<ClassParam>,
@@ -149,6 +153,13 @@ pub(super) fn collect_class<'t>(
             for t in super::template_params(n, text) {
                 if !info.template_values.contains(&t) {
                     info.template_values.push(t);
+                }
+            }
+            if let Some(params) = n.field("parameters") {
+                for (t, _) in super::type_params_of(params, text) {
+                    if !info.type_params.contains(&t) {
+                        info.type_params.push(t);
+                    }
                 }
             }
         }
@@ -531,7 +542,9 @@ impl<'t> Classes<'t> {
             return None;
         }
         let (scope, last) = crate::ir::split_scope(written);
-        written_or_in(infos, Some(last), scope.or(namespace), constants).map(|i| i.start)
+        written_or_in(infos, Some(last), scope.or(namespace), constants)
+            .or_else(|| instance_of(infos, last, constants))
+            .map(|i| i.start)
     }
 
     /// The class a call scoped to a class template's instance names
@@ -551,34 +564,7 @@ impl<'t> Classes<'t> {
         if infos.len() < 2 {
             return None;
         }
-        let args = crate::ir::template_args(written)?;
-        // A parameter of a partial specialization takes any argument, the
-        // same one wherever it repeats (`Iterate<MAX, MAX>`).
-        let partial = |i: &ClassInfo| {
-            let Some(theirs) = crate::ir::template_args(&i.written) else {
-                return false;
-            };
-            let mut bound: Vec<(&str, &str)> = Vec::new();
-            theirs.len() == args.len()
-                && theirs.iter().zip(&args).all(|(&t, &a)| {
-                    if !i.template_values.iter().any(|v| v == t) {
-                        return same_arg(t, a, constants);
-                    }
-                    match bound.iter().find(|(p, _)| *p == t) {
-                        Some(&(_, was)) => same_arg(was, a, constants),
-                        None => {
-                            bound.push((t, a));
-                            true
-                        }
-                    }
-                })
-        };
-        (infos
-            .iter()
-            .find(|i| same_written(&i.written, written, constants)))
-        .or_else(|| infos.iter().find(|i| partial(i)))
-        .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
-        .map(|i| i.start)
+        instance_of(infos, written, constants).map(|i| i.start)
     }
 
     /// The class of a member: the one whose body holds it; for one
@@ -596,6 +582,69 @@ impl<'t> Classes<'t> {
         }
         written_or_in(infos, m.written.as_deref(), namespace, constants).or_else(|| infos.first())
     }
+}
+
+/// Of several classes of one name, the one an instance written with
+/// template arguments (`Reducer<float, 1, 4, 1>`) is: the specialization
+/// written so, else the most specialized partial one whose other arguments
+/// are its own parameters, as C++ picks (`Reducer<T, 1, W, 1>` over
+/// `Reducer<T, 1, W, N>` for `Reducer<float, 1, 4, 1>`), else the primary
+/// template, which every other instance is. `None` without arguments.
+fn instance_of<'a, 't>(
+    infos: &'a [ClassInfo<'t>],
+    written: &str,
+    constants: &HashMap<String, i64>,
+) -> Option<&'a ClassInfo<'t>> {
+    let args = crate::ir::template_args(written)?;
+    if let Some(exact) = infos
+        .iter()
+        .find(|i| same_written(&i.written, written, constants))
+    {
+        return Some(exact);
+    }
+    (infos.iter())
+        .filter_map(|i| Some((i, partial_match(i, &args, constants)?)))
+        .max_by_key(|&(i, fixed)| (fixed, std::cmp::Reverse(i.start)))
+        .map(|(i, _)| i)
+        .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
+}
+
+/// Whether partial specialization `i` takes an instance's arguments `args`,
+/// and if so how many of them it fixes (the more, the more specialized): a
+/// parameter of it takes any argument, the same one wherever it repeats
+/// (`Iterate<MAX, MAX>`, which fixes one); any other argument must be the
+/// instance's.
+fn partial_match(i: &ClassInfo, args: &[&str], constants: &HashMap<String, i64>) -> Option<usize> {
+    let theirs = crate::ir::template_args(&i.written)?;
+    if theirs.len() != args.len() {
+        return None;
+    }
+    let mut bound: Vec<(&str, &str)> = Vec::new();
+    let mut fixed = 0;
+    for (&t, &a) in theirs.iter().zip(args) {
+        let is_param = (i.template_values.iter())
+            .chain(&i.type_params)
+            .any(|v| v == t);
+        let matches = if !is_param {
+            fixed += 1;
+            same_arg(t, a, constants)
+        } else {
+            match bound.iter().find(|(p, _)| *p == t) {
+                Some(&(_, was)) => {
+                    fixed += 1;
+                    same_arg(was, a, constants)
+                }
+                None => {
+                    bound.push((t, a));
+                    true
+                }
+            }
+        };
+        if !matches {
+            return None;
+        }
+    }
+    Some(fixed)
 }
 
 /// Of several classes of one name, the one written as `written`

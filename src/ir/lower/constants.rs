@@ -159,6 +159,7 @@ pub(super) fn fold_constants(
         variables: Default::default(),
         arrays: Default::default(),
         lambda_vars: HashMap::default(),
+        type_params: Vec::new(),
     };
     let mut items: Vec<Item> = Vec::new();
     for m in &file.macros.defs {

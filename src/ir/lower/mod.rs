@@ -553,6 +553,11 @@ struct FnBuilder<'a> {
     /// also the enclosing function's for a lambda: name → the lambda's
     /// index (see `lambdas`). A call of the name runs it.
     lambda_vars: HashMap<String, usize>,
+    /// The type parameters in scope: of the template the function opens
+    /// with and of its class's templates. A type scoped by one
+    /// (`typename Traits::Reducer`) is a member type that no class of the
+    /// file is known to be.
+    type_params: Vec<String>,
     /// Bytes of macro expansion this function (and its lambdas) may still
     /// parse and lower: nested macros fan out, and each expansion is
     /// re-parsed, so this keeps lowering linear. Past it, a use is left
@@ -629,6 +634,10 @@ impl<'a> Lowerer<'a> {
             variables: Default::default(),
             arrays: Default::default(),
             lambda_vars: HashMap::default(),
+            type_params: (opening_template_params(def).into_iter())
+                .flat_map(|p| type_params_of(p, text))
+                .map(|(t, _)| t)
+                .collect(),
         };
         if let Some(params) = decl.field("parameters") {
             b.lower_params(params, text);
@@ -644,6 +653,7 @@ impl<'a> Lowerer<'a> {
             b.f.prelude = start..b.f.exprs.len() as ExprId;
         }
         if let Some(info) = info {
+            b.type_params.extend(info.type_params.iter().cloned());
             b.f.class_params = info.instance_params.clone();
             for (name, written) in &info.aliases {
                 b.add_alias(name.clone(), written.clone());
@@ -1744,6 +1754,20 @@ impl FnBuilder<'_> {
         }
     }
 
+    /// `typename Traits::Reducer` (as an alias's target is written, without
+    /// spaces) where `Traits` is a type parameter in scope: a member type of
+    /// it. No class of the file is known to be it, not even one of the same
+    /// name: the traits may name any specialization of that template, or
+    /// another class. (`typename ns::Tile<…>` names a namespace's class.)
+    fn is_dependent_type(&self, written: &str) -> bool {
+        let w = written.strip_prefix("typename").unwrap_or(written);
+        let Some((first, _)) = w.split_once("::") else {
+            return false;
+        };
+        let first = first.split('<').next().unwrap_or(first);
+        self.type_params.iter().any(|t| t == first)
+    }
+
     /// An alias of an alias names what that one names.
     fn add_alias(&mut self, name: String, written: String) {
         let written = self.alias(&written).cloned().unwrap_or(written);
@@ -1811,6 +1835,9 @@ impl FnBuilder<'_> {
         }
         let as_written: String = node_text(fun, text).split_whitespace().collect();
         let written = self.alias(&as_written).cloned().unwrap_or(as_written);
+        if self.is_dependent_type(&written) {
+            return None;
+        }
         let class = split_scope(&written).1.split('<').next()?.trim().to_owned();
         if !is_identifier(&class) {
             return None;
@@ -1848,6 +1875,7 @@ impl FnBuilder<'_> {
         // An object of an alias's type is of the aliased class.
         let aliased = object_class(n, text).and_then(|c| self.alias(c)).cloned();
         let class = match &aliased {
+            Some(w) if self.is_dependent_type(w) => None,
             Some(w) => Some(last_segment(w).to_owned()),
             None => object_class(n, text).map(str::to_owned),
         };
@@ -2522,6 +2550,7 @@ impl FnBuilder<'_> {
             arrays: self.arrays.clone(),
             // Captured lambdas: a call of one runs it.
             lambda_vars: self.lambda_vars.clone(),
+            type_params: self.type_params.clone(),
         };
         if let Some(params) = n.field("declarator").and_then(|d| d.field("parameters")) {
             lb.lower_params(params, text);
