@@ -71,6 +71,21 @@ fn form_budget_of(exprs: usize) -> usize {
     8 * exprs + 256
 }
 
+/// Whether every warp lies within one value of `threadIdx` along `d` (a row
+/// or slice of the block): the launches state extents below `d` whose
+/// product is a multiple of 32. Grading evidence under
+/// `Assume::UniformWholeRows`, an extent no launch states is taken as the
+/// benign case: a guard on `threadIdx.y` alone does not show lanes of a
+/// warp diverging whatever the block's width, since it may be 32.
+fn rows_fill_warps(s: &Scope, d: usize) -> bool {
+    if s.module.warps_within_index(s.f, d) {
+        return true;
+    }
+    s.assume == super::Assume::UniformWholeRows
+        && d > 0
+        && (0..d.min(3)).any(|e| s.module.stated_extent(s.f, e).is_none())
+}
+
 /// Callbacks for what an expression table needs from outside it.
 pub struct Scope<'a> {
     pub f: &'a Function,
@@ -174,7 +189,7 @@ impl Levels {
             // Grading evidence, one value per warp that is the same in every
             // warp is the block's (see `invariant`). The sound analysis keeps
             // the warp level, and does not work the fact out.
-            let grading = s.assume == super::Assume::Uniform;
+            let grading = s.assume.grades();
             entry.invariant =
                 entry.level == Level::Uniform || (grading && self.invariant_of(s, kind, &entry));
             if grading && entry.level == Level::Warp && entry.invariant {
@@ -265,7 +280,7 @@ impl Levels {
                             && (s.return_level)(g) == Some(Level::Uniform)
                     }
                     None => {
-                        s.assume == super::Assume::Uniform
+                        s.assume.grades()
                             || (c.receiver.is_none()
                                 && (follows_arguments(&c.name) || c.name == ASM_VALUE))
                     }
@@ -300,7 +315,7 @@ impl Levels {
                 }
                 // Rows (or slices) whole warps fill: every warp lies in one,
                 // so its index is the same across the warp.
-                Builtin::ThreadIdx(d) if s.module.warps_within_index(s.f, *d as usize) => Entry {
+                Builtin::ThreadIdx(d) if rows_fill_warps(s, *d as usize) => Entry {
                     row_index: true,
                     ..plain(Level::Warp)
                 },
@@ -633,7 +648,7 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
         // (`kBase = 0`): a divergence that needs `kBase % 32 != 0` rests on
         // an instantiation the code does not show.
         mult32: s.facts.multiples_of_32.contains(name)
-            || (s.assume == super::Assume::Uniform
+            || (s.assume.grades()
                 && s.f
                     .template_defaults
                     .iter()

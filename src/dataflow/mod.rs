@@ -204,6 +204,11 @@ pub struct Facts {
     /// the guard's span; see [`Facts::shown_level`]. A second run of the
     /// analysis, made only when a rule first asks (most files never do).
     shown: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
+    /// The same with the block's rows taken as whole warps where no launch
+    /// states its width (`Assume::UniformWholeRows`): what the code shows
+    /// whatever the shape. A third run, made only for a module that reads
+    /// `threadIdx.y` or `threadIdx.z` when a rule first asks.
+    shown_whole_rows: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
     /// Functions that (transitively) execute masked warp primitives.
     pub uses_warp_primitives: Vec<bool>,
     /// Functions that (transitively) execute `__syncthreads()` (or another
@@ -222,39 +227,39 @@ impl Facts {
     /// (see `shown`). A divergence that rests only on unknown inputs is a
     /// speculative candidate, not evidence.
     pub fn shown_level(&self, module: &Module, function: usize, g: &Guard) -> Level {
-        self.shown_guard_levels(module)
-            .get(function)
-            .and_then(|levels| levels.get(&g.span))
-            .copied()
-            .unwrap_or(Level::Uniform)
-            .min(g.level)
+        level_of(self.shown_guard_levels(module), function, g)
+    }
+
+    /// The level of guard `g` as the code shows it whatever the block's
+    /// width (see `shown_whole_rows`): below [`Facts::shown_level`] where
+    /// only rows narrower than a warp make it vary.
+    pub fn shown_level_whole_rows(&self, module: &Module, function: usize, g: &Guard) -> Level {
+        let reads_rows = || {
+            (module.functions.iter()).any(|f| {
+                (f.exprs.iter()).any(|e| {
+                    matches!(
+                        e.kind,
+                        ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z))
+                    )
+                })
+            })
+        };
+        if self.shown_whole_rows.get().is_none() && !reads_rows() {
+            return self.shown_level(module, function, g);
+        }
+        let levels = self
+            .shown_whole_rows
+            .get_or_init(|| graded_guard_levels(module, Assume::UniformWholeRows));
+        level_of(levels, function, g)
     }
 
     /// The guard levels of every function with unknown inputs taken as
     /// uniform (computed once, on first ask; `module` is the one these
     /// facts were computed for).
     pub fn shown_guard_levels(&self, module: &Module) -> &[HashMap<ByteSpan, Level>] {
-        self.shown.get_or_init(|| {
-            interprocedural::analyze_all(module, Assume::Uniform)
-                .into_iter()
-                .map(|shown| {
-                    let mut levels: HashMap<ByteSpan, Level> = HashMap::default();
-                    for ctx in shown
-                        .stmt_context
-                        .values()
-                        .chain(shown.call_context.values())
-                    {
-                        for g in &ctx.guards {
-                            let l = levels.entry(g.span).or_insert(Level::Uniform);
-                            *l = (*l).max(g.level);
-                        }
-                    }
-                    levels
-                })
-                .collect()
-        })
+        self.shown
+            .get_or_init(|| graded_guard_levels(module, Assume::Uniform))
     }
-
     /// The work of every function's analysis, summed.
     pub fn stats(&self) -> FlowStats {
         let mut t = FlowStats::default();
@@ -268,6 +273,38 @@ impl Facts {
         }
         t
     }
+}
+
+/// Guard `g`'s level in one grading (`levels`, per function), at most its
+/// level in the sound analysis.
+fn level_of(levels: &[HashMap<ByteSpan, Level>], function: usize, g: &Guard) -> Level {
+    levels
+        .get(function)
+        .and_then(|levels| levels.get(&g.span))
+        .copied()
+        .unwrap_or(Level::Uniform)
+        .min(g.level)
+}
+
+/// Every function's guard levels under a grading assumption, by span.
+fn graded_guard_levels(module: &Module, assume: Assume) -> Vec<HashMap<ByteSpan, Level>> {
+    interprocedural::analyze_all(module, assume)
+        .into_iter()
+        .map(|shown| {
+            let mut levels: HashMap<ByteSpan, Level> = HashMap::default();
+            for ctx in shown
+                .stmt_context
+                .values()
+                .chain(shown.call_context.values())
+            {
+                for g in &ctx.guards {
+                    let l = levels.entry(g.span).or_insert(Level::Uniform);
+                    *l = (*l).max(g.level);
+                }
+            }
+            levels
+        })
+        .collect()
 }
 
 pub fn analyze(module: &Module) -> Facts {
@@ -304,6 +341,7 @@ pub fn analyze(module: &Module) -> Facts {
     Facts {
         functions,
         shown: OnceLock::new(),
+        shown_whole_rows: OnceLock::new(),
         uses_warp_primitives: closed(0),
         uses_block_barrier: closed(1),
         uses_named_barrier: closed(2),
@@ -365,6 +403,10 @@ pub enum Assume {
     /// Uniform: what the code *shows* to vary (thread indices, lane ids,
     /// shuffles, loads at such addresses). Only grades evidence.
     Uniform,
+    /// As `Uniform`, and a block extent no launch states taken as the
+    /// benign case too: rows (`threadIdx.y`, `threadIdx.z`) are whole
+    /// warps. What the code shows to vary whatever the block's width.
+    UniformWholeRows,
 }
 
 impl Assume {
@@ -372,8 +414,13 @@ impl Assume {
     pub fn unknown(self) -> Level {
         match self {
             Assume::Varying => Level::Varying,
-            Assume::Uniform => Level::Uniform,
+            Assume::Uniform | Assume::UniformWholeRows => Level::Uniform,
         }
+    }
+
+    /// Grading evidence (not the sound analysis).
+    pub fn grades(self) -> bool {
+        self != Assume::Varying
     }
 }
 
@@ -584,7 +631,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     // Only grading evidence needs it (`levels::Levels::invariant`); the
     // sound analysis keeps every local out.
     let mut all_invariant: HashSet<String> = HashSet::default();
-    if seed.assume == Assume::Uniform {
+    if seed.assume.grades() {
         all_invariant.extend((f.stmts.iter()).filter_map(|s| match &s.kind {
             StmtKind::Decl { name, .. } if !f.params.iter().any(|p| p.name == *name) => {
                 Some(name.clone())

@@ -41,6 +41,8 @@ struct Setup {
     shape: usize,
     /// The shape is stated (a launch site or the user), not assumed.
     stated: bool,
+    /// Its width (x extent) is stated, even where the shape is not.
+    width_stated: bool,
     /// Inputs named for the witness.
     inputs: BTreeMap<String, i64>,
     cfg: RunConfig,
@@ -237,6 +239,8 @@ pub fn confirm_findings(
             let claim = c.as_ref()?;
             let mut evidence = if claim.speculative {
                 Evidence::Speculative
+            } else if claim.narrow_rows_only {
+                Evidence::ShapeDependent
             } else {
                 Evidence::Direct
             };
@@ -393,6 +397,9 @@ struct ClaimState {
     /// even on a guessed split: only those can say the problem depends on
     /// the shape.
     quiet_in: u8,
+    /// A run showed the problem under a stated shape, or one whose rows
+    /// are whole warps (the block's width a multiple of 32).
+    shown_in_whole_rows: bool,
     /// Blocks whose exact runs did not show the problem.
     exact_blocks: HashSet<u32>,
     /// Some of those runs read `blockIdx`/`gridDim`.
@@ -656,6 +663,8 @@ fn explore_root<'m>(
                         w.without_caller = !module.runs_as_kernel(&module.functions[root]);
                         st.found = Some((o.clone(), setup_text(s, r.warp), w));
                     }
+                    st.shown_in_whole_rows |=
+                        s.width_stated || s.launch.block_dim[0].is_multiple_of(32);
                 }
             }
             let shown_here = st.shown_in != shown_before;
@@ -713,6 +722,15 @@ fn explore_root<'m>(
             break;
         }
     }
+    for (ci, st) in &mut state {
+        // The code shows the divergence only in rows narrower than a warp,
+        // and only an assumed shape of such rows showed it.
+        let narrow_rows_only = claims[*ci].as_ref().is_some_and(|c| c.narrow_rows_only);
+        if narrow_rows_only && st.found.is_some() && !st.shown_in_whole_rows {
+            st.shape_gap = Some(WHOLE_ROWS_GAP.to_owned());
+            st.proof = None;
+        }
+    }
     if shapes > 1 {
         for st in state.values_mut() {
             if st.found.is_none() {
@@ -745,6 +763,11 @@ fn explore_root<'m>(
         claims: state.into_iter().collect(),
     }
 }
+
+/// Why a problem shown with rows narrower than a warp is not confirmed,
+/// where no launch states the block's width.
+const WHOLE_ROWS_GAP: &str = "but not with a block width that is a multiple of 32, which the code \
+     also admits: no launch site states the width, and only narrower rows split a warp here";
 
 /// For each function, the functions it can call (itself included).
 /// For each function, the kernels that can reach it through calls.
@@ -1187,7 +1210,12 @@ fn setups_for<'m>(
     } else {
         None
     };
-    let (shapes, source, stated) = admitted_shapes(module, root, site, opts);
+    let AdmittedShapes {
+        shapes,
+        source,
+        exact: stated,
+        width_stated,
+    } = admitted_shapes(module, root, site, opts);
     let mut fixed: HashMap<String, i64> = HashMap::default();
     if let Some(s) = site {
         for (name, v) in f
@@ -1308,6 +1336,7 @@ fn setups_for<'m>(
                 },
                 shape,
                 stated,
+                width_stated,
                 inputs: shown,
                 cfg: RunConfig {
                     block_dim,
@@ -1343,16 +1372,17 @@ fn admitted_shapes(
     root: usize,
     site: Option<&crate::ir::LaunchSite>,
     opts: &ExecOptions,
-) -> (Vec<[u32; 3]>, String, bool) {
+) -> AdmittedShapes {
     let f = &module.functions[root];
     if let Some(s) = site
         && let Some(b) = s.block_dim
     {
-        return (
-            vec![b],
-            format!("launch at {}", launch_place(module, f, &[s.line])),
-            true,
-        );
+        return AdmittedShapes {
+            shapes: vec![b],
+            source: format!("launch at {}", launch_place(module, f, &[s.line])),
+            exact: true,
+            width_stated: true,
+        };
     }
     // A kernel class that states its block shape (`get_block_shape()`):
     // the shape its launches use. Not exact (the launch is not seen), so
@@ -1360,21 +1390,23 @@ fn admitted_shapes(
     if let Some(class) = &f.class
         && let Some((shape, line)) = module.class_block_shapes.get(class)
     {
-        return (
-            vec![*shape],
-            format!("`get_block_shape()` of `{class}` (line {line})"),
-            false,
-        );
+        return AdmittedShapes {
+            shapes: vec![*shape],
+            source: format!("`get_block_shape()` of `{class}` (line {line})"),
+            exact: false,
+            width_stated: true,
+        };
     }
     let bounds = f.launch_bounds;
     if bounds.is_none()
         && let Some(b) = opts.block_dim
     {
-        return (
-            vec![b],
-            "configured block-dim (--block-dim or warplint.toml)".to_owned(),
-            true,
-        );
+        return AdmittedShapes {
+            shapes: vec![b],
+            source: "configured block-dim (--block-dim or warplint.toml)".to_owned(),
+            exact: true,
+            width_stated: true,
+        };
     }
     // Extents every launch of the kernel (or of its class) states (launch
     // contracts, possibly from another file): the shapes keep them, and
@@ -1404,13 +1436,14 @@ fn admitted_shapes(
                 .filter_map(|(e, d)| e.map(|v| format!("{d} = {v}")))
                 .collect::<Vec<_>>()
                 .join(", ");
-            return (
+            return AdmittedShapes {
                 shapes,
-                format!(
+                source: format!(
                     "launches of `{class}` in the checked files ({text}; other extents assumed)"
                 ),
-                false,
-            );
+                exact: false,
+                width_stated: stated[0].is_some(),
+            };
         }
     }
     let total = bounds.unwrap_or(0);
@@ -1426,12 +1459,37 @@ fn admitted_shapes(
             }
             None => ASSUMED_2D,
         };
-        return (shapes, source.to_owned(), false);
+        return AdmittedShapes {
+            shapes,
+            source: source.to_owned(),
+            exact: false,
+            width_stated: false,
+        };
     }
-    match bounds {
-        Some(lb) => (vec![[lb, 1, 1]], "__launch_bounds__".to_owned(), false),
-        None => (vec![[128, 1, 1]], ASSUMED.to_owned(), false),
+    let (shape, source) = match bounds {
+        Some(lb) => ([lb, 1, 1], "__launch_bounds__".to_owned()),
+        None => ([128, 1, 1], ASSUMED.to_owned()),
+    };
+    AdmittedShapes {
+        shapes: vec![shape],
+        source,
+        exact: false,
+        width_stated: false,
     }
+}
+
+/// The launch shapes the code admits for a root, and where they come from.
+struct AdmittedShapes {
+    shapes: Vec<[u32; 3]>,
+    /// Where they come from, for the witness.
+    source: String,
+    /// The shape is stated (a launch site or the user), not assumed: runs
+    /// under it can prove.
+    exact: bool,
+    /// The block's width (x extent) is stated by the code or the user,
+    /// even where the shape is not exact (a kernel class's
+    /// `get_block_shape()`, launch contracts).
+    width_stated: bool,
 }
 
 /// Where launch sites of `f` are, as a witness names them: `line 8` in

@@ -20,6 +20,12 @@ pub struct Claim {
     /// Proposed for every candidate rather than from evidence: kept only
     /// when a run reaches it (and reported only when a run shows it).
     pub speculative: bool,
+    /// The code shows lanes of a warp diverging on the way only where the
+    /// block's rows are narrower than a warp (a guard on `threadIdx.y` in a
+    /// kernel whose width no launch states): the evidence rests on an
+    /// assumed shape. Confirmed only under a stated shape, or an assumed
+    /// one of whole-warp rows.
+    pub narrow_rows_only: bool,
     /// The function can be called from code the tool cannot see: when no
     /// run confirms the claim, it stays unverified with this assumption as
     /// the reason, never refuted by the callers that happen to be visible.

@@ -101,8 +101,18 @@ impl CallSite<'_> {
             .any(|g| g.level >= min && facts.shown_level(module, self.function, g) >= min)
     }
 
+    /// [`CallSite::divergence_shown`] whatever the block's width: not only
+    /// where its rows are narrower than a warp.
+    fn divergence_shown_whole_rows(&self, facts: &Facts, module: &Module, min: Level) -> bool {
+        (self.context.guards.iter()).any(|g| {
+            g.level >= min && facts.shown_level_whole_rows(module, self.function, g) >= min
+        })
+    }
+
     /// A claim that rests on the guards above `min`: speculative when only
-    /// unknown inputs make them vary (shown only if a run confirms it).
+    /// unknown inputs make them vary (shown only if a run confirms it),
+    /// and resting on an assumed shape where only rows narrower than a
+    /// warp do.
     pub fn guarded_claim(
         &self,
         classes: &'static [Class],
@@ -110,8 +120,10 @@ impl CallSite<'_> {
         module: &Module,
         min: Level,
     ) -> Claim {
+        let shown = self.divergence_shown(facts, module, min);
         Claim {
-            speculative: !self.divergence_shown(facts, module, min),
+            speculative: !shown,
+            narrow_rows_only: shown && !self.divergence_shown_whole_rows(facts, module, min),
             ..self.claim(classes)
         }
     }
@@ -123,6 +135,7 @@ impl CallSite<'_> {
             classes,
             schedule_dependent: false,
             speculative: false,
+            narrow_rows_only: false,
             unseen_callers: None,
             lane_proof: None,
         }

@@ -242,6 +242,7 @@ fn ir_claim(
         ],
         schedule_dependent: false,
         speculative: false,
+        narrow_rows_only: false,
         unseen_callers: None,
         lane_proof: None,
     })

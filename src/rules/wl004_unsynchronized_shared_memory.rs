@@ -108,6 +108,7 @@ impl Rule for UnsynchronizedSharedMemory {
                         classes: &[Class::SharedRace],
                         schedule_dependent: false,
                         speculative: true,
+                        narrow_rows_only: false,
                         unseen_callers: None,
                         lane_proof: None,
                     }),
