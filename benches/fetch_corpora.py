@@ -2,9 +2,14 @@
 """Fetch the real-code corpora with pip from PyPI and unpack their sources.
 
 Usage: python3 benches/fetch_corpora.py [--only NAME[,NAME...]] [CACHE_DIR]
-       (default CACHE_DIR: .bench-cache; NAME: cccl, cupy, cutlass, flashinfer)
+       (default CACHE_DIR: .bench-cache; NAME: cccl, cupy, cutlass, flashinfer,
+       or a held-out one: llamacpp, deepspeed, flashattn, xformers)
 
-Each corpus is one pinned wheel. Its C/C++/CUDA sources (.cu .cuh .h .hpp
+Each corpus is one pinned wheel. The held-out corpora (fetched only when
+named) are pinned source distributions of other projects, which the
+analysis was never tuned on: their findings were judged once, when first
+linted (testdata/realcode/judged-heldout.toml), to measure precision on
+code the tool had not seen. Its C/C++/CUDA sources (.cu .cuh .h .hpp
 .hxx .inl .cpp .cc .cxx .hip) are unpacked into CACHE_DIR/NAME/, keeping the
 paths inside the wheel; the wheels stay in CACHE_DIR/wheels/. Both are
 git-ignored and never committed. Used by the corpus benchmark, the real-code
@@ -12,10 +17,14 @@ tests and .ci/run; safe to run again (a corpus with CACHE_DIR/NAME/.complete
 is not fetched again). Prints one unpacked directory per line.
 """
 import glob
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
+import urllib.parse
+import urllib.request
 import zipfile
 
 # name -> (requirement, wheel file prefix, pip platform flags). Pinned so that
@@ -30,6 +39,15 @@ CORPORA = {
     "cutlass": ("nvidia-cutlass==4.2.0.0", "nvidia_cutlass-4.2.0.0-", []),
     "flashinfer": ("flashinfer-python==0.7.2.post1",
                    "flashinfer_python-0.7.2.post1-", []),
+}
+
+# name -> (PyPI project, version): source distributions (tar.gz), fetched
+# through PyPI's JSON API (pip would build them to read their metadata).
+HELD_OUT = {
+    "llamacpp": ("llama-cpp-python", "0.3.36"),
+    "deepspeed": ("deepspeed", "0.19.8"),
+    "flashattn": ("flash-attn", "2.8.3.post2"),
+    "xformers": ("xformers", "0.0.35"),
 }
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hxx", ".inl", ".cpp", ".cc",
@@ -68,6 +86,43 @@ def fetch(cache: str, name: str) -> str:
     return dest
 
 
+def fetch_sdist(cache: str, name: str) -> str:
+    project, version = HELD_OUT[name]
+    dest = os.path.join(cache, name)
+    marker = os.path.join(dest, ".complete")
+    if os.path.exists(marker):
+        return dest
+    sdists = os.path.join(cache, "sdists")
+    os.makedirs(sdists, exist_ok=True)
+    api = f"https://pypi.org/pypi/{project}/json"
+    with urllib.request.urlopen(api, timeout=120) as r:
+        releases = json.load(r)["releases"]
+    urls = [u for u in releases.get(version, []) if u["packagetype"] == "sdist"]
+    if not urls:
+        raise RuntimeError(f"no source distribution of {project} {version}")
+    archive = os.path.join(sdists, urls[0]["filename"])
+    if not os.path.exists(archive):
+        # A mirror may give the file's address relative to the API's.
+        url = urllib.parse.urljoin(api, urls[0]["url"])
+        partial = archive + ".part"
+        with urllib.request.urlopen(url, timeout=600) as r, open(partial, "wb") as out:
+            shutil.copyfileobj(r, out)
+        os.replace(partial, archive)
+    shutil.rmtree(dest, ignore_errors=True)
+    count = 0
+    with tarfile.open(archive) as t:
+        for m in t.getmembers():
+            if m.isfile() and m.name.lower().endswith(SOURCE_SUFFIXES) \
+                    and not m.name.startswith(("/", "..")) and "/../" not in m.name:
+                t.extract(m, dest, filter="data")
+                count += 1
+    with open(marker, "w"):
+        pass
+    print(f"{name}: unpacked {count} files from {os.path.basename(archive)}",
+          file=sys.stderr)
+    return dest
+
+
 def main() -> int:
     args = sys.argv[1:]
     names = list(CORPORA)
@@ -75,17 +130,18 @@ def main() -> int:
         value = args[0].split("=", 1)[1] if "=" in args[0] else args[1]
         args = args[1:] if "=" in args[0] else args[2:]
         names = [n for n in value.split(",") if n]
-        unknown = [n for n in names if n not in CORPORA]
+        unknown = [n for n in names if n not in CORPORA and n not in HELD_OUT]
         if unknown:
-            print(f"unknown corpus {unknown}; known: {list(CORPORA)}", file=sys.stderr)
+            print(f"unknown corpus {unknown}; known: {list(CORPORA) + list(HELD_OUT)}",
+                  file=sys.stderr)
             return 2
     cache = args[0] if args else ".bench-cache"
     failed = False
     for name in names:
         try:
-            print(fetch(cache, name))
-        except (subprocess.CalledProcessError, RuntimeError, OSError,
-                zipfile.BadZipFile) as err:
+            print(fetch_sdist(cache, name) if name in HELD_OUT else fetch(cache, name))
+        except (subprocess.CalledProcessError, RuntimeError, OSError, ValueError,
+                zipfile.BadZipFile, tarfile.TarError) as err:
             print(f"{name}: could not fetch: {err}", file=sys.stderr)
             failed = True
     return 1 if failed else 0
