@@ -207,6 +207,23 @@ impl Levels {
                     entry = Entry::plain(level);
                 }
             }
+            // `t < hi + tid` with `t` counting from `lo + tid`: the lane
+            // terms cancel, and every lane decides alike.
+            if entry.level == Level::Varying
+                && let ExprKind::Binary(
+                    op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+                    a,
+                    b,
+                ) = kind
+                && self.form_nesting < MAX_FORM_NESTING
+            {
+                self.form_nesting += 1;
+                let level = linear::comparison_level(&mut Forms { table: self, s }, *op, *a, *b);
+                self.form_nesting -= 1;
+                if let Some(level) = level {
+                    entry = Entry::plain(level);
+                }
+            }
             // `blockIdx.y * 128 + threadIdx.x < 2688` with at most 128
             // threads a block: the block is cut only at its boundaries. And
             // `(warp & 1) * 32 + lane < 64`: every lane decides alike.

@@ -13,10 +13,13 @@
 //! Sound only where every value is an integer of at most 32 bits, so that
 //! `+`, `-`, `*` and `<<` are exact modulo 2³² and so is the difference:
 //! leaves are integer literals that fit an `int`, thread and block indices
-//! and extents, and locals declared `int`, `unsigned`, `short`, `char`
-//! (and their fixed-width names). Parameters, 64-bit, floating and `auto`
-//! locals, named constants, casts (which may change width), calls, loads
-//! and anything else give no form, so the difference stays as it was.
+//! and extents, and locals and parameters declared `int`, `unsigned`,
+//! `short`, `char` (and their fixed-width names; a parameter only as a
+//! term of `r`). 64-bit, floating and `auto` values, named constants,
+//! casts (which may change width), calls, loads and anything else give no
+//! form, so the difference stays as it was. A `for` loop's own counter
+//! (`for (int t = a + tid; …; t += c)`) stands for its initializer plus
+//! the steps taken, a term of `r` when the step is.
 //!
 //! Bounded: [`MAX_DEPTH`] nested forms; the caller gives a step budget.
 
@@ -39,6 +42,11 @@ pub struct IntLocal {
     /// "=r"(lane));`): the value it stores, the only one a read of it can
     /// have without reading it uninitialized.
     pub only_store: Option<ExprId>,
+    /// A `for` loop's own counter (`for (int t = a + tid; …; t += c)`):
+    /// declared in the loop's init, so read only inside the loop, and
+    /// written only by the loop's step, `+=`/`-=` an amount (`None`: `++`
+    /// or `--`). Its initializer and that amount.
+    pub counter: Option<(ExprId, Option<ExprId>)>,
 }
 
 /// The integer locals of `f` (declared once, of a known integer type).
@@ -56,6 +64,7 @@ pub fn int_locals(f: &Function) -> HashMap<String, IntLocal> {
             stores.insert(name.as_str(), *rhs);
         }
     }
+    let counters = loop_counters(f);
     let mut count: HashMap<&str, usize> = HashMap::default();
     let mut out = HashMap::default();
     for s in &f.stmts {
@@ -76,12 +85,61 @@ pub fn int_locals(f: &Function) -> HashMap<String, IntLocal> {
                         int_type: *int_type,
                         init: unwritten.get(name.as_str()).copied(),
                         only_store: stores.get(name.as_str()).copied().filter(|_| once),
+                        counter: counters
+                            .get(name.as_str())
+                            .copied()
+                            .filter(|_| writes.get(name.as_str()) == Some(&1)),
                     },
                 );
             }
         }
     }
     out.retain(|n, _| count.get(n.as_str()) == Some(&1));
+    out
+}
+
+/// The counters of `for` loops: a local declared with an initializer in
+/// the loop's init and stepped by its step expression (`t += c`, `t -= c`,
+/// `++t`, `t--`): name → (initializer, amount). Whether the step is its
+/// only write is the caller's to check.
+fn loop_counters(f: &Function) -> HashMap<&str, (ExprId, Option<ExprId>)> {
+    let mut out = HashMap::default();
+    for s in &f.stmts {
+        let StmtKind::Loop {
+            kind: LoopKind::For,
+            init,
+            step: Some(step),
+            ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        let (target, amount) = match &f.expr(*step).kind {
+            ExprKind::Assign {
+                op: Some(BinOp::Add | BinOp::Sub),
+                lhs,
+                rhs,
+            } => (*lhs, Some(*rhs)),
+            ExprKind::Update { target, .. } => (*target, None),
+            _ => continue,
+        };
+        let ExprKind::Var(name) = &f.expr(target).kind else {
+            continue;
+        };
+        for &d in init {
+            if let StmtKind::Decl {
+                name: declared,
+                init: Some(value),
+                dims,
+                ..
+            } = &f.stmt(d).kind
+                && declared == name
+                && dims.is_empty()
+            {
+                out.insert(name.as_str(), (*value, amount));
+            }
+        }
+    }
     out
 }
 
@@ -150,6 +208,41 @@ pub fn difference_level(cx: &mut dyn Leaves, a: ExprId, b: ExprId) -> Option<Lev
     (d.terms.is_empty() && d.rest <= Level::Warp).then_some(d.rest)
 }
 
+/// The level of comparison `a op b` when the lane terms of `a - b`
+/// cancel: `t < hi + tid` with `t = lo + tid + k·c`. Equality holds where
+/// the difference is 0 modulo 2³², whatever the types; an order is the
+/// difference's sign only without overflow, which C++ rules out for
+/// signed `int` arithmetic, so both operands must be signed (no thread
+/// index unconverted, no `unsigned` local).
+pub fn comparison_level(cx: &mut dyn Leaves, op: BinOp, a: ExprId, b: ExprId) -> Option<Level> {
+    let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
+    if ordered && !(signed(cx, a, 0) && signed(cx, b, 0)) {
+        return None;
+    }
+    difference_level(cx, a, b)
+}
+
+/// Integer arithmetic whose type is a signed `int`: literals, `int`
+/// locals and parameters, and `+`, `-`, `*`, `<<` of those.
+fn signed(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> bool {
+    if depth > MAX_DEPTH || !cx.step() || cx.f().casts.contains(&e) {
+        return false;
+    }
+    let kind = cx.f().expr(e).kind.clone();
+    match kind {
+        ExprKind::Int(_) => literal(cx.f(), e).is_some(),
+        ExprKind::Var(name) => match cx.locals().get(&name) {
+            Some(local) => local.int_type == IntType::Int32,
+            None => (cx.f().params.iter()).any(|p| p.name == name && p.int_type == IntType::Int32),
+        },
+        ExprKind::Unary(UnOp::Neg, a) => signed(cx, a, depth + 1),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, a, b) => {
+            signed(cx, a, depth + 1) && signed(cx, b, depth + 1)
+        }
+        _ => false,
+    }
+}
+
 fn literal(f: &Function, e: ExprId) -> Option<u32> {
     match f.expr(e).kind {
         // An `int` literal: wider ones (`5L`, or past `i32`) would make the
@@ -199,19 +292,46 @@ fn form(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> Option<Form> {
     }
 }
 
+/// A parameter of a built-in integer type of at most 32 bits.
+fn narrow_param(f: &Function, name: &str) -> bool {
+    (f.params.iter()).any(|p| p.name == name && p.int_type != IntType::Other)
+}
+
 /// A local: one term of `r` if it is at most per warp, else its
-/// initializer's form where it has one, else itself.
+/// initializer's form where it has one, else itself. A narrow parameter:
+/// one term of `r` if it is at most per warp.
 fn local_form(cx: &mut dyn Leaves, name: &str, depth: usize) -> Option<Form> {
+    if !cx.locals().contains_key(name) && narrow_param(cx.f(), name) {
+        let level = cx.var_level(name);
+        return (level <= Level::Warp).then_some(Form::rest(level));
+    }
     let local = *cx.locals().get(name)?;
     let level = cx.var_level(name);
     if level <= Level::Warp {
         return Some(Form::rest(level));
     }
-    if local.int_type == IntType::Int32
+    if local.int_type.is_32_bit()
         && let Some(init) = local.init
         && let Some(fm) = form(cx, init, depth + 1)
     {
         return Some(fm);
+    }
+    // A loop's counter, read inside its loop: its initializer plus the
+    // steps taken so far. Lanes that test or read it together have taken
+    // the same number of steps (the loop is entered together, each
+    // iteration steps once, and a lane that left reads it no more), so
+    // with an amount the same across the warp the sum is too.
+    if local.int_type.is_32_bit()
+        && let Some((init, amount)) = local.counter
+    {
+        let stepped = match amount {
+            Some(a) => leaf(cx, a, depth + 1)?,
+            None => Form::rest(Level::Uniform),
+        };
+        if !stepped.terms.is_empty() {
+            return None;
+        }
+        return Some(form(cx, init, depth + 1)?.add(stepped, 1));
     }
     // Only a local with one value per scope is one atom.
     local.init.map(|_| Form::atom(Atom::Local(name.to_owned())))
@@ -236,7 +356,7 @@ fn narrow_integer(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> bool {
     match kind {
         ExprKind::Int(_) => literal(cx.f(), e).is_some(),
         ExprKind::Builtin(_) => true,
-        ExprKind::Var(name) => cx.locals().contains_key(&name),
+        ExprKind::Var(name) => cx.locals().contains_key(&name) || narrow_param(cx.f(), &name),
         ExprKind::Unary(UnOp::Neg | UnOp::BitNot | UnOp::Not, a) => {
             narrow_integer(cx, a, depth + 1)
         }

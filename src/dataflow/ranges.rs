@@ -77,7 +77,7 @@ fn range(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> Option<Range> {
         ExprKind::Var(name) => {
             let local = cx.locals().get(name.as_str()).copied()?;
             let r = range(cx, local.init.or(local.only_store)?, depth + 1)?;
-            if local.int_type != IntType::Int32 && r.hi > NARROW_MAX {
+            if !local.int_type.is_32_bit() && r.hi > NARROW_MAX {
                 return None;
             }
             r

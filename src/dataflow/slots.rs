@@ -181,7 +181,7 @@ fn slot_terms(cx: &mut dyn SlotLeaves, e: ExprId) -> Option<Vec<ExprId>> {
             }
             ExprKind::Var(name) if cx.var_level(&name) != Level::Uniform => {
                 let local = cx.locals().get(&name).copied()?;
-                if local.int_type != IntType::Int32 {
+                if !local.int_type.is_32_bit() {
                     return None;
                 }
                 work.push((local.init?, depth + 1));

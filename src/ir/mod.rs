@@ -51,6 +51,9 @@ pub struct Param {
     /// Declared with a built-in integral type (`int`, `unsigned`,
     /// `size_t`, …): only these get witness values.
     pub is_integral: bool,
+    /// What its declared type says about the integers it holds (as for a
+    /// local: `IntType::Other` unless a built-in type of at most 32 bits).
+    pub int_type: IntType,
     /// A field a constructor sets from one of its parameters, lowered as
     /// a parameter of each member function: callers never pass it.
     pub of_field: bool,
@@ -679,8 +682,17 @@ pub enum IntType {
     Other,
     /// `char`, `short`, `bool` and their fixed-width names.
     Narrow,
-    /// `int`, `unsigned`, `int32_t`, `uint32_t`: 32 bits.
+    /// `int`, `signed`, `int32_t`: 32 bits, signed.
     Int32,
+    /// `unsigned`, `uint32_t`, `uint`: 32 bits, unsigned.
+    Uint32,
+}
+
+impl IntType {
+    /// 32 bits, signed or not.
+    pub fn is_32_bit(self) -> bool {
+        matches!(self, IntType::Int32 | IntType::Uint32)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

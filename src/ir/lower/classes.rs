@@ -869,6 +869,7 @@ impl super::FnBuilder<'_> {
                         is_pointer: false,
                         is_float,
                         is_integral,
+                        int_type: crate::ir::IntType::Other,
                         is_array: false,
                         of_field: true,
                         ctor_slot,

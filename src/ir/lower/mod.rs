@@ -1040,6 +1040,11 @@ pub(super) fn int_type(decl: Node, text: &str) -> IntType {
         IntType::Other
     } else if words.iter().any(|w| NARROW.contains(w)) {
         IntType::Narrow
+    } else if words
+        .iter()
+        .any(|w| matches!(*w, "unsigned" | "uint32_t" | "uint"))
+    {
+        IntType::Uint32
     } else {
         IntType::Int32
     }
@@ -1240,6 +1245,11 @@ impl FnBuilder<'_> {
                 is_pointer: is_pointer || !dims.is_empty(),
                 is_float: type_is_float(p, text),
                 is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
+                int_type: if is_pointer || !dims.is_empty() {
+                    IntType::Other
+                } else {
+                    int_type(p, text)
+                },
                 is_array: !dims.is_empty(),
                 of_field: false,
                 ctor_slot: None,
