@@ -160,6 +160,17 @@ impl MacroEnv {
             || self.header_effect(name).is_some()
     }
 
+    /// The function-like macros whose body launches a kernel (`<<<`):
+    /// a host body using one launches too (`host_bodies`), sorted.
+    pub fn launch_macros(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = (self.macros.iter())
+            .filter(|(_, m)| m.params.is_some() && m.body.contains("<<<"))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
     pub fn get(&self, name: &str) -> Option<&MacroDef> {
         self.macros.get(name)
     }
@@ -398,7 +409,14 @@ fn configure_view(
             toks = tokens(&out, max_tokens);
         }
         if let Some(toks) = &toks {
-            let blanked = super::host_bodies::blank_bodies(&mut out, toks, &view.qualifiers, which);
+            let launch_macros = env.launch_macros();
+            let blanked = super::host_bodies::blank_bodies(
+                &mut out,
+                toks,
+                &view.qualifiers,
+                &launch_macros,
+                which,
+            );
             if which == Bodies::Host {
                 view.host_bodies = blanked;
             }

@@ -133,6 +133,7 @@ pub(super) fn blank_bodies(
     out: &mut [u8],
     toks: &[CodeTok],
     notes: &[QualifierNote],
+    launch_macros: &[&str],
     which: Bodies,
 ) -> Vec<usize> {
     let is = |t: &CodeTok, s: &[u8]| t.kind == TokKind::Punct && &out[t.start..t.end] == s;
@@ -224,9 +225,19 @@ pub(super) fn blank_bodies(
                     && toks.get(k + 1).is_some_and(|n| is(n, b"<"))
             })
     };
+    // A body using a macro that launches (`LAUNCH_SOFTMAX(4);`) launches.
+    let uses_launch_macro = |open: usize, close: usize| {
+        !launch_macros.is_empty()
+            && (open + 1..close).any(|k| {
+                toks[k].kind == TokKind::Ident
+                    && std::str::from_utf8(&out[toks[k].start..toks[k].end])
+                        .is_ok_and(|w| launch_macros.binary_search(&w).is_ok())
+                    && toks.get(k + 1).is_some_and(|n| is(n, b"("))
+            })
+    };
     let bodies: Vec<(usize, usize)> = bodies
         .iter()
-        .filter(|b| b.2 && !calls_launcher(b.0, b.1))
+        .filter(|b| b.2 && !calls_launcher(b.0, b.1) && !uses_launch_macro(b.0, b.1))
         .map(|b| (toks[b.0].end, toks[b.1].start))
         .collect();
     let mut blanked = Vec::with_capacity(bodies.len());

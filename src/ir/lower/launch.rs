@@ -1574,3 +1574,84 @@ fn assigned_block<'t>(v: Node<'t>, cx: &Host<'t>) -> Extents {
     }
     dim3_extents(v, cx, enclosing_function(v)).unwrap_or([None; 3])
 }
+
+/// Bytes of macro-expanded host code a file's launch macros may make
+/// (each host function using one is parsed again with its uses expanded):
+/// bounded, so a generated file of many uses stays linear.
+pub(super) const MACRO_LAUNCH_BYTES: usize = 1 << 20;
+
+/// Launches written in the body of a function-like macro and made where a
+/// host function uses it (`LAUNCH_SOFTMAX(4);` with `#define
+/// LAUNCH_SOFTMAX(n) softmax<T, n><<<grid, block>>>(…)`, DeepSpeed's
+/// shape). The host function is parsed again with each such use replaced
+/// by its expansion (arguments as written), its rows kept (so a launch's
+/// line is its use's line) and its locals in view (`dim3 block(256)`);
+/// only the launches inside expansions are taken, the others being the
+/// file's own. `budget` (bytes, see [`MACRO_LAUNCH_BYTES`]) is shared by a
+/// file's host functions.
+pub(super) fn macro_launch_sites(
+    def: Node,
+    text: &str,
+    macros: &crate::frontend::macros::MacroTable,
+    consts: &HashMap<String, i64>,
+    budget: &mut usize,
+) -> Vec<LaunchSite> {
+    let mut uses: Vec<(Node, String)> = Vec::new();
+    preorder(def, |n| {
+        if n.kind() == "call_expression"
+            && let Some(f) = n.field("function").filter(|f| f.kind() == "identifier")
+            && let Some(m) = macros.get(node_text(f, text))
+            && m.body.contains("<<<")
+            && !m.body.contains('#')
+            && let Some(list) = n.field("arguments")
+            && let Some(expansion) = super::expand_args(m, &super::macro_args(list, text), false)
+        {
+            uses.push((n, expansion));
+            return Walk::Skip;
+        }
+        Walk::Descend
+    });
+    if uses.is_empty() {
+        return Vec::new();
+    }
+    // The function's text with each use expanded, on the rows it had.
+    let row = def.start_position().row;
+    let mut snippet = "\n".repeat(row);
+    let mut regions: Vec<(usize, usize)> = Vec::new();
+    let mut at = def.start_byte();
+    for (n, expansion) in &uses {
+        snippet.push_str(&text[at..n.start_byte()]);
+        let start = snippet.len();
+        snippet.extend(expansion.chars().map(|c| if c == '\n' { ' ' } else { c }));
+        regions.push((start, snippet.len()));
+        let replaced = &text[n.start_byte()..n.end_byte()];
+        snippet.extend(std::iter::repeat_n('\n', replaced.matches('\n').count()));
+        at = n.end_byte();
+    }
+    snippet.push_str(&text[at..def.end_byte()]);
+    let cost = snippet.len() - row;
+    if cost > *budget {
+        *budget = 0;
+        return Vec::new();
+    }
+    *budget -= cost;
+    let Some(tree) = crate::frontend::parse_text(&snippet) else {
+        return Vec::new();
+    };
+    let mut launches: Vec<Node> = Vec::new();
+    preorder(tree.root_node(), |n| {
+        if let Some(call) = launch_call(n, &snippet)
+            && regions
+                .iter()
+                .any(|&(s, e)| (s..e).contains(&call.start_byte()))
+        {
+            launches.push(call);
+        }
+        Walk::Descend
+    });
+    let calls = CallIndex::new(&snippet);
+    let configs = Configs::gather(tree.root_node(), &launches, &snippet);
+    (launches.iter())
+        .flat_map(|&l| launch_sites(l, &snippet, consts, &calls, &configs))
+        .collect()
+}

@@ -59,6 +59,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
     // Shared: every function and call of a namespace holds the same text.
     let mut namespaces: Vec<(usize, std::sync::Arc<str>)> = Vec::new();
     let mut launches: Vec<Node> = Vec::new();
+    let mut hosts: Vec<Node> = Vec::new();
     let mut shape_getters: Vec<Node> = Vec::new();
     let mut explicit_instances: Vec<Node> = Vec::new();
     let mut const_decls: Vec<Node> = Vec::new();
@@ -85,6 +86,7 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
                     // Host code: only its launch sites and stated block
                     // shapes matter.
                     collect_launches(n, text, &mut launches);
+                    hosts.push(n);
                     if launch::is_block_shape_getter(n, text) {
                         shape_getters.push(n);
                     }
@@ -195,6 +197,12 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
         module
             .launches
             .extend(launch_sites(l, text, &module.constants, &calls, &configs));
+    }
+    let mut budget = launch::MACRO_LAUNCH_BYTES;
+    for h in hosts {
+        let sites =
+            launch::macro_launch_sites(h, text, &file.macros, &module.constants, &mut budget);
+        module.launches.extend(sites);
     }
     let explicit: Vec<(String, Vec<TemplateArg>)> = explicit_instances
         .into_iter()
