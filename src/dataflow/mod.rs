@@ -874,6 +874,10 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
         HideExits(usize),
         /// …and apply again after the `if`.
         RestoreExits,
+        /// Leaving an arm that always leaves: the exits it recorded from
+        /// this length on decide nothing after the `if`, which only lanes
+        /// that did not take the arm reach.
+        DropExits(usize),
     }
     let mut guards: Vec<Guard> = Vec::new();
     // Exits by `return` stay for the rest of the function; exits by
@@ -891,6 +895,7 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
             Item::EndLoop(n) => exits.truncate(n),
             Item::HideExits(n) => hidden.push(exits.split_off(n.min(exits.len()))),
             Item::RestoreExits => exits.extend(hidden.pop().unwrap_or_default()),
+            Item::DropExits(n) => exits.truncate(n),
             Item::List(list, i) => {
                 let Some(&sid) = list.get(i) else { continue };
                 stack.push(Item::List(list, i + 1));
@@ -976,7 +981,18 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 invariant,
                             }));
                         }
-                        stack.push(Item::RestoreExits);
+                        // An arm that always leaves (ends in `return`,
+                        // `break`, `continue`) takes its lanes away: what
+                        // its inner exits split, only the arm saw. (The
+                        // if's own exit guard above says who left.)
+                        let n = exits.len();
+                        let then_leaves = always_leaves(f, then_branch);
+                        if !then_leaves {
+                            stack.push(Item::RestoreExits);
+                        }
+                        if always_leaves(f, else_branch) {
+                            stack.push(Item::DropExits(n));
+                        }
                         stack.push(Item::PopGuard);
                         stack.push(Item::List(else_branch, 0));
                         stack.push(Item::PushGuard(Guard {
@@ -985,7 +1001,11 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             level,
                             invariant,
                         }));
-                        stack.push(Item::HideExits(exits.len()));
+                        stack.push(if then_leaves {
+                            Item::DropExits(n)
+                        } else {
+                            Item::HideExits(n)
+                        });
                         stack.push(Item::PopGuard);
                         stack.push(Item::List(then_branch, 0));
                         guards.push(Guard {
@@ -1472,6 +1492,35 @@ fn leaves_loop(eval: &Eval, list: &[StmtId]) -> bool {
 /// Not if it traps: lanes that get there abort the whole grid.
 fn contains_exit(eval: &Eval, list: &[StmtId]) -> bool {
     !aborts(eval.f, list) && list.iter().any(|s| eval.exits[*s as usize])
+}
+
+/// Does every path through `list` leave it by `return`, `break`,
+/// `continue` or a trap? Its last statement does, or is a block that
+/// does, or an `if` whose arms both do (walked without recursion).
+fn always_leaves(f: &Function, list: &[StmtId]) -> bool {
+    let mut work: Vec<&[StmtId]> = vec![list];
+    while let Some(l) = work.pop() {
+        let Some(&last) = l.last() else {
+            return false;
+        };
+        match &f.stmt(last).kind {
+            StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue | StmtKind::Abort => {}
+            StmtKind::Block(inner) => work.push(inner),
+            StmtKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                work.push(then_branch);
+                work.push(else_branch);
+            }
+            _ => return false,
+        }
+        if work.len() > f.stmts.len() {
+            return false;
+        }
+    }
+    true
 }
 
 /// A statement list that traps (`__trap()`, `asm("trap;")`) directly.
