@@ -102,10 +102,16 @@ impl CallSite<'_> {
     }
 
     /// [`CallSite::divergence_shown`] whatever the block's width: not only
-    /// where its rows are narrower than a warp.
+    /// where its rows are narrower than a warp. For a block barrier
+    /// (`min` = `Level::Warp`), whole warps leaving the kernel split
+    /// nothing (`Context::block_divergent`), as rows of whole warps do.
     fn divergence_shown_whole_rows(&self, facts: &Facts, module: &Module, min: Level) -> bool {
+        let warps_exit = GuardKind::EarlyExit { ends_threads: true };
         (self.context.guards.iter()).any(|g| {
-            g.level >= min && facts.shown_level_whole_rows(module, self.function, g) >= min
+            let whole = facts.shown_level_whole_rows(module, self.function, g);
+            g.level >= min
+                && whole >= min
+                && !(min == Level::Warp && whole == Level::Warp && g.kind == warps_exit)
         })
     }
 

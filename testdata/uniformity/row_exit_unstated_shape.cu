@@ -36,6 +36,38 @@ __global__ void row_norms_half_rows(const float *x, float *norms, int rows, int 
     if (row < rows && threadIdx.x == 0) norms[row] = sqrtf(s);
 }
 
+// A block barrier after odd rows return: with whole-warp rows, whole warps
+// leave the kernel, which a barrier does not wait for; only rows narrower
+// than a warp leave part of one behind.
+__global__ void even_rows_unlaunched(const float *x, float *out, int cols) {
+    __shared__ float partial[64];
+    const int row = blockIdx.x * blockDim.y + threadIdx.y;
+    if (threadIdx.y % 2 != 0) {
+        out[row] = x[row];
+        return;
+    }
+    float s = 0.0f;
+    // Longer than the executor unrolls: no run gets past it.
+    for (int c = threadIdx.x; c < 128 * 32; c += 32) s += x[row * cols + c] * x[row * cols + c];
+    if (threadIdx.x == 0) partial[threadIdx.y] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) out[row] = partial[threadIdx.y] + partial[0];
+}
+
+// The same with rows half a warp wide: the odd row of each warp leaves,
+// the even one waits.
+__global__ void even_rows_half(const float *x, float *out) {
+    __shared__ float partial[64];
+    if (threadIdx.y % 2 != 0) {
+        out[threadIdx.y] = x[threadIdx.y];
+        return;
+    }
+    if (threadIdx.x == 0) partial[threadIdx.y] = x[threadIdx.y];
+    __syncthreads(); // expect: WL007
+    if (threadIdx.x == 0) out[threadIdx.y] = partial[threadIdx.y] + partial[0];
+}
+
 void launch_half_rows(const float *x, float *norms, int rows, int cols) {
     row_norms_half_rows<<<(rows + 7) / 8, dim3(16, 8)>>>(x, norms, rows, cols);
+    even_rows_half<<<1, dim3(16, 8)>>>(x, norms);
 }
