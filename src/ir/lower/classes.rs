@@ -542,9 +542,23 @@ impl<'t> Classes<'t> {
             return None;
         }
         let (scope, last) = crate::ir::split_scope(written);
-        written_or_in(infos, Some(last), scope.or(namespace), constants)
-            .or_else(|| instance_of(infos, last, constants))
-            .map(|i| i.start)
+        let namespace = scope.or(namespace);
+        // An instance (`Reducer<float, 1, 4, 1>`): its arguments decide,
+        // among the classes of the written scope or the code's namespace
+        // where it has some.
+        if crate::ir::template_args(last).is_some() {
+            let here: Vec<&ClassInfo> = (infos.iter())
+                .filter(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
+                .collect();
+            let pool: Vec<&ClassInfo> = match here.is_empty() {
+                true => infos.iter().collect(),
+                false => here,
+            };
+            if let Some(i) = instance_of(&pool, last, constants) {
+                return Some(i.start);
+            }
+        }
+        written_or_in(infos, Some(last), namespace, constants).map(|i| i.start)
     }
 
     /// The class a call scoped to a class template's instance names
@@ -564,7 +578,8 @@ impl<'t> Classes<'t> {
         if infos.len() < 2 {
             return None;
         }
-        instance_of(infos, written, constants).map(|i| i.start)
+        let all: Vec<&ClassInfo> = infos.iter().collect();
+        instance_of(&all, written, constants).map(|i| i.start)
     }
 
     /// The class of a member: the one whose body holds it; for one
@@ -591,22 +606,22 @@ impl<'t> Classes<'t> {
 /// `Reducer<T, 1, W, N>` for `Reducer<float, 1, 4, 1>`), else the primary
 /// template, which every other instance is. `None` without arguments.
 fn instance_of<'a, 't>(
-    infos: &'a [ClassInfo<'t>],
+    infos: &[&'a ClassInfo<'t>],
     written: &str,
     constants: &HashMap<String, i64>,
 ) -> Option<&'a ClassInfo<'t>> {
     let args = crate::ir::template_args(written)?;
-    if let Some(exact) = infos
+    if let Some(&exact) = infos
         .iter()
         .find(|i| same_written(&i.written, written, constants))
     {
         return Some(exact);
     }
     (infos.iter())
-        .filter_map(|i| Some((i, partial_match(i, &args, constants)?)))
+        .filter_map(|&i| Some((i, partial_match(i, &args, constants)?)))
         .max_by_key(|&(i, fixed)| (fixed, std::cmp::Reverse(i.start)))
         .map(|(i, _)| i)
-        .or_else(|| infos.iter().find(|i| !i.written.contains('<')))
+        .or_else(|| infos.iter().find(|i| !i.written.contains('<')).copied())
 }
 
 /// Whether partial specialization `i` takes an instance's arguments `args`,
