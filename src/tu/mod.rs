@@ -182,7 +182,9 @@ pub struct Unit<'s> {
     /// `-D` definitions of the compile database entry.
     pub defines: Vec<(String, String)>,
     /// A header the file includes (through branches the configuration
-    /// compiles) includes HIP's runtime: the unit is HIP code.
+    /// compiles) includes HIP's runtime: the unit is HIP code. Computed
+    /// only for a file that names a legacy warp primitive (WL001's
+    /// question); `false` for the others.
     pub includes_hip_runtime: bool,
 }
 
@@ -386,7 +388,9 @@ impl Session {
             opts: *opts,
             key,
         });
-        unit.includes_hip_runtime = self.reaches_hip_runtime(path, text, &search, opts, key);
+        // Only WL001 asks, and only about a file naming a legacy primitive.
+        unit.includes_hip_runtime = crate::prefilter::mentions_legacy_primitive(text.as_bytes())
+            && self.reaches_hip_runtime(path, text, &search, opts, key);
         unit.missing = missing;
         unit.resolved = resolved;
         unit.cut += cut;
