@@ -54,11 +54,23 @@ SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hxx", ".inl", ".cpp", ".cc",
                    ".cxx", ".hip")
 
 
+def unpacked(cache: str, name: str):
+    """The corpus's directory, and whether a complete unpack is there."""
+    dest = os.path.join(cache, name)
+    return dest, os.path.exists(os.path.join(dest, ".complete"))
+
+
+def mark_complete(dest: str, name: str, count: int, archive: str) -> None:
+    with open(os.path.join(dest, ".complete"), "w"):
+        pass
+    print(f"{name}: unpacked {count} files from {os.path.basename(archive)}",
+          file=sys.stderr)
+
+
 def fetch(cache: str, name: str) -> str:
     requirement, prefix, platform = CORPORA[name]
-    dest = os.path.join(cache, name)
-    marker = os.path.join(dest, ".complete")
-    if os.path.exists(marker):
+    dest, done = unpacked(cache, name)
+    if done:
         return dest
     wheels = os.path.join(cache, "wheels")
     os.makedirs(wheels, exist_ok=True)
@@ -79,18 +91,14 @@ def fetch(cache: str, name: str) -> str:
         names = [n for n in z.namelist()
                  if n.lower().endswith(SOURCE_SUFFIXES) and not n.endswith("/")]
         z.extractall(dest, names)
-    with open(marker, "w"):
-        pass
-    print(f"{name}: unpacked {len(names)} files from {os.path.basename(found[-1])}",
-          file=sys.stderr)
+    mark_complete(dest, name, len(names), found[-1])
     return dest
 
 
 def fetch_sdist(cache: str, name: str) -> str:
     project, version = HELD_OUT[name]
-    dest = os.path.join(cache, name)
-    marker = os.path.join(dest, ".complete")
-    if os.path.exists(marker):
+    dest, done = unpacked(cache, name)
+    if done:
         return dest
     sdists = os.path.join(cache, "sdists")
     os.makedirs(sdists, exist_ok=True)
@@ -116,10 +124,7 @@ def fetch_sdist(cache: str, name: str) -> str:
                     and not m.name.startswith(("/", "..")) and "/../" not in m.name:
                 t.extract(m, dest, filter="data")
                 count += 1
-    with open(marker, "w"):
-        pass
-    print(f"{name}: unpacked {count} files from {os.path.basename(archive)}",
-          file=sys.stderr)
+    mark_complete(dest, name, count, archive)
     return dest
 
 
