@@ -374,7 +374,7 @@ fn real_code_findings_match_their_judgements() {
     for s in &fixed_pending {
         eprintln!(
             "realcode: known false positive no longer reported: {s}: delete its \
-             `pending = true` line in testdata/realcode/judged.toml so it stays fixed"
+             `pending = true` line in testdata/realcode/judged*.toml so it stays fixed"
         );
     }
     if !stubs.is_empty() {
