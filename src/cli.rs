@@ -740,12 +740,13 @@ fn print_verbose(run: &RunResult) {
         );
     }
     eprintln_quiet!(
-        "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found, {} file(s) configured again with their headers' macros",
+        "warplint: translation units: {} include(s) resolved, {} header(s) lowered, {} not followed (budgets), {} name(s) not found, {} file(s) configured again with their headers' macros, {} file(s) of HIP code not checked",
         stats.includes_resolved,
         stats.headers_lowered,
         stats.includes_cut,
         stats.missing_includes.len(),
-        stats.files_configured_with_header_macros
+        stats.files_configured_with_header_macros,
+        stats.files_hip_code
     );
     for (name, files) in &stats.missing_includes {
         eprintln_quiet!("warplint: include not found: {name} (in {files} file(s))");

@@ -455,9 +455,16 @@ fn analyse(
         env,
         module: &module,
         facts: &facts,
-        unit_includes_hip_runtime: unit.includes_hip_runtime,
     };
     let mut findings = rules::run(&opts.rules, &cx);
+    // HIP code is not checked against CUDA's rules: its `__shfl` and
+    // `__ballot` are HIP's own, its masks 64-bit, its wavefronts 64 lanes
+    // on AMD GPUs. Asked only where a rule found something: the include
+    // walk costs.
+    if !findings.is_empty() && is_hip_code(&parsed, &unit, session, file_path, &unit_opts) {
+        findings.clear();
+        outcome.hip_code = true;
+    }
     clock.lap(Stage::Rules);
     let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
     let exec = ExecOptions {
@@ -540,6 +547,23 @@ fn analyse(
 /// asked for; undecided ones only at the chosen confidence level
 /// (`--min-confidence`), lowered to warnings, and say why. The bool says
 /// whether the options show it.
+/// A `.hip` file, or one that includes HIP's runtime (`<hip/…>`) in a
+/// branch the configuration compiles, itself or through its headers (a
+/// HIP library's configuration header).
+fn is_hip_code(
+    parsed: &frontend::ParsedFile,
+    unit: &tu::Unit,
+    session: Option<&tu::Session>,
+    path: &std::path::Path,
+    unit_opts: &tu::UnitOptions,
+) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("hip"))
+        || parsed.view.includes_hip_runtime
+        || (unit.headers_include_hip_runtime
+            && session.is_some_and(|s| s.reaches_hip_runtime(path, &parsed.source.text, unit_opts)))
+}
+
 fn build_diagnostic(
     source: &SourceFile,
     f: Finding,

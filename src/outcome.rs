@@ -58,6 +58,9 @@ pub struct FileOutcome {
     /// The file was configured again with its headers' macros: a condition
     /// the rule for unknowns decided names a macro a header defines.
     pub configured_with_header_macros: bool,
+    /// HIP code (a `.hip` file, or one whose unit includes HIP's runtime):
+    /// not checked against CUDA's rules, its findings dropped.
+    pub hip_code: bool,
 }
 
 /// Why the re-lint of a fixed text refuses it: the one check behind both
@@ -250,6 +253,7 @@ impl RunResult {
             s.includes_resolved += f.includes_resolved;
             s.includes_cut += f.includes_cut;
             s.files_configured_with_header_macros += usize::from(f.configured_with_header_macros);
+            s.files_hip_code += usize::from(f.hip_code);
             for m in &f.missing_includes {
                 *s.missing_includes.entry(m.clone()).or_default() += 1;
             }
@@ -318,6 +322,9 @@ pub struct Stats {
     /// Files whose conditions were decided again with their headers'
     /// macros (a condition on a name a header defines).
     pub files_configured_with_header_macros: usize,
+    /// Files whose findings were dropped because they are HIP code (a
+    /// `.hip` file, or one whose unit includes HIP's runtime).
+    pub files_hip_code: usize,
     /// Headers parsed and lowered (each once per configuration).
     pub headers_lowered: usize,
     /// Included names no file was found for → how many checked files

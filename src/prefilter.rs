@@ -475,29 +475,6 @@ pub fn mentions_launch(bytes: &[u8]) -> bool {
         || memchr::memmem::find(bytes, b"cudaLaunch").is_some()
 }
 
-/// Does the text name a legacy warp primitive (`__shfl`, `__shfl_up`,
-/// `__shfl_down`, `__shfl_xor`, `__ballot`, `__any`, `__all`) as a whole
-/// word? Only then does whether its unit is HIP code matter (WL001).
-pub fn mentions_legacy_primitive(bytes: &[u8]) -> bool {
-    let word_end = |i: usize| bytes.get(i).is_none_or(|&b| !is_ident_byte(b));
-    for stem in [&b"__shfl"[..], b"__ballot", b"__any", b"__all"] {
-        for at in memchr::memmem::find_iter(bytes, stem) {
-            if at > 0 && is_ident_byte(bytes[at - 1]) {
-                continue;
-            }
-            let end = at + stem.len();
-            let suffixed = stem == b"__shfl"
-                && [&b"_up"[..], b"_down", b"_xor"]
-                    .iter()
-                    .any(|s| bytes.get(end..end + s.len()) == Some(*s) && word_end(end + s.len()));
-            if word_end(end) || suffixed {
-                return true;
-            }
-        }
-    }
-    false
-}
-
 /// Does the text explicitly instantiate a kernel template
 /// (`template __global__ void k<4>(int*);`)? A substring test, as
 /// [`mentions_launch`].
@@ -516,30 +493,6 @@ mod tests {
 
     fn passes(s: &str) -> bool {
         has_warp_code(s.as_bytes())
-    }
-
-    #[test]
-    fn legacy_primitives_are_whole_words() {
-        for named in [
-            "x = __shfl(v, 0);",
-            "__shfl_down(v, 1)",
-            "__shfl_xor (v, 1)",
-            "__ballot(p)",
-            "__all(p)",
-            "f(__any)",
-        ] {
-            assert!(mentions_legacy_primitive(named.as_bytes()), "{named}");
-        }
-        for other in [
-            "__shfl_sync(m, v, 0)",
-            "__shfl_xor_sync(m, v, 1)",
-            "__ballot_sync(m, p)",
-            "__all_sync(m, p)",
-            "my__shfl(v)",
-            "__shfl_upper(v)",
-        ] {
-            assert!(!mentions_legacy_primitive(other.as_bytes()), "{other}");
-        }
     }
 
     #[test]

@@ -43,10 +43,6 @@ pub struct RuleContext<'a> {
     pub env: &'a PreprocEnv,
     pub module: &'a Module,
     pub facts: &'a Facts,
-    /// A header of the file's translation unit includes HIP's runtime in
-    /// a branch the configuration compiles (the file's own include is
-    /// `file.view.includes_hip_runtime`).
-    pub unit_includes_hip_runtime: bool,
 }
 
 impl RuleContext<'_> {

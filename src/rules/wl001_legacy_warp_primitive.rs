@@ -50,9 +50,6 @@ impl Rule for LegacyWarpPrimitive {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
-        if is_hip_file(cx) {
-            return;
-        }
         let text = cx.file.source.text.as_str();
         let hits = legacy_occurrences(text);
         if hits.is_empty() {
@@ -85,16 +82,6 @@ impl Rule for LegacyWarpPrimitive {
             }
         }
     }
-}
-
-/// HIP code: `__shfl`, `__ballot`, `__any` and `__all` are HIP's own API,
-/// not removed CUDA intrinsics. A `.hip` file, or one that includes HIP's
-/// runtime (`<hip/…>`) in a branch the configuration compiles, itself or
-/// through a header (a library's config header). (Branches for
-/// `__HIP_PLATFORM_AMD__`/`__HIP__` are blank in the configured view.)
-fn is_hip_file(cx: &RuleContext) -> bool {
-    let path = cx.file.source.path.to_ascii_lowercase();
-    path.ends_with(".hip") || cx.file.view.includes_hip_runtime || cx.unit_includes_hip_runtime
 }
 
 /// A legacy call in a branch that the configuration did not decide (it was

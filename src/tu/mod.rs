@@ -181,11 +181,11 @@ pub struct Unit<'s> {
     pub cut: usize,
     /// `-D` definitions of the compile database entry.
     pub defines: Vec<(String, String)>,
-    /// A header the file includes (through branches the configuration
-    /// compiles) includes HIP's runtime: the unit is HIP code. Computed
-    /// only for a file that names a legacy warp primitive (WL001's
-    /// question); `false` for the others.
-    pub includes_hip_runtime: bool,
+    /// Some header of the unit includes HIP's runtime in a branch its own
+    /// view compiles. Whether the file reaches that include through
+    /// branches it compiles is [`Session::reaches_hip_runtime`]'s question,
+    /// asked only where this holds.
+    pub headers_include_hip_runtime: bool,
 }
 
 /// Where a unit's headers are parsed and lowered on demand.
@@ -370,6 +370,7 @@ impl Session {
                 continue;
             }
             if let Some(lexed) = self.lexed(&header, key, opts) {
+                unit.headers_include_hip_runtime |= lexed.includes_hip_runtime;
                 unit.headers.push(UnitHeader {
                     node: header,
                     words: lexed.words,
@@ -388,9 +389,6 @@ impl Session {
             opts: *opts,
             key,
         });
-        // Only WL001 asks, and only about a file naming a legacy primitive.
-        unit.includes_hip_runtime = crate::prefilter::mentions_legacy_primitive(text.as_bytes())
-            && self.reaches_hip_runtime(path, text, &search, opts, key);
         unit.missing = missing;
         unit.resolved = resolved;
         unit.cut += cut;
@@ -404,15 +402,15 @@ impl Session {
     /// (a header's macros may matter whichever branch names it), but a
     /// portable project's `#ifdef USE_HIP #include "hip_compat.h"` must not
     /// make its CUDA files HIP code. Each header once, at most
-    /// [`MAX_HEADERS_PER_UNIT`] of them.
-    fn reaches_hip_runtime(
-        &self,
-        path: &Path,
-        text: &str,
-        search: &Search,
-        opts: &UnitOptions,
-        key: u64,
-    ) -> bool {
+    /// [`MAX_HEADERS_PER_UNIT`] of them; the headers' views are those the
+    /// unit lexed.
+    pub fn reaches_hip_runtime(&self, path: &Path, text: &str, opts: &UnitOptions) -> bool {
+        if opts.includes.disabled {
+            return false;
+        }
+        let search = self.search_for(path, opts);
+        let key = search.key(opts.env, opts.max_parse_operations);
+        let search = &search;
         let main = normalize(path);
         let mut stack: Vec<Arc<Node>> = (resolve::directives(text).iter())
             .filter_map(|d| self.resolve(&main, d, search))

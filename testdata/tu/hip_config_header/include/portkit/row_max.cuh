@@ -8,3 +8,14 @@ __device__ inline float row_max(float x) {
         x = fmaxf(x, __shfl_xor(x, step)); // expect: WL001
     return x;
 }
+
+// The same partial sums in the portable library's CUDA build: threads 40
+// and up skip the barrier the others wait at.
+__global__ void row_partials(const float *in, float *out) {
+    __shared__ float partial[64];
+    if (threadIdx.x < 40) {
+        partial[threadIdx.x] = row_max(in[threadIdx.x]);
+        __syncthreads(); // expect: WL007
+    }
+    out[threadIdx.x] = partial[threadIdx.x % 40];
+}
