@@ -3,7 +3,7 @@
 
 Usage: python3 benches/fetch_corpora.py [--only NAME[,NAME...]] [CACHE_DIR]
        (default CACHE_DIR: .bench-cache; NAME: cccl, cupy, cutlass, flashinfer,
-       or a held-out one: llamacpp, deepspeed, flashattn, xformers)
+       or a held-out one: llamacpp, deepspeed, flashattn, xformers, vllm)
 
 Each corpus is one pinned wheel. The held-out corpora (fetched only when
 named) are pinned source distributions of other projects, which the
@@ -48,6 +48,7 @@ HELD_OUT = {
     "deepspeed": ("deepspeed", "0.19.8"),
     "flashattn": ("flash-attn", "2.8.3.post2"),
     "xformers": ("xformers", "0.0.35"),
+    "vllm": ("vllm", "0.33.0"),
 }
 
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".hxx", ".inl", ".cpp", ".cc",

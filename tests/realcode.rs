@@ -29,10 +29,10 @@
 //!   findings of this round are not judged yet; check it with
 //!   `WARPLINT_REALCODE_CORPORA=flashinfer cargo test --release --test realcode`.
 //! - The held-out corpora (`llamacpp`, `deepspeed`, `flashattn`,
-//!   `xformers`: source distributions of other projects, judged once in
-//!   `judged-heldout.toml` to measure precision on code the tool was not
-//!   tuned on) are opt-in too: fetch them with `python3
-//!   benches/fetch_corpora.py --only llamacpp,deepspeed,flashattn,xformers`
+//!   `xformers`, `vllm`: source distributions of other projects, judged
+//!   once in `judged-heldout*.toml` to measure precision on code the tool
+//!   was not tuned on) are opt-in too: fetch them with `python3
+//!   benches/fetch_corpora.py --only llamacpp,deepspeed,flashattn,xformers,vllm`
 //!   and name them in `WARPLINT_REALCODE_CORPORA`.
 //! - `WARPLINT_REQUIRE_CORPORA=1` (set by `.ci/run`) fails when a corpus is
 //!   missing; otherwise a missing corpus is SKIPPED, loudly.
@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use warplint::engine::{self, Options};
 
-const CORPORA: [&str; 8] = [
+const CORPORA: [&str; 9] = [
     "cccl",
     "cupy",
     "cutlass",
@@ -53,6 +53,7 @@ const CORPORA: [&str; 8] = [
     "deepspeed",
     "flashattn",
     "xformers",
+    "vllm",
 ];
 /// What a plain `cargo test` checks (see the module docs for FlashInfer).
 const DEFAULT_CORPORA: [&str; 3] = ["cccl", "cupy", "cutlass"];
