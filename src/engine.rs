@@ -543,10 +543,6 @@ fn analyse(
     outcome.diagnostics = diagnostics;
 }
 
-/// Apply the executor's verdict: refuted findings are shown only when
-/// asked for; undecided ones only at the chosen confidence level
-/// (`--min-confidence`), lowered to warnings, and say why. The bool says
-/// whether the options show it.
 /// A `.hip` file, or one that includes HIP's runtime (`<hip/…>`) in a
 /// branch the configuration compiles, itself or through its headers (a
 /// HIP library's configuration header).
@@ -564,6 +560,10 @@ fn is_hip_code(
             && session.is_some_and(|s| s.reaches_hip_runtime(path, &parsed.source.text, unit_opts)))
 }
 
+/// Apply the executor's verdict: refuted findings are shown only when
+/// asked for; undecided ones only at the chosen confidence level
+/// (`--min-confidence`), lowered to warnings, and say why. The bool says
+/// whether the options show it.
 fn build_diagnostic(
     source: &SourceFile,
     f: Finding,

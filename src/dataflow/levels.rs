@@ -195,30 +195,14 @@ impl Levels {
             if grading && entry.level == Level::Warp && entry.invariant {
                 entry.level = Level::Uniform;
             }
-            // `(tile * 128 + row) - row`: the lane terms cancel.
+            // `(tile * 128 + row) - row`, and `t < hi + tid` with `t`
+            // counting from `lo + tid`: the lane terms cancel.
             if entry.level == Level::Varying
-                && let ExprKind::Binary(BinOp::Sub, a, b) = kind
+                && let ExprKind::Binary(op, a, b) = kind
                 && self.form_nesting < MAX_FORM_NESTING
             {
                 self.form_nesting += 1;
-                let level = linear::difference_level(&mut Forms { table: self, s }, *a, *b);
-                self.form_nesting -= 1;
-                if let Some(level) = level {
-                    entry = Entry::plain(level);
-                }
-            }
-            // `t < hi + tid` with `t` counting from `lo + tid`: the lane
-            // terms cancel, and every lane decides alike.
-            if entry.level == Level::Varying
-                && let ExprKind::Binary(
-                    op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
-                    a,
-                    b,
-                ) = kind
-                && self.form_nesting < MAX_FORM_NESTING
-            {
-                self.form_nesting += 1;
-                let level = linear::comparison_level(&mut Forms { table: self, s }, *op, *a, *b);
+                let level = linear::cancelled_level(&mut Forms { table: self, s }, *op, *a, *b);
                 self.form_nesting -= 1;
                 if let Some(level) = level {
                     entry = Entry::plain(level);

@@ -208,16 +208,22 @@ pub fn difference_level(cx: &mut dyn Leaves, a: ExprId, b: ExprId) -> Option<Lev
     (d.terms.is_empty() && d.rest <= Level::Warp).then_some(d.rest)
 }
 
-/// The level of comparison `a op b` when the lane terms of `a - b`
-/// cancel: `t < hi + tid` with `t = lo + tid + k·c`. Equality holds where
-/// the difference is 0 modulo 2³², whatever the types; an order is the
-/// difference's sign only without overflow, which C++ rules out for
-/// signed `int` arithmetic, so both operands must be signed (no thread
-/// index unconverted, no `unsigned` local).
-pub fn comparison_level(cx: &mut dyn Leaves, op: BinOp, a: ExprId, b: ExprId) -> Option<Level> {
-    let ordered = !matches!(op, BinOp::Eq | BinOp::Ne);
-    if ordered && !(signed(cx, a, 0) && signed(cx, b, 0)) {
-        return None;
+/// The level of `a op b` when the lane terms of `a - b` cancel: the
+/// difference itself, and a comparison (`t < hi + tid` with `t` counting
+/// from `lo + tid`). Equality holds where the difference is 0 modulo 2³²,
+/// whatever the types; an order is the difference's sign only without
+/// overflow, which C++ rules out for signed `int` arithmetic, so both
+/// operands must be signed (no thread index unconverted, no `unsigned`
+/// local). `None` for other operators.
+pub fn cancelled_level(cx: &mut dyn Leaves, op: BinOp, a: ExprId, b: ExprId) -> Option<Level> {
+    match op {
+        BinOp::Sub | BinOp::Eq | BinOp::Ne => {}
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            if !(signed(cx, a, 0) && signed(cx, b, 0)) {
+                return None;
+            }
+        }
+        _ => return None,
     }
     difference_level(cx, a, b)
 }
@@ -233,7 +239,7 @@ fn signed(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> bool {
         ExprKind::Int(_) => literal(cx.f(), e).is_some(),
         ExprKind::Var(name) => match cx.locals().get(&name) {
             Some(local) => local.int_type == IntType::Int32,
-            None => (cx.f().params.iter()).any(|p| p.name == name && p.int_type == IntType::Int32),
+            None => param_int_type(cx.f(), &name) == Some(IntType::Int32),
         },
         ExprKind::Unary(UnOp::Neg, a) => signed(cx, a, depth + 1),
         ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, a, b) => {
@@ -292,9 +298,14 @@ fn form(cx: &mut dyn Leaves, e: ExprId, depth: usize) -> Option<Form> {
     }
 }
 
+/// The integer type parameter `name` is declared with.
+fn param_int_type(f: &Function, name: &str) -> Option<IntType> {
+    f.params.iter().find(|p| p.name == name).map(|p| p.int_type)
+}
+
 /// A parameter of a built-in integer type of at most 32 bits.
 fn narrow_param(f: &Function, name: &str) -> bool {
-    (f.params.iter()).any(|p| p.name == name && p.int_type != IntType::Other)
+    param_int_type(f, name).is_some_and(|t| t != IntType::Other)
 }
 
 /// A local: one term of `r` if it is at most per warp, else its

@@ -206,9 +206,10 @@ pub struct Facts {
     shown: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
     /// The same with the block's rows taken as whole warps where no launch
     /// states its width (`Assume::UniformWholeRows`): what the code shows
-    /// whatever the shape. A third run, made only for a module that reads
-    /// `threadIdx.y` or `threadIdx.z` when a rule first asks.
-    shown_whole_rows: OnceLock<Vec<HashMap<ByteSpan, Level>>>,
+    /// whatever the shape. A third run, made when a rule first asks, and
+    /// only for a module that reads `threadIdx.y` or `threadIdx.z`
+    /// (`None` for the others, whose rows change nothing).
+    shown_whole_rows: OnceLock<Option<Vec<HashMap<ByteSpan, Level>>>>,
     /// Functions that (transitively) execute masked warp primitives.
     pub uses_warp_primitives: Vec<bool>,
     /// Functions that (transitively) execute `__syncthreads()` (or another
@@ -234,23 +235,21 @@ impl Facts {
     /// width (see `shown_whole_rows`): below [`Facts::shown_level`] where
     /// only rows narrower than a warp make it vary.
     pub fn shown_level_whole_rows(&self, module: &Module, function: usize, g: &Guard) -> Level {
-        let reads_rows = || {
-            (module.functions.iter()).any(|f| {
+        let levels = self.shown_whole_rows.get_or_init(|| {
+            let reads_rows = (module.functions.iter()).any(|f| {
                 (f.exprs.iter()).any(|e| {
                     matches!(
                         e.kind,
                         ExprKind::Builtin(Builtin::ThreadIdx(Dim::Y | Dim::Z))
                     )
                 })
-            })
-        };
-        if self.shown_whole_rows.get().is_none() && !reads_rows() {
-            return self.shown_level(module, function, g);
+            });
+            reads_rows.then(|| graded_guard_levels(module, Assume::UniformWholeRows))
+        });
+        match levels {
+            Some(levels) => level_of(levels, function, g),
+            None => self.shown_level(module, function, g),
         }
-        let levels = self
-            .shown_whole_rows
-            .get_or_init(|| graded_guard_levels(module, Assume::UniformWholeRows));
-        level_of(levels, function, g)
     }
 
     /// The guard levels of every function with unknown inputs taken as
@@ -260,6 +259,7 @@ impl Facts {
         self.shown
             .get_or_init(|| graded_guard_levels(module, Assume::Uniform))
     }
+
     /// The work of every function's analysis, summed.
     pub fn stats(&self) -> FlowStats {
         let mut t = FlowStats::default();

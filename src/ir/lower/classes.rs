@@ -550,9 +550,10 @@ impl<'t> Classes<'t> {
             let here: Vec<&ClassInfo> = (infos.iter())
                 .filter(|i| namespace.is_some() && i.namespace.as_deref() == namespace)
                 .collect();
-            let pool: Vec<&ClassInfo> = match here.is_empty() {
-                true => infos.iter().collect(),
-                false => here,
+            let pool: Vec<&ClassInfo> = if here.is_empty() {
+                infos.iter().collect()
+            } else {
+                here
             };
             if let Some(i) = instance_of(&pool, last, constants) {
                 return Some(i.start);

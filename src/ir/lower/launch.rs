@@ -1639,16 +1639,8 @@ pub(super) fn macro_launch_sites(
         return Vec::new();
     };
     let mut launches: Vec<Node> = Vec::new();
-    preorder(tree.root_node(), |n| {
-        if let Some(call) = launch_call(n, &snippet)
-            && regions
-                .iter()
-                .any(|&(s, e)| (s..e).contains(&call.start_byte()))
-        {
-            launches.push(call);
-        }
-        Walk::Descend
-    });
+    super::collect_launches(tree.root_node(), &snippet, &mut launches);
+    launches.retain(|call| (regions.iter()).any(|&(s, e)| (s..e).contains(&call.start_byte())));
     let calls = CallIndex::new(&snippet);
     let configs = Configs::gather(tree.root_node(), &launches, &snippet);
     (launches.iter())
