@@ -2,6 +2,7 @@
 """Fetch the real-code corpora with pip from PyPI and unpack their sources.
 
 Usage: python3 benches/fetch_corpora.py [--only NAME[,NAME...]] [CACHE_DIR]
+       python3 benches/fetch_corpora.py --help
        (default CACHE_DIR: .bench-cache; NAME: cccl, cupy, cutlass, flashinfer,
        or a held-out one: llamacpp, deepspeed, flashattn, xformers, vllm)
 
@@ -132,16 +133,30 @@ def fetch_sdist(cache: str, name: str) -> str:
 def main() -> int:
     args = sys.argv[1:]
     names = list(CORPORA)
-    if args and args[0].startswith("--only"):
-        value = args[0].split("=", 1)[1] if "=" in args[0] else args[1]
-        args = args[1:] if "=" in args[0] else args[2:]
-        names = [n for n in value.split(",") if n]
-        unknown = [n for n in names if n not in CORPORA and n not in HELD_OUT]
-        if unknown:
-            print(f"unknown corpus {unknown}; known: {list(CORPORA) + list(HELD_OUT)}",
-                  file=sys.stderr)
+    positional = []
+    while args:
+        arg = args.pop(0)
+        if arg in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        if arg == "--only" or arg.startswith("--only="):
+            value = arg.split("=", 1)[1] if "=" in arg else (args.pop(0) if args else "")
+            names = [n for n in value.split(",") if n]
+            unknown = [n for n in names if n not in CORPORA and n not in HELD_OUT]
+            if unknown or not names:
+                print(f"unknown corpus {unknown or value!r}; known: "
+                      f"{list(CORPORA) + list(HELD_OUT)}", file=sys.stderr)
+                return 2
+        elif arg.startswith("-"):
+            # Not a cache directory: an option this script does not know.
+            print(f"unknown option {arg!r}\n{__doc__.strip().splitlines()[2]}", file=sys.stderr)
             return 2
-    cache = args[0] if args else ".bench-cache"
+        else:
+            positional.append(arg)
+    if len(positional) > 1:
+        print(f"one CACHE_DIR at most, got {positional}", file=sys.stderr)
+        return 2
+    cache = positional[0] if positional else ".bench-cache"
     failed = False
     for name in names:
         try:
