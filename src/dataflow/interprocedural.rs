@@ -23,7 +23,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{Assume, FnFacts, Level, Seed, analyze_function};
+use super::{Assume, CalleeLevels, FnFacts, Level, Seed, analyze_function};
 use crate::ir::*;
 
 pub(super) fn analyze_all(module: &Module, assume: Assume) -> Vec<FnFacts> {
@@ -280,8 +280,14 @@ impl<'m> Graph<'m> {
     fn analyze(&self, module: &Module, assume: Assume, state: &ClassState) -> Vec<FnFacts> {
         let n = module.functions.len();
         let unknown = assume.unknown();
-        let return_level = |g: usize| self.summaries.get(g).copied().flatten();
-        let bound_level = |g: usize| self.bounds.get(g).copied().flatten();
+        let callees = InContext::new(
+            module,
+            Summaries {
+                out: &self.summaries,
+                bounds: &self.bounds,
+            },
+            assume,
+        );
         let (preds, lambda_parent, built) = (&self.preds, &self.lambda_parent, &self.built);
         let mut facts: Vec<Option<FnFacts>> = (0..n).map(|_| None).collect();
         for &i in &self.order {
@@ -319,8 +325,7 @@ impl<'m> Graph<'m> {
                 captured,
                 captured_shared: parent.map(|pf| &pf.shared_vars),
                 shared_params,
-                return_level: &return_level,
-                bound_level: &bound_level,
+                callees: &callees,
                 assume,
             };
             facts[i] = Some(analyze_function(f, module, &seed));
@@ -474,8 +479,9 @@ fn field_levels(
 }
 
 /// The parameters through which a function reaches shared memory: a
-/// pointer or array some caller passes a `__shared__` array or a pointer
-/// into one (`warp_reduce(sdata, tid)`), and a field some construction of
+/// pointer, array or reference some caller passes a `__shared__` object or
+/// a pointer into one (`warp_reduce(sdata, tid)`, `body(storage)`), and a
+/// field some construction of
 /// its class sets from one (`Scratch s(buf)`). One such caller is enough:
 /// this only lets the function's accesses be proposed, and the runs from
 /// each caller decide.
@@ -504,14 +510,12 @@ fn shared_params(
                     (module.functions[i].constructions[c].field_argument(slot))
                         .is_some_and(|arg| names_shared(i, arg))
                 }),
-            None if p.is_pointer || p.is_array => callers.iter().any(|&(caller, e)| match &module
-                .functions[caller]
-                .expr(e)
-                .kind
-            {
-                ExprKind::Call(c) => c.args.get(k).is_some_and(|&a| names_shared(caller, a)),
-                _ => false,
-            }),
+            None if p.is_pointer || p.is_array || p.is_reference => callers.iter().any(
+                |&(caller, e)| match &module.functions[caller].expr(e).kind {
+                    ExprKind::Call(c) => c.args.get(k).is_some_and(|&a| names_shared(caller, a)),
+                    _ => false,
+                },
+            ),
             None => false,
         };
     }
@@ -601,16 +605,13 @@ fn summaries(
             continue;
         }
         let run = |params: Level, out: &[Option<Level>], bounds: &Bounds| {
-            let known = |h: usize| out.get(h).copied().flatten();
-            let bound = |h: usize| bounds.get(h).copied().flatten();
             let seed = Seed {
                 params: vec![params; f.params.len()],
                 aligned_params: Vec::new(),
                 captured: None,
                 captured_shared: None,
                 shared_params: Vec::new(),
-                return_level: &known,
-                bound_level: &bound,
+                callees: &Summaries { out, bounds },
                 assume,
             };
             let facts = analyze_function(f, module, &seed);
@@ -629,6 +630,87 @@ fn summaries(
         }
     }
     (out, bounds)
+}
+
+/// The callees' summaries: what each returns for uniform arguments, and
+/// whatever its arguments.
+struct Summaries<'s> {
+    out: &'s [Option<Level>],
+    bounds: &'s [Option<Level>],
+}
+
+impl CalleeLevels for Summaries<'_> {
+    fn returned(&self, g: usize) -> Option<Level> {
+        self.out.get(g).copied().flatten()
+    }
+    fn bound(&self, g: usize) -> Option<Level> {
+        self.bounds.get(g).copied().flatten()
+    }
+}
+
+/// The summaries, and what a free function returns given the levels of a
+/// call's arguments: one more analysis of the callee per distinct list of
+/// levels, with the summaries for its own calls. A helper that returns a
+/// status read from shared memory (`smem->valid`) beside a lane's own
+/// values (`vecs`) returns a uniform status, though one of its arguments
+/// varies. The analyses it runs are counted: together at most the
+/// module's size, in expressions.
+struct InContext<'m, 's> {
+    module: &'m Module,
+    summaries: Summaries<'s>,
+    assume: Assume,
+    memo: std::cell::RefCell<HashMap<(usize, Vec<Level>), Level>>,
+    budget: std::cell::Cell<usize>,
+}
+
+impl<'m, 's> InContext<'m, 's> {
+    fn new(module: &'m Module, summaries: Summaries<'s>, assume: Assume) -> Self {
+        InContext {
+            module,
+            summaries,
+            assume,
+            memo: Default::default(),
+            budget: std::cell::Cell::new(module.functions.iter().map(|f| f.exprs.len()).sum()),
+        }
+    }
+}
+
+impl CalleeLevels for InContext<'_, '_> {
+    fn returned(&self, g: usize) -> Option<Level> {
+        self.summaries.returned(g)
+    }
+    fn bound(&self, g: usize) -> Option<Level> {
+        self.summaries.bound(g)
+    }
+    fn in_context(&self, g: usize, args: &[Level]) -> Option<Level> {
+        let f = self.module.functions.get(g)?;
+        // A member reads its object's state, a lambda its captures: what
+        // the arguments alone do not give.
+        if f.kind == FnKind::Lambda || f.class.is_some() || f.params.len() != args.len() {
+            return None;
+        }
+        let key = (g, args.to_vec());
+        if let Some(level) = self.memo.borrow().get(&key) {
+            return Some(*level);
+        }
+        let cost = f.exprs.len().max(1);
+        if self.budget.get() < cost {
+            return None;
+        }
+        self.budget.set(self.budget.get() - cost);
+        let seed = Seed {
+            params: args.to_vec(),
+            aligned_params: Vec::new(),
+            captured: None,
+            captured_shared: None,
+            shared_params: Vec::new(),
+            callees: &self.summaries,
+            assume: self.assume,
+        };
+        let level = returned_level(f, &analyze_function(f, self.module, &seed));
+        self.memo.borrow_mut().insert(key, level);
+        Some(level)
+    }
 }
 
 /// A call whose value can be the same for a warp whatever its inputs.

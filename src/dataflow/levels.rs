@@ -91,12 +91,8 @@ pub struct Scope<'a> {
     pub f: &'a Function,
     pub module: &'a Module,
     pub facts: &'a FnFacts,
-    /// Level of the value returned by function `i` of the module when all
-    /// its arguments are uniform (`None`: not known, taken as varying).
-    pub return_level: &'a dyn Fn(usize) -> Option<Level>,
-    /// Level of the value function `i` returns whatever its arguments
-    /// (`None`: not known, taken as varying).
-    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// What the callees return.
+    pub callees: &'a dyn super::CalleeLevels,
     pub assume: super::Assume,
 }
 
@@ -278,7 +274,7 @@ impl Levels {
                 let adds_none = match s.module.callee(c) {
                     Some(g) => {
                         super::extents::row_major(&s.module.functions[g]).is_none()
-                            && (s.return_level)(g) == Some(Level::Uniform)
+                            && s.callees.returned(g) == Some(Level::Uniform)
                     }
                     None => {
                         s.assume.grades()
@@ -548,13 +544,28 @@ impl Levels {
             None if crate::ir::library::is_shape_query(c) => Level::Uniform,
             None => match s.module.callee(c) {
                 Some(g) => {
-                    let with_args = match (s.return_level)(g) {
+                    let returned = s.callees.returned(g);
+                    let with_args = match returned {
                         Some(r) => r.max(args()),
                         None => s.unknown().max(args()),
                     };
                     // What it returns whatever the arguments (a helper
                     // that broadcasts its argument from lane 0).
-                    with_args.min((s.bound_level)(g).unwrap_or(Level::Varying))
+                    let bound = s.callees.bound(g).unwrap_or(Level::Varying);
+                    // What it returns given these arguments, where they
+                    // raised it (a status read from shared memory beside
+                    // a lane's own values).
+                    let in_context = match returned {
+                        Some(r) if r < with_args && bound > r && c.receiver.is_none() => {
+                            let levels: Vec<Level> =
+                                c.args.iter().map(|a| self.get(*a).level).collect();
+                            s.callees.in_context(g, &levels)
+                        }
+                        _ => None,
+                    };
+                    with_args
+                        .min(bound)
+                        .min(in_context.unwrap_or(Level::Varying))
                 }
                 None if c.receiver.is_none()
                     && (follows_arguments(&c.name) || c.name == ASM_VALUE) =>

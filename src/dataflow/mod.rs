@@ -370,6 +370,32 @@ pub fn callee(module: &Module, call: &Call) -> Option<usize> {
     module.callee(call)
 }
 
+/// What the analysis of a function knows of the values its callees
+/// return (`None`: not known, taken as varying).
+pub(crate) trait CalleeLevels {
+    /// Level of what function `g` returns when its arguments are uniform.
+    fn returned(&self, g: usize) -> Option<Level>;
+    /// Level of what `g` returns whatever its arguments.
+    fn bound(&self, g: usize) -> Option<Level>;
+    /// Level of what `g` returns given arguments of these levels (a call's
+    /// own, in order), where that is worth computing.
+    fn in_context(&self, _g: usize, _args: &[Level]) -> Option<Level> {
+        None
+    }
+}
+
+/// Nothing known of any callee.
+pub(crate) struct NoCallees;
+
+impl CalleeLevels for NoCallees {
+    fn returned(&self, _: usize) -> Option<Level> {
+        None
+    }
+    fn bound(&self, _: usize) -> Option<Level> {
+        None
+    }
+}
+
 /// What one function's analysis starts from.
 pub(crate) struct Seed<'a> {
     /// Level of each parameter, in order.
@@ -386,10 +412,8 @@ pub(crate) struct Seed<'a> {
     /// Parameters that name shared memory (see
     /// `interprocedural::shared_params`). Empty: none.
     pub shared_params: Vec<bool>,
-    /// Level of what function `g` returns when its arguments are uniform.
-    pub return_level: &'a dyn Fn(usize) -> Option<Level>,
-    /// Level of what function `g` returns whatever its arguments.
-    pub bound_level: &'a dyn Fn(usize) -> Option<Level>,
+    /// What the callees return.
+    pub callees: &'a dyn CalleeLevels,
     /// Take unknown inputs as uniform (see [`Assume`]).
     pub assume: Assume,
 }
@@ -428,8 +452,7 @@ impl Assume {
 pub(crate) struct Eval<'a> {
     f: &'a Function,
     module: &'a Module,
-    return_level: &'a dyn Fn(usize) -> Option<Level>,
-    bound_level: &'a dyn Fn(usize) -> Option<Level>,
+    callees: &'a dyn CalleeLevels,
     /// Parameters and locals (they shadow file-scope names).
     declared: HashSet<String>,
     /// Arrays each thread holds its own copy of (`float acc[8];`, not
@@ -437,6 +460,9 @@ pub(crate) struct Eval<'a> {
     /// (`Vec<float, 4> v;`) are not: a class's `v[i]` and `v.size` may be
     /// a call and a constant, not the thread's stores.
     local_arrays: HashSet<String>,
+    /// `__shared__` scalars and references: reading one by name loads a
+    /// value (`int chosen = pick;`).
+    cells: HashSet<String>,
     /// Statements that contain an exit, by id.
     exits: Vec<bool>,
     /// Statements that contain a `break`/`continue` leaving them, by id.
@@ -497,8 +523,7 @@ impl Eval<'_> {
             f: self.f,
             module: self.module,
             facts,
-            return_level: self.return_level,
-            bound_level: self.bound_level,
+            callees: self.callees,
             assume: self.assume,
         };
         op(&mut self.table, &scope)
@@ -589,8 +614,7 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
     let mut eval = Eval {
         f,
         module,
-        return_level: seed.return_level,
-        bound_level: seed.bound_level,
+        callees: seed.callees,
         declared,
         local_arrays: f
             .stmts
@@ -605,6 +629,25 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                 } if !dims.is_empty() => Some(name.clone()),
                 _ => None,
             })
+            .collect(),
+        cells: (f.stmts.iter())
+            .filter_map(|s| match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    dims,
+                    shared,
+                    is_pointer: false,
+                    is_reference,
+                    ..
+                } if dims.is_empty() && (*shared || *is_reference) => Some(name.clone()),
+                _ => None,
+            })
+            .chain(
+                f.params
+                    .iter()
+                    .filter(|p| p.is_reference && !p.is_array)
+                    .map(|p| p.name.clone()),
+            )
             .collect(),
         exits,
         loop_exits,
@@ -926,6 +969,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         init,
                         shared,
                         is_pointer,
+                        is_reference,
+                        is_float,
+                        int_type,
                         ..
                     } => {
                         if *shared {
@@ -935,7 +981,14 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         control.declare(eval, name);
                         if let Some(e) = init {
                             initialize(name, *e, &control, eval, facts, ws);
-                            provenance(f, name, *e, *is_pointer, facts);
+                            let holds = if *is_pointer || *is_reference {
+                                Holds::Address
+                            } else if *is_float || *int_type != IntType::Other {
+                                Holds::Value
+                            } else {
+                                Holds::Unknown
+                            };
+                            provenance(f, name, *e, holds, &eval.cells, facts);
                         }
                     }
                     StmtKind::Expr(e) => assignments(f, *e, &control, eval, facts, ws),
@@ -1172,7 +1225,7 @@ fn assignments(
                     let invariant = one_location
                         || (eval.invariant(facts, *rhs) && control.invariant_for(eval, name));
                     ws.define_invariant(facts, name, invariant);
-                    provenance(f, name, *rhs, false, facts);
+                    provenance(f, name, *rhs, Holds::Unknown, &eval.cells, facts);
                 } else if let Some((name, indices)) = local_element(f, *lhs, &eval.local_arrays) {
                     // `acc[i] = v`: the thread's own copy holds what it
                     // stored, where the index says.
@@ -1236,7 +1289,27 @@ fn indices_level(eval: &mut Eval, facts: &FnFacts, indices: &[ExprId]) -> Level 
         .unwrap_or(Level::Uniform)
 }
 
-fn provenance(f: &Function, name: &str, e: ExprId, is_pointer: bool, facts: &mut FnFacts) {
+/// What a declared name holds, as its declaration says.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// A pointer or a reference: it may name shared memory.
+    Address,
+    /// A built-in number: loaded from shared memory, the thread's own
+    /// copy (computed from a shared address, as PTX code keeps one, it
+    /// still names shared memory).
+    Value,
+    /// `auto` or a class: as its initializer looks.
+    Unknown,
+}
+
+fn provenance(
+    f: &Function,
+    name: &str,
+    e: ExprId,
+    holds: Holds,
+    cells: &HashSet<String>,
+    facts: &mut FnFacts,
+) {
     if mentions_call(f, e, &["__match_any_sync", "__match_all_sync"])
         || mentions_var(f, e, &facts.group_vars)
     {
@@ -1244,11 +1317,25 @@ fn provenance(f: &Function, name: &str, e: ExprId, is_pointer: bool, facts: &mut
     } else if mentions_call(f, e, &["__activemask"]) || mentions_var(f, e, &facts.activemask_vars) {
         facts.activemask_vars.insert(name.to_owned());
     }
-    // `float *row = tile[w]` points into shared memory; `float x = s[i]` is
-    // a value loaded from it.
-    if mentions_var(f, e, &facts.shared_vars)
-        && (is_pointer || !mentions_index_load(f, e, &facts.shared_vars))
-    {
+    // `float *row = tile[w]` and `int& pick = storage.pick` name shared
+    // memory; `float x = s[i]` and `int x = storage.pick` are values loaded
+    // from it, which the thread may then change alone.
+    let shared_name =
+        |x: ExprId| matches!(&f.expr(x).kind, ExprKind::Var(v) if facts.shared_vars.contains(v));
+    // A number is loaded from any element or field (`s.rows[i].len`), or
+    // from a shared scalar read by name.
+    let number_loaded = holds == Holds::Value
+        && match &f.expr(e).kind {
+            ExprKind::Var(v) => cells.contains(v) && facts.shared_vars.contains(v),
+            _ => f
+                .store_root(e)
+                .is_some_and(|r| r.part && facts.shared_vars.contains(r.name)),
+        };
+    let loaded = number_loaded
+        || mentions_index_load(f, e, &facts.shared_vars)
+        || matches!(&f.expr(e).kind, ExprKind::Member(b, _) if shared_name(*b));
+    let names_shared = holds == Holds::Address || !loaded;
+    if names_shared && mentions_var(f, e, &facts.shared_vars) {
         facts.shared_vars.insert(name.to_owned());
     }
 }
@@ -1568,13 +1655,11 @@ pub fn expr_level(f: &Function, e: ExprId, facts: &FnFacts, module: &Module) -> 
         return *l;
     }
     // Facts built by hand (tests): compute without callee summaries.
-    let none = |_: usize| None;
     let scope = Scope {
         f,
         module,
         facts,
-        return_level: &none,
-        bound_level: &none,
+        callees: &NoCallees,
         assume: Assume::Varying,
     };
     Levels::new(f).level(&scope, e)

@@ -45,6 +45,9 @@ pub struct Param {
     /// `unsigned mask = 0xffffffff`: the default value.
     pub default: Option<ExprId>,
     pub is_pointer: bool,
+    /// Declared as a reference (`Storage& storage`): a caller's object,
+    /// which may live in shared memory.
+    pub is_reference: bool,
     pub is_float: bool,
     /// Declared as an array (`KeyT (&keys)[N]`, `int v[4]`).
     pub is_array: bool,
@@ -630,6 +633,9 @@ pub enum StmtKind {
         dims: Vec<Option<ExprId>>,
         shared: bool,
         is_pointer: bool,
+        /// `T& name = init`: another name for what `init` names, so that
+        /// writing it writes there (a field of a `__shared__` object).
+        is_reference: bool,
         is_float: bool,
         /// What the declared type says about the integers it holds.
         int_type: IntType,
@@ -820,6 +826,7 @@ impl StmtKind {
             dims: Vec::new(),
             shared: false,
             is_pointer,
+            is_reference: false,
             is_float,
             int_type,
         }

@@ -108,6 +108,7 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                         dims,
                         shared,
                         is_pointer,
+                        is_reference,
                         is_float,
                         int_type,
                     } => {
@@ -123,7 +124,9 @@ pub fn rename_shadowed(f: &mut Function, pinned: &HashSet<String>) {
                         {
                             *n = ir_name.clone();
                         }
-                        if dims.is_empty() && !shared {
+                        // Assigning a reference writes what it names: not
+                        // a new version of a local.
+                        if dims.is_empty() && !shared && !is_reference {
                             scalars.insert(
                                 ir_name.clone(),
                                 Scalar {

@@ -820,6 +820,7 @@ impl super::FnBuilder<'_> {
                 dims: Vec::new(),
                 shared: false,
                 is_pointer: false,
+                is_reference: false,
                 is_float: type_is_float(decl, text),
                 int_type: super::int_type(decl, text),
             },
@@ -857,6 +858,7 @@ impl super::FnBuilder<'_> {
                 dims: Vec::new(),
                 shared,
                 is_pointer: false,
+                is_reference: false,
                 is_float: type_is_float(field.decl, text),
                 int_type: super::int_type(field.decl, text),
             };
@@ -883,6 +885,7 @@ impl super::FnBuilder<'_> {
                         name: field.name.clone(),
                         default: None,
                         is_pointer: false,
+                        is_reference: false,
                         is_float,
                         is_integral,
                         int_type: crate::ir::IntType::Other,

@@ -847,6 +847,25 @@ pub fn parse_int_literal(lit: &str) -> Option<i64> {
     Some(v)
 }
 
+/// `T& name` or `T (&name)[N]`: the declarator declares a reference.
+fn declares_reference(mut d: Node) -> bool {
+    for _ in 0..32 {
+        match d.kind() {
+            "reference_declarator" => return true,
+            "init_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator"
+            | "array_declarator"
+            | "pointer_declarator" => match d.field("declarator").or_else(|| d.named_child(0)) {
+                Some(inner) => d = inner,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// The declared name, whether it is a pointer, and its array dimensions.
 type Declared<'t> = (String, bool, Vec<Option<Node<'t>>>);
 
@@ -1251,6 +1270,7 @@ impl FnBuilder<'_> {
                 name,
                 default,
                 is_pointer: is_pointer || !dims.is_empty(),
+                is_reference: declarator.is_some_and(declares_reference),
                 is_float: type_is_float(p, text),
                 is_integral: type_is_integral(p, text) && !is_pointer && dims.is_empty(),
                 int_type: if is_pointer || !dims.is_empty() {
@@ -1999,6 +2019,7 @@ impl FnBuilder<'_> {
                     dims,
                     shared,
                     is_pointer,
+                    is_reference: declares_reference(d),
                     is_float,
                     int_type: if is_pointer { IntType::Other } else { int_type },
                 },
