@@ -16,7 +16,10 @@
 //! lanes.
 
 use super::{FnFacts, Level, linear, ranges, slots};
-use crate::ir::primitives::{ASM_BROADCAST, ASM_VALUE, ASM_WARP_VALUE, PTX_WHOLE_WARP, ShflMode};
+use crate::ir::primitives::{
+    ASM_BROADCAST, ASM_VALUE, ASM_WARP_VALUE, PTX_WHOLE_WARP, ShflMode, WARP_REDUCED,
+    full_butterfly,
+};
 use crate::ir::*;
 
 /// What the table knows about one expression.
@@ -542,6 +545,19 @@ impl Levels {
             // supplies it, reads as a function of its (lane-varying)
             // argument, but a partition's shape is every thread's.
             None if crate::ir::library::is_shape_query(c) => Level::Uniform,
+            // After a butterfly loop: one value per warp where it is full.
+            None if c.name == WARP_REDUCED && c.receiver.is_none() => {
+                let value = c
+                    .args
+                    .first()
+                    .map_or(Level::Varying, |v| self.get(*v).level);
+                let konst = |k: usize| c.args.get(k).and_then(|a| self.get(*a).constant);
+                if full_butterfly(konst(1), konst(2), konst(3)) {
+                    value.min(Level::Warp)
+                } else {
+                    value
+                }
+            }
             None => match s.module.callee(c) {
                 Some(g) => {
                     let returned = s.callees.returned(g);

@@ -22,11 +22,29 @@ pub const ASM_WARP_VALUE: &str = "__warplint_asm_warp_value";
 /// the inputs (a shared-memory load, `mbarrier.try_wait`, `%%clock`).
 pub const ASM_OPAQUE: &str = "__warplint_asm_opaque";
 
-/// Whether a call is one of the values inline PTX lowers to
-/// (`ASM_VALUE`, `ASM_WARP_VALUE`, `ASM_OPAQUE`): an expression, not a
-/// call anything reports or follows.
+/// `WARP_REDUCED(v, kind, bound, width)`, written after a loop that xor
+/// butterflies `v` (`lower/butterfly.rs`): `v`, one value per warp where
+/// `kind`, `bound` and `width` fold to all five offsets over 32 lanes.
+pub const WARP_REDUCED: &str = "__warplint_warp_reduced";
+
+/// Whether `WARP_REDUCED`'s arguments fold to a full butterfly: the
+/// counter halving from `bound` in 16..=31 (`kind` 0) or doubling from 1
+/// below `bound` in 17..=32 (`kind` 1), with width 32.
+pub fn full_butterfly(kind: Option<i64>, bound: Option<i64>, width: Option<i64>) -> bool {
+    width == Some(32)
+        && match (kind, bound) {
+            (Some(0), Some(b)) => (16..=31).contains(&b),
+            (Some(1), Some(b)) => (17..=32).contains(&b),
+            _ => false,
+        }
+}
+
+/// Whether a call is one of the values lowering writes for inline PTX
+/// (`ASM_VALUE`, `ASM_WARP_VALUE`, `ASM_OPAQUE`) or a butterfly loop
+/// (`WARP_REDUCED`): an expression, not a call anything reports or
+/// follows.
 pub fn is_asm_value(name: &str) -> bool {
-    matches!(name, ASM_VALUE | ASM_WARP_VALUE | ASM_OPAQUE)
+    matches!(name, ASM_VALUE | ASM_WARP_VALUE | ASM_OPAQUE | WARP_REDUCED)
 }
 
 /// The name `cg::coalesced_threads()` lowers to: the mask of the lanes

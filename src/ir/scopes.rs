@@ -255,7 +255,27 @@ fn killing_assignment(
         return None;
     };
     let frame = undo.last()?;
-    if !frame.kills || pinned.contains(name) || !frame.bound.contains(name) {
+    if !frame.kills || pinned.contains(name) {
+        return None;
+    }
+    // A parameter, in the function's own list, kills too where a
+    // butterfly loop's result is assigned (`warp_sum(float v)` loops on
+    // its parameter).
+    let butterfly = matches!(&f.expr(*rhs).kind,
+        ExprKind::Call(c) if c.name == crate::ir::primitives::WARP_REDUCED);
+    if butterfly && undo.len() == 1 && !current.contains_key(name.as_str()) {
+        let p = f
+            .params
+            .iter()
+            .find(|p| &p.name == name && !p.is_pointer && !p.is_reference)?;
+        let scalar = Scalar {
+            is_pointer: false,
+            is_float: p.is_float,
+            int_type: p.int_type,
+        };
+        return Some((name.clone(), *rhs, scalar));
+    }
+    if !frame.bound.contains(name) {
         return None;
     }
     let scalar = *scalars.get(current.get(name)?)?;

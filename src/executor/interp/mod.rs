@@ -1829,6 +1829,10 @@ impl<'m> Machine<'m> {
             let v = self.eval(act, *a, m);
             args.push(v);
         }
+        // A butterfly's result is the value the loop left.
+        if call.name == crate::ir::primitives::WARP_REDUCED {
+            return args.first().copied().unwrap_or([Val::UNKNOWN_VARYING; 32]);
+        }
         // What inline PTX computes from its operands: a value, no call
         // site of its own.
         if crate::ir::primitives::is_asm_value(&call.name) {

@@ -795,7 +795,7 @@ impl Emit<'_> {
     }
 
     /// A call of a primitive by name, with no scope or receiver.
-    fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
+    pub(super) fn prim_call(&mut self, name: &str, args: Vec<ExprId>, span: ByteSpan) -> ExprId {
         self.expr(
             ExprKind::Call(Box::new(Call {
                 name: name.to_owned(),

@@ -14,6 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::{Node, Tree};
 
 mod asm;
+mod butterfly;
 mod callables;
 mod classes;
 mod comparisons;
@@ -379,7 +380,13 @@ fn flag_params_for(def: Node, text: &str) -> Vec<String> {
 /// The integer defaults of the template a definition opens with
 /// (`template <int W, int kBase = 0>` → `kBase = 0`). Not those the
 /// function's parameter types name (`Vec<N> v`): a call deduces them.
-fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
+/// The integer defaults of a template's values that its parameters do not
+/// deduce: literals, and the file's constants (`int width = WARP_SIZE`).
+fn template_defaults_for(
+    def: Node,
+    text: &str,
+    constants: &HashMap<String, i64>,
+) -> Vec<(String, i64)> {
     let Some(params) = opening_template_params(def) else {
         return Vec::new();
     };
@@ -394,7 +401,8 @@ fn template_defaults_for(def: Node, text: &str) -> Vec<(String, i64)> {
         .filter(|p| p.kind() == "optional_parameter_declaration")
         .filter_map(|p| {
             let name = node_text(p.field("declarator")?, text);
-            let value = parse_int_literal(node_text(p.field("default_value")?, text))?;
+            let written = node_text(p.field("default_value")?, text).trim();
+            let value = parse_int_literal(written).or_else(|| constants.get(written).copied())?;
             let deduced = parameter_types
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .any(|w| w == name);
@@ -618,7 +626,7 @@ impl<'a> Lowerer<'a> {
         f.template_values = template_values;
         f.template_positions = template_positions_for(def, text);
         f.flag_values = flag_params_for(def, text);
-        f.template_defaults = template_defaults_for(def, text);
+        f.template_defaults = template_defaults_for(def, text, self.constants);
         f.launch_bounds = launch_bounds;
         f.span = (def.start_byte(), def.end_byte());
         f.name_span = (name_node.start_byte(), name_node.end_byte());
@@ -718,6 +726,7 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             })
             .collect();
+        butterfly::mark_loop_butterflies(&mut b.f);
         super::scopes::rename_shadowed(&mut b.f, &named_by_lambdas);
         b.close_lambdas(self.module_fns.len());
         self.module_fns.append(&mut b.lambdas);
