@@ -187,7 +187,7 @@ impl<'f> Scan<'_, 'f> {
             let s = match op {
                 None => self.shape(*rhs, 0),
                 // `v += partner`: commutative compound assignment.
-                Some(op) if commutative(*op) => {
+                Some(op) if op.is_commutative() => {
                     let a = self.var_shape(name);
                     let b = self.shape(*rhs, 0);
                     self.combine(e, a, b)
@@ -283,7 +283,7 @@ impl<'f> Scan<'_, 'f> {
                 }
                 self.fresh()
             }
-            ExprKind::Binary(op, a, b) if commutative(*op) => {
+            ExprKind::Binary(op, a, b) if op.is_commutative() => {
                 let sa = self.shape(*a, depth + 1);
                 let sb = self.shape(*b, depth + 1);
                 self.combine(e, sa, sb)
@@ -378,11 +378,4 @@ impl<'f> Scan<'_, 'f> {
             None => self.fresh(),
         }
     }
-}
-
-fn commutative(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Add | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
-    )
 }

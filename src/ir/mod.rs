@@ -763,6 +763,17 @@ pub enum BinOp {
     Ne,
 }
 
+impl BinOp {
+    /// The same value whichever operand comes first, bit for bit (floating
+    /// `+` and `*` too): what a butterfly's combine must be.
+    pub fn is_commutative(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
+        )
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnOp {
     Neg,

@@ -210,11 +210,11 @@ fn step_statement<'f>(
     };
     let v = var(f, *lhs)?;
     let shuffle = match op {
-        Some(op) if commutative(*op) => *rhs,
+        Some(op) if op.is_commutative() => *rhs,
         Some(_) => return None,
         None => match &f.expr(*rhs).kind {
             ExprKind::Binary(op, a, b)
-                if commutative(*op) || matches!(op, BinOp::And | BinOp::Or) =>
+                if op.is_commutative() || matches!(op, BinOp::And | BinOp::Or) =>
             {
                 match (var(f, *a), var(f, *b)) {
                     (Some(x), _) if x == v => *b,
@@ -238,13 +238,6 @@ fn step_statement<'f>(
     let by_counter = c.args.get(2).and_then(|a| var(f, *a)) == Some(counter);
     (xor && full && reads_v && by_counter && v != counter && c.args.len() <= 4)
         .then(|| (v, c.args.get(3).copied()))
-}
-
-fn commutative(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Add | BinOp::Mul | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
-    )
 }
 
 fn var(f: &Function, e: ExprId) -> Option<&str> {
