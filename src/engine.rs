@@ -543,9 +543,10 @@ fn analyse(
     outcome.diagnostics = diagnostics;
 }
 
-/// A `.hip` file, or one that includes HIP's runtime (`<hip/…>`) in a
+/// A `.hip` file, one that includes HIP's runtime (`<hip/…>`) in a
 /// branch the configuration compiles, itself or through its headers (a
-/// HIP library's configuration header).
+/// HIP library's configuration header), or one whose compiled code uses
+/// AMD-only builtins or types (a hipified source that names no HIP header).
 fn is_hip_code(
     parsed: &frontend::ParsedFile,
     unit: &tu::Unit,
@@ -556,6 +557,7 @@ fn is_hip_code(
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("hip"))
         || parsed.view.includes_hip_runtime
+        || parsed.view.amd_only_at.is_some()
         || (unit.headers_include_hip_runtime
             && session.is_some_and(|s| s.reaches_hip_runtime(path, &parsed.source.text, unit_opts)))
 }

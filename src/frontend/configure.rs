@@ -323,6 +323,16 @@ pub struct ConfiguredView {
     pub qualifiers: Vec<QualifierNote>,
     /// The file includes HIP's runtime (`<hip/…>`) in a compiled branch.
     pub includes_hip_runtime: bool,
+    /// Offset of the first AMD-only identifier (`__builtin_amdgcn_…`,
+    /// `__hip_…` types) in code the configuration compiles for certain:
+    /// nvcc cannot compile such a file, so it is HIP code whatever it
+    /// includes (a hipified source). Code in a branch chosen by the rule for
+    /// undecidable conditions does not count: `#if __has_builtin(…)` may
+    /// guard it.
+    pub amd_only_at: Option<usize>,
+    /// Byte ranges of the branches taken in chains some undecidable
+    /// condition decided.
+    pub undecided_taken: Vec<std::ops::Range<usize>>,
     /// Attribute macros and statement-like macro calls blanked or rewritten.
     pub macro_rewrites: usize,
     /// Offsets of the `{` of host function bodies blanked
@@ -398,6 +408,9 @@ fn configure_view(
     let mut view = ConfiguredView::default();
     let mut out = select_branches(text, env, &mut view);
     let mut toks = tokens(&out, max_tokens);
+    if let Some(toks) = &toks {
+        view.amd_only_at = first_amd_only_identifier(&out, toks, &view.undecided_taken);
+    }
     if let Some(toks) = &toks {
         view.macro_rewrites = rewrite_macros(&mut out, toks, env, &mut view.qualifiers);
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, toks);
@@ -517,12 +530,30 @@ fn record_undecided(
     }
 }
 
-/// A chain decided by the rule for unknowns: note which `_sync` primitives
-/// its untaken branches call, for the taken one.
+/// Identifiers only AMD's compilers know: builtins of the amdgcn target and
+/// HIP's own types. Outside `ranges`, in the configured view `out`.
+fn first_amd_only_identifier(
+    out: &[u8],
+    toks: &[CodeTok],
+    ranges: &[std::ops::Range<usize>],
+) -> Option<usize> {
+    toks.iter()
+        .filter(|t| t.kind == TokKind::Ident)
+        .filter(|t| {
+            let name = &out[t.start..t.end];
+            name.starts_with(b"__builtin_amdgcn_") || name.starts_with(b"__hip_")
+        })
+        .map(|t| t.start)
+        .find(|&at| !ranges.iter().any(|r| r.contains(&at)))
+}
+
+/// A chain decided by the rule for unknowns: note its taken branch, and
+/// which `_sync` primitives its untaken branches call, for the taken one.
 fn record_dispatch(view: &mut ConfiguredView, frame: &Frame, text: &[u8]) {
     let Some(taken) = frame.branches.iter().find(|b| b.taken) else {
         return;
     };
+    view.undecided_taken.push(taken.start..taken.end);
     let mut sync_calls: Vec<String> = Vec::new();
     for b in frame.branches.iter().filter(|b| !b.taken) {
         let body = text.get(b.start..b.end).unwrap_or(&[]);
@@ -2896,6 +2927,28 @@ mod tests {
         assert_eq!(names, [("a.cuh", false), ("cuda_runtime.h", true)]);
         assert!(!v.includes_hip_runtime);
         assert!(view("#include <hip/hip_runtime.h>\n").includes_hip_runtime);
+    }
+
+    #[test]
+    fn amd_only_identifiers_in_compiled_code_mark_hip_sources() {
+        assert!(
+            view("int f(int b) { return __builtin_amdgcn_readlane(b, 0); }\n")
+                .amd_only_at
+                .is_some()
+        );
+        assert!(
+            view("struct P { __hip_bfloat16 x; };\n")
+                .amd_only_at
+                .is_some()
+        );
+        // Not compiled for CUDA, undecidable, or not code.
+        for src in [
+            "#ifdef __HIP_PLATFORM_AMD__\nint x = __builtin_amdgcn_readfirstlane(1);\n#endif\n",
+            "#if __has_builtin(__builtin_amdgcn_readlane)\nint y = __builtin_amdgcn_readlane(1, 0);\n#endif\n",
+            "// __builtin_amdgcn_mov_dpp\nconst char *s = \"__hip_bfloat16\";\n",
+        ] {
+            assert_eq!(view(src).amd_only_at, None, "{src}");
+        }
     }
 
     #[test]
