@@ -160,14 +160,38 @@ impl MacroEnv {
             || self.header_effect(name).is_some()
     }
 
-    /// The function-like macros whose body launches a kernel (`<<<`):
-    /// a host body using one launches too (`host_bodies`), sorted.
+    /// The function-like macros whose body launches a kernel (`<<<` or a
+    /// runtime launch, `cudaLaunchKernel…`), directly or through the
+    /// function-like macros it uses, to a few levels: a host body using
+    /// one launches too (`host_bodies`), sorted.
     pub fn launch_macros(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = (self.macros.iter())
-            .filter(|(_, m)| m.params.is_some() && m.body.contains("<<<"))
+        let function_like = || (self.macros.iter()).filter(|(_, m)| m.params.is_some());
+        let mut names: Vec<&str> = function_like()
+            .filter(|(_, m)| m.body.contains("<<<") || m.body.contains("cudaLaunchKernel"))
             .map(|(n, _)| n.as_str())
             .collect();
         names.sort_unstable();
+        if names.is_empty() {
+            return names;
+        }
+        // Each round adds the macros using one found before: as deep as
+        // `ir::lower::macro_launch` expands them.
+        for _ in 0..3 {
+            let mut users: Vec<&str> = function_like()
+                .filter(|(n, _)| names.binary_search(&n.as_str()).is_err())
+                .filter(|(_, m)| {
+                    identifiers(m.body.as_bytes()).into_iter().any(|(a, b)| {
+                        (m.body.get(a..b)).is_some_and(|w| names.binary_search(&w).is_ok())
+                    })
+                })
+                .map(|(n, _)| n.as_str())
+                .collect();
+            if users.is_empty() {
+                break;
+            }
+            names.append(&mut users);
+            names.sort_unstable();
+        }
         names
     }
 
@@ -1176,7 +1200,7 @@ fn apply(op: &str, (a, ua): V, (b, ub): V) -> Result<V, ()> {
 }
 
 /// Identifier tokens of `text` outside comments and literals: (start, end).
-fn identifiers(text: &[u8]) -> Vec<(usize, usize)> {
+pub(crate) fn identifiers(text: &[u8]) -> Vec<(usize, usize)> {
     tokens(text, usize::MAX)
         .unwrap_or_default()
         .into_iter()

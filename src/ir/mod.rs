@@ -495,11 +495,18 @@ impl Function {
 
     /// The integer each of `template_values` takes from a launch's or
     /// explicit instantiation's arguments: by position where the template
-    /// list is the definition's own, else in order.
+    /// list is the definition's own, else in order. A value past the
+    /// written arguments (`k<T><<<…>>>` of `template <typename T, int G =
+    /// 128>`) takes its default.
     pub fn stated_values(&self, args: &[TemplateArg]) -> Vec<Option<i64>> {
         if self.template_positions.len() == self.template_values.len() {
-            (self.template_positions.iter())
-                .map(|&p| args.get(p).and_then(TemplateArg::int))
+            (self.template_values.iter().zip(&self.template_positions))
+                .map(|(name, &p)| match args.get(p) {
+                    Some(a) => a.int(),
+                    None => (self.template_defaults.iter())
+                        .find(|(d, _)| d == name)
+                        .map(|(_, v)| *v),
+                })
                 .collect()
         } else {
             (0..self.template_values.len())

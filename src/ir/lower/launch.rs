@@ -213,8 +213,13 @@ fn template_int(
     scope: Option<Node>,
 ) -> Option<i64> {
     if a.kind() == "type_descriptor" {
-        // A bare name parses as a type.
-        return consts.get(node_text(a, text).trim()).copied();
+        // A bare name parses as a type: a file constant, or a local
+        // `constexpr int kLanes = 8;` of the launching function.
+        let name = node_text(a, text).trim();
+        return consts.get(name).copied().or_else(|| {
+            let init = local_initializer(scope?, name, text)?;
+            eval_host_int(init, text, consts, scope, 1)
+        });
     }
     eval_host_int(a, text, consts, scope, 0)
 }
@@ -492,9 +497,39 @@ fn local_initializer<'t>(scope: Node<'t>, name: &str, text: &str) -> Option<Node
             found = n.field("value");
             return Walk::Skip;
         }
+        if let Some(list) = vexing_initializer(n, name, text) {
+            found = Some(list);
+            return Walk::Skip;
+        }
         Walk::Descend
     });
     found
+}
+
+/// `dim3 block(kThreads);` parses as the declaration of a function `block`
+/// taking a `kThreads` (C++'s most vexing parse; `dim3 block(128);` does
+/// not). Where `n` is such a declaration of `name`, every parameter a bare
+/// name: its parameter list, the local's initializer.
+fn vexing_initializer<'t>(n: Node<'t>, name: &str, text: &str) -> Option<Node<'t>> {
+    if n.kind() != "declaration" {
+        return None;
+    }
+    let d = n.field("declarator")?;
+    if d.kind() != "function_declarator" || node_text(d.field("declarator")?, text) != name {
+        return None;
+    }
+    let list = d.field("parameters")?;
+    let mut c = list.walk();
+    let mut params = list.named_children(&mut c).peekable();
+    params.peek()?;
+    params
+        .all(|p| {
+            p.kind() == "parameter_declaration"
+                && p.field("declarator").is_none()
+                && p.field("type")
+                    .is_some_and(|t| matches!(t.kind(), "type_identifier" | "qualified_identifier"))
+        })
+        .then_some(list)
 }
 
 fn eval_dim3(
@@ -535,7 +570,9 @@ fn eval_host_int(
         "number_literal" => parse_int_literal(node_text(n, text)),
         "true" => Some(1),
         "false" => Some(0),
-        "identifier" => {
+        // A name read as a type: an extent of a vexing `dim3 block(kThreads)`.
+        "parameter_declaration" => eval_host_int(n.field("type")?, text, consts, scope, depth + 1),
+        "identifier" | "type_identifier" => {
             let name = node_text(n, text);
             consts.get(name).copied().or_else(|| {
                 let init = local_initializer(scope?, name, text)?;
@@ -710,6 +747,10 @@ pub(super) struct Host<'t> {
     /// value, by last name segment (`None` where two share it): the value
     /// and the body.
     getters: OnceCell<HashMap<&'t str, Option<(Node<'t>, Node<'t>)>>>,
+    /// Values of the file's constants where the text is a snippet of the
+    /// file (a host function with its launch macros expanded, see
+    /// `macro_launch`): its own constants are not in it.
+    outer: Option<&'t HashMap<String, i64>>,
 }
 
 impl<'t> Host<'t> {
@@ -719,6 +760,16 @@ impl<'t> Host<'t> {
             root,
             constants: OnceCell::new(),
             getters: OnceCell::new(),
+            outer: None,
+        }
+    }
+
+    /// The value of the constant `name`: of the text's own, else of the
+    /// file's the text was cut from.
+    fn constant_int(&self, name: &str, depth: usize) -> Option<i64> {
+        match self.constant(name) {
+            Some(init) => host_int(init, self, None, depth + 1),
+            None => self.outer?.get(name).copied(),
         }
     }
 
@@ -978,13 +1029,14 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
         // `Traits::kThreads`: a constant of the file.
         "qualified_identifier" => {
             let name = node_text(n, text);
-            let init = cx.constant(last_segment(name))?;
-            host_int(init, cx, None, depth + 1)
+            cx.constant_int(last_segment(name), depth)
         }
-        "identifier" => {
+        // A name read as a type: an extent of a vexing `dim3 block(kThreads)`.
+        "parameter_declaration" => host_int(n.field("type")?, cx, scope, depth + 1),
+        "identifier" | "type_identifier" => {
             let name = node_text(n, text);
             let Some(scope) = scope else {
-                return host_int(cx.constant(name)?, cx, None, depth + 1);
+                return cx.constant_int(name, depth);
             };
             let mut inits = 0;
             let mut written = false;
@@ -996,6 +1048,7 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
                     {
                         inits += 1;
                     }
+                    "declaration" if vexing_initializer(m, name, text).is_some() => inits += 1,
                     "assignment_expression" | "update_expression" => {
                         let t = m.field("left").or_else(|| m.field("argument"));
                         if t.is_some_and(|t| node_text(t, text) == name) {
@@ -1019,7 +1072,7 @@ fn host_int<'t>(n: Node<'t>, cx: &Host<'t>, scope: Option<Node<'t>>, depth: usiz
             }
             // No local of that name: a constant of the file.
             if inits == 0 && !written {
-                return host_int(cx.constant(name)?, cx, None, depth + 1);
+                return cx.constant_int(name, depth);
             }
             if inits != 1 || written {
                 return None;
@@ -1050,7 +1103,7 @@ fn dim3_parts<'t>(n: Node<'t>, text: &str) -> Option<Vec<Node<'t>>> {
             let mut c = a.walk();
             a.named_children(&mut c).collect()
         }
-        "argument_list" | "initializer_list" => {
+        "argument_list" | "initializer_list" | "parameter_list" => {
             let mut c = n.walk();
             n.named_children(&mut c).collect()
         }
@@ -1243,6 +1296,13 @@ impl<'t> Configs<'t> {
             host: Host::new(text, root),
             uses,
         }
+    }
+
+    /// Read the file's constants `consts` too, where `text` is a snippet
+    /// of the file.
+    pub(super) fn with_file_constants(mut self, consts: &'t HashMap<String, i64>) -> Self {
+        self.host.outer = Some(consts);
+        self
     }
 }
 
@@ -1573,77 +1633,4 @@ fn assigned_block<'t>(v: Node<'t>, cx: &Host<'t>) -> Extents {
         return block_extents(v, cx);
     }
     dim3_extents(v, cx, enclosing_function(v)).unwrap_or([None; 3])
-}
-
-/// Bytes of macro-expanded host code a file's launch macros may make
-/// (each host function using one is parsed again with its uses expanded):
-/// bounded, so a generated file of many uses stays linear.
-pub(super) const MACRO_LAUNCH_BYTES: usize = 1 << 20;
-
-/// Launches written in the body of a function-like macro and made where a
-/// host function uses it (`LAUNCH_SOFTMAX(4);` with `#define
-/// LAUNCH_SOFTMAX(n) softmax<T, n><<<grid, block>>>(…)`, DeepSpeed's
-/// shape). The host function is parsed again with each such use replaced
-/// by its expansion (arguments as written), its rows kept (so a launch's
-/// line is its use's line) and its locals in view (`dim3 block(256)`);
-/// only the launches inside expansions are taken, the others being the
-/// file's own. `budget` (bytes, see [`MACRO_LAUNCH_BYTES`]) is shared by a
-/// file's host functions.
-pub(super) fn macro_launch_sites(
-    def: Node,
-    text: &str,
-    macros: &crate::frontend::macros::MacroTable,
-    consts: &HashMap<String, i64>,
-    budget: &mut usize,
-) -> Vec<LaunchSite> {
-    let mut uses: Vec<(Node, String)> = Vec::new();
-    preorder(def, |n| {
-        if n.kind() == "call_expression"
-            && let Some(f) = n.field("function").filter(|f| f.kind() == "identifier")
-            && let Some(m) = macros.get(node_text(f, text))
-            && m.body.contains("<<<")
-            && !m.body.contains('#')
-            && let Some(list) = n.field("arguments")
-            && let Some(expansion) = super::expand_args(m, &super::macro_args(list, text), false)
-        {
-            uses.push((n, expansion));
-            return Walk::Skip;
-        }
-        Walk::Descend
-    });
-    if uses.is_empty() {
-        return Vec::new();
-    }
-    // The function's text with each use expanded, on the rows it had.
-    let row = def.start_position().row;
-    let mut snippet = "\n".repeat(row);
-    let mut regions: Vec<(usize, usize)> = Vec::new();
-    let mut at = def.start_byte();
-    for (n, expansion) in &uses {
-        snippet.push_str(&text[at..n.start_byte()]);
-        let start = snippet.len();
-        snippet.extend(expansion.chars().map(|c| if c == '\n' { ' ' } else { c }));
-        regions.push((start, snippet.len()));
-        let replaced = &text[n.start_byte()..n.end_byte()];
-        snippet.extend(std::iter::repeat_n('\n', replaced.matches('\n').count()));
-        at = n.end_byte();
-    }
-    snippet.push_str(&text[at..def.end_byte()]);
-    let cost = snippet.len() - row;
-    if cost > *budget {
-        *budget = 0;
-        return Vec::new();
-    }
-    *budget -= cost;
-    let Some(tree) = crate::frontend::parse_text(&snippet) else {
-        return Vec::new();
-    };
-    let mut launches: Vec<Node> = Vec::new();
-    super::collect_launches(tree.root_node(), &snippet, &mut launches);
-    launches.retain(|call| (regions.iter()).any(|&(s, e)| (s..e).contains(&call.start_byte())));
-    let calls = CallIndex::new(&snippet);
-    let configs = Configs::gather(tree.root_node(), &launches, &snippet);
-    (launches.iter())
-        .flat_map(|&l| launch_sites(l, &snippet, consts, &calls, &configs))
-        .collect()
 }

@@ -22,6 +22,7 @@ mod constants;
 mod coop;
 mod fields;
 mod launch;
+mod macro_launch;
 mod range_for;
 mod sizes;
 mod tags;
@@ -199,10 +200,10 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
             .launches
             .extend(launch_sites(l, text, &module.constants, &calls, &configs));
     }
-    let mut budget = launch::MACRO_LAUNCH_BYTES;
+    let mut budget = macro_launch::MACRO_LAUNCH_BYTES;
     for h in hosts {
         let sites =
-            launch::macro_launch_sites(h, text, &file.macros, &module.constants, &mut budget);
+            macro_launch::macro_launch_sites(h, text, &file.macros, &module.constants, &mut budget);
         module.launches.extend(sites);
     }
     let explicit: Vec<(String, Vec<TemplateArg>)> = explicit_instances
