@@ -314,3 +314,31 @@ fn a_lambda_in_a_member_calls_members_on_the_same_object() {
     let w = shfl.confirmation.witness.as_ref().unwrap();
     assert!(!w.summary.contains("width_"), "{}", w.summary);
 }
+
+/// A body compiled only where three `if constexpr` flags are all false:
+/// the runs must try that combination to reach the shuffle at all.
+const FLAGS: &str = r#"
+#include <type_traits>
+template <typename T, typename W, typename R>
+__global__ void scaled_rows(const T *in, const W *w, const R *r, float *out, int n)
+{
+    if constexpr (std::is_same_v<T, double> || std::is_same_v<W, double> ||
+                  std::is_same_v<R, double>) {
+        return;
+    } else {
+        float v = in[threadIdx.x] * w[threadIdx.x] * r[threadIdx.x];
+        if (threadIdx.x < n) {
+            v += __shfl_down_sync(0xffffffffu, v, 1);
+        }
+        out[threadIdx.x] = v;
+    }
+}
+"#;
+
+#[test]
+fn runs_try_every_if_constexpr_flag_false_together() {
+    let d = check_source("flags.cu", FLAGS.as_bytes(), &everything()).diagnostics;
+    let shuffle: Vec<_> = d.iter().filter(|x| x.code == "WL002").collect();
+    assert_eq!(shuffle.len(), 1, "{d:#?}");
+    assert_eq!(shuffle[0].confirmation.status, Status::Confirmed, "{d:#?}");
+}

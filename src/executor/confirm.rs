@@ -841,6 +841,19 @@ fn kernels_reaching(module: &Module, direct: &[Vec<usize>]) -> Vec<Vec<usize>> {
     reached_by
 }
 
+/// Which flags (`if constexpr` names read as truth values, see
+/// [`candidates_for`]) setup `r` flips from their first value, one bit per
+/// flag: none, then all, then every pattern in turn. Cycling them as the
+/// other inputs are cycled would keep neighbouring flags in lockstep, so
+/// that `if constexpr (A || B || C) return;` returned in every setup.
+fn flag_pattern(r: usize) -> u64 {
+    match r {
+        0 => 0,
+        1 => u64::MAX,
+        r => (r - 1) as u64,
+    }
+}
+
 /// Values tried for an integer input nobody fixed: not a multiple of 32,
 /// large enough for every lane, tiny, and just past a warp.
 const CANDIDATES: [i64; 4] = [20, 100, 1, 33];
@@ -1324,8 +1337,16 @@ fn setups_for<'m>(
             for (name, d) in &block_params {
                 inputs.insert(name.clone(), i64::from(block_dim[*d]));
             }
+            let flags = flag_pattern(r);
+            let mut flag = 0;
             for (k, (name, pool)) in free.iter().zip(&pools).enumerate() {
-                inputs.insert((*name).to_owned(), pool[(r + k) % pool.len()]);
+                let v = if f.flag_values.iter().any(|t| t == name) && pool.len() == 2 {
+                    flag += 1;
+                    pool[usize::from((flags >> ((flag - 1) % 64)) & 1 == 1)]
+                } else {
+                    pool[(r + k) % pool.len()]
+                };
+                inputs.insert((*name).to_owned(), v);
             }
             let shown: BTreeMap<String, i64> =
                 inputs.iter().map(|(k, v)| (k.clone(), *v)).collect();
