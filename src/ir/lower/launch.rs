@@ -336,8 +336,14 @@ fn launch_parts<'t>(call: Node<'t>, text: &str, configs: &Configs<'t>) -> Option
     {
         let config = children(Some(syntax));
         let block = *config.get(1)?;
+        let written = call.field("function")?;
         return Some(LaunchParts {
-            kernel: call.field("function")?,
+            // `auto kernel = &k<Traits, 4>; kernel<<<…>>>(…)`: the kernel
+            // the local holds.
+            kernel: match written.kind() {
+                "identifier" => launched_function(written, call, text).unwrap_or(written),
+                _ => written,
+            },
             grid: LaunchBlock::Written(*config.first()?),
             block: LaunchBlock::Written(block),
             args,
