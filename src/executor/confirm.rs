@@ -1308,6 +1308,16 @@ fn setups_for<'m>(
         .iter()
         .map(|name| candidates_for(module, f, name, &asserted, written))
         .collect();
+    // Each two-valued flag's bit in [`flag_pattern`], in order.
+    let mut flags = 0u32;
+    let flag_bits: Vec<Option<u32>> = (free.iter().zip(&pools))
+        .map(|(name, pool)| {
+            (pool.len() == 2 && f.flag_values.iter().any(|t| t == name)).then(|| {
+                flags += 1;
+                (flags - 1) % 64
+            })
+        })
+        .collect();
     let pool_len = pools.iter().map(Vec::len).max().unwrap_or(0);
     let wanted = if standalone {
         pool_len.max(4)
@@ -1338,13 +1348,10 @@ fn setups_for<'m>(
                 inputs.insert(name.clone(), i64::from(block_dim[*d]));
             }
             let flags = flag_pattern(r);
-            let mut flag = 0;
             for (k, (name, pool)) in free.iter().zip(&pools).enumerate() {
-                let v = if f.flag_values.iter().any(|t| t == name) && pool.len() == 2 {
-                    flag += 1;
-                    pool[usize::from((flags >> ((flag - 1) % 64)) & 1 == 1)]
-                } else {
-                    pool[(r + k) % pool.len()]
+                let v = match flag_bits[k] {
+                    Some(bit) => pool[((flags >> bit) & 1) as usize],
+                    None => pool[(r + k) % pool.len()],
                 };
                 inputs.insert((*name).to_owned(), v);
             }

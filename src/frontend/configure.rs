@@ -167,7 +167,7 @@ impl MacroEnv {
     pub fn launch_macros(&self) -> Vec<&str> {
         let function_like = || (self.macros.iter()).filter(|(_, m)| m.params.is_some());
         let mut names: Vec<&str> = function_like()
-            .filter(|(_, m)| m.body.contains("<<<") || m.body.contains("cudaLaunchKernel"))
+            .filter(|(_, m)| launches_in_body(&m.body))
             .map(|(n, _)| n.as_str())
             .collect();
         names.sort_unstable();
@@ -434,8 +434,6 @@ fn configure_view(
     let mut toks = tokens(&out, max_tokens);
     if let Some(toks) = &toks {
         view.amd_only_at = first_amd_only_identifier(&out, toks, &view.undecided_taken);
-    }
-    if let Some(toks) = &toks {
         view.macro_rewrites = rewrite_macros(&mut out, toks, env, &mut view.qualifiers);
         view.macro_rewrites += rewrite_grammar_gaps(&mut out, toks);
     }
@@ -1197,6 +1195,12 @@ fn apply(op: &str, (a, ua): V, (b, ub): V) -> Result<V, ()> {
         "|" => (a | b, either),
         _ => return Err(()),
     })
+}
+
+/// A macro body that launches a kernel itself: `<<<…>>>` or a runtime
+/// launch (`cudaLaunchKernel`, `…Ex`, `…ExC`).
+pub(crate) fn launches_in_body(body: &str) -> bool {
+    body.contains("<<<") || body.contains("cudaLaunchKernel")
 }
 
 /// Identifier tokens of `text` outside comments and literals: (start, end).

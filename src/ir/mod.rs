@@ -493,6 +493,14 @@ impl Function {
         })
     }
 
+    /// The integer default of template value `name` (`template <int W =
+    /// 16>`), where it has one.
+    pub fn template_default(&self, name: &str) -> Option<i64> {
+        (self.template_defaults.iter())
+            .find(|(d, _)| d == name)
+            .map(|(_, v)| *v)
+    }
+
     /// The integer each of `template_values` takes from a launch's or
     /// explicit instantiation's arguments: by position where the template
     /// list is the definition's own, else in order. A value past the
@@ -503,9 +511,7 @@ impl Function {
             (self.template_values.iter().zip(&self.template_positions))
                 .map(|(name, &p)| match args.get(p) {
                     Some(a) => a.int(),
-                    None => (self.template_defaults.iter())
-                        .find(|(d, _)| d == name)
-                        .map(|(_, v)| *v),
+                    None => self.template_default(name),
                 })
                 .collect()
         } else {

@@ -216,10 +216,8 @@ fn template_int(
         // A bare name parses as a type: a file constant, or a local
         // `constexpr int kLanes = 8;` of the launching function.
         let name = node_text(a, text).trim();
-        return consts.get(name).copied().or_else(|| {
-            let init = local_initializer(scope?, name, text)?;
-            eval_host_int(init, text, consts, scope, 1)
-        });
+        return (consts.get(name).copied())
+            .or_else(|| eval_host_int(a.field("type")?, text, consts, scope, 0));
     }
     eval_host_int(a, text, consts, scope, 0)
 }

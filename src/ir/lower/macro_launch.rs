@@ -9,7 +9,7 @@ use tree_sitter::Node;
 
 use super::launch::{CallIndex, Configs, launch_sites};
 use super::{LaunchSite, expand_args};
-use crate::frontend::configure::identifiers;
+use crate::frontend::configure::{identifiers, launches_in_body};
 use crate::frontend::macros::{Macro, MacroTable};
 use crate::frontend::{Field as _, Walk, node_text, preorder};
 
@@ -133,14 +133,12 @@ impl<'m> Launching<'m> {
         // Not yet decided: a cycle through `m` (or one too deep) adds no
         // launch of its own.
         self.decided.insert(m.name.clone(), false);
-        let direct = m.body.contains("<<<") || m.body.contains("cudaLaunchKernel");
-        let verdict = direct
+        let macros = self.macros;
+        let verdict = launches_in_body(&m.body)
             || (depth < MAX_NESTING
                 && identifiers(m.body.as_bytes()).into_iter().any(|(a, b)| {
-                    let macros = self.macros;
-                    (m.body.get(a..b).and_then(|id| macros.get(id))).is_some_and(|inner| {
-                        inner.name != m.name && self.launches(inner, depth + 1)
-                    })
+                    (m.body.get(a..b).and_then(|id| macros.get(id)))
+                        .is_some_and(|inner| self.launches(inner, depth + 1))
                 }));
         self.decided.insert(m.name.clone(), verdict);
         verdict
@@ -153,28 +151,17 @@ impl<'m> Launching<'m> {
         if depth >= MAX_NESTING {
             return text.to_owned();
         }
-        let bytes = text.as_bytes();
         let mut out = String::with_capacity(text.len());
         let mut copied = 0;
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'"' || b == b'\'' {
-                i = skip_literal(bytes, i);
+        for (start, end) in identifiers(text.as_bytes()) {
+            // Names inside an argument list already expanded.
+            if start < copied {
                 continue;
             }
-            if !(b.is_ascii_alphabetic() || b == b'_') {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let Some(m) = self.get(&text[start..i]) else {
+            let Some(m) = self.get(&text[start..end]) else {
                 continue;
             };
-            let Some((args, end)) = call_arguments(text, i) else {
+            let Some((args, past)) = call_arguments(text, end) else {
                 continue;
             };
             let Some(expansion) = expand_args(m, &args, false) else {
@@ -187,8 +174,7 @@ impl<'m> Launching<'m> {
             *budget -= expansion.len();
             out.push_str(&text[copied..start]);
             out.push_str(&self.expand_nested(&expansion, depth + 1, budget));
-            copied = end;
-            i = end;
+            copied = past;
         }
         out.push_str(&text[copied..]);
         out

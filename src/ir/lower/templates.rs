@@ -581,11 +581,8 @@ fn values_of_call(
     (t.template_values.iter().zip(&t.template_positions))
         .map(|(name, &at)| match written.get(at) {
             Some(a) => eval_text(a, lookup, 0),
-            None => (deduced.iter().find(|(d, _)| d == name).map(|(_, v)| *v)).or_else(|| {
-                (t.template_defaults.iter())
-                    .find(|(d, _)| d == name)
-                    .map(|(_, v)| *v)
-            }),
+            None => (deduced.iter().find(|(d, _)| d == name).map(|(_, v)| *v))
+                .or_else(|| t.template_default(name)),
         })
         .collect()
 }
