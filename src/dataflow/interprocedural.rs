@@ -173,6 +173,8 @@ struct Graph<'m> {
     order: Vec<usize>,
     summaries: Vec<Option<Level>>,
     bounds: Bounds,
+    /// Functions that reach an aligned tensor instruction.
+    converged: super::converged::Table,
 }
 
 impl<'m> Graph<'m> {
@@ -194,7 +196,8 @@ impl<'m> Graph<'m> {
                 }
             }
         }
-        let (summaries, bounds) = summaries(module, &calls, assume);
+        let converged = super::converged::Table::of(module);
+        let (summaries, bounds) = summaries(module, &calls, assume, &converged);
 
         // Callers (and enclosing functions) before callees: Kahn's order; what
         // a cycle leaves comes last, in index order.
@@ -274,6 +277,7 @@ impl<'m> Graph<'m> {
             order,
             summaries,
             bounds,
+            converged,
         }
     }
 
@@ -285,6 +289,7 @@ impl<'m> Graph<'m> {
             Summaries {
                 out: &self.summaries,
                 bounds: &self.bounds,
+                converged: &self.converged,
             },
             assume,
         );
@@ -561,6 +566,7 @@ fn summaries(
     module: &Module,
     calls: &[Vec<(usize, ExprId)>],
     assume: Assume,
+    converged: &super::converged::Table,
 ) -> (Vec<Option<Level>>, Bounds) {
     let n = module.functions.len();
     let mut wanted = vec![false; n];
@@ -611,7 +617,11 @@ fn summaries(
                 captured: None,
                 captured_shared: None,
                 shared_params: Vec::new(),
-                callees: &Summaries { out, bounds },
+                callees: &Summaries {
+                    out,
+                    bounds,
+                    converged,
+                },
                 assume,
             };
             let facts = analyze_function(f, module, &seed);
@@ -637,6 +647,7 @@ fn summaries(
 struct Summaries<'s> {
     out: &'s [Option<Level>],
     bounds: &'s [Option<Level>],
+    converged: &'s super::converged::Table,
 }
 
 impl CalleeLevels for Summaries<'_> {
@@ -645,6 +656,9 @@ impl CalleeLevels for Summaries<'_> {
     }
     fn bound(&self, g: usize) -> Option<Level> {
         self.bounds.get(g).copied().flatten()
+    }
+    fn converged(&self) -> Option<&super::converged::Table> {
+        Some(self.converged)
     }
 }
 
@@ -681,6 +695,9 @@ impl CalleeLevels for InContext<'_, '_> {
     }
     fn bound(&self, g: usize) -> Option<Level> {
         self.summaries.bound(g)
+    }
+    fn converged(&self) -> Option<&super::converged::Table> {
+        self.summaries.converged()
     }
     fn in_context(&self, g: usize, args: &[Level]) -> Option<Level> {
         let f = self.module.functions.get(g)?;

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 use crate::ir::primitives::SyncthreadsMode;
 use crate::ir::*;
 
+mod converged;
 mod exchange;
 pub mod extents;
 mod interprocedural;
@@ -380,6 +381,11 @@ pub(crate) trait CalleeLevels {
     /// Level of what `g` returns given arguments of these levels (a call's
     /// own, in order), where that is worth computing.
     fn in_context(&self, _g: usize, _args: &[Level]) -> Option<Level> {
+        None
+    }
+    /// Which functions reach an aligned tensor instruction
+    /// ([`converged`]), where known.
+    fn converged(&self) -> Option<&converged::Table> {
         None
     }
 }
@@ -1010,11 +1016,16 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             continue;
                         }
                         // `if constexpr`: every thread takes the same arm.
-                        let level = if *constant {
+                        let mut level = if *constant {
                             Level::Uniform
                         } else {
                             eval.level(facts, *cond)
                         };
+                        if level == Level::Varying
+                            && states_converged(f, eval, &[then_branch, else_branch])
+                        {
+                            level = Level::Warp;
+                        }
                         let invariant = *constant || eval.invariant(facts, *cond);
                         let span = f.expr(*cond).span;
                         let exits_here =
@@ -1111,6 +1122,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         {
                             level = Level::Uniform;
                         }
+                        if level == Level::Varying && states_converged(f, eval, &[body]) {
+                            level = Level::Warp;
+                        }
                         let span = cond.map(|c| f.expr(c).span).unwrap_or(stmt.span);
                         if contains_exit(eval, body) {
                             let exits = exit_level(f, body, eval, facts);
@@ -1152,6 +1166,17 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
             }
         }
     }
+}
+
+/// An arm (or loop body) that always reaches an aligned tensor instruction
+/// states that the whole warp gets there together (`converged.rs`): the
+/// condition deciding it is warp-uniform, as an assertion would say.
+fn states_converged(f: &Function, eval: &Eval, arms: &[&Vec<StmtId>]) -> bool {
+    let Some(table) = eval.callees.converged() else {
+        return false;
+    };
+    arms.iter()
+        .any(|arm| table.list(eval.module, f, arm, &|e| eval.compile_time(e)))
 }
 
 fn raise(levels: &mut HashMap<String, Level>, name: &str, lvl: Level) {

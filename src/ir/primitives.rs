@@ -22,6 +22,13 @@ pub const ASM_WARP_VALUE: &str = "__warplint_asm_warp_value";
 /// the inputs (a shared-memory load, `mbarrier.try_wait`, `%%clock`).
 pub const ASM_OPAQUE: &str = "__warplint_asm_opaque";
 
+/// `ALIGNED_OP()`, written where inline PTX runs a tensor instruction with
+/// the `.aligned` qualifier (`mma.sync.aligned`, `ldmatrix.sync.aligned`,
+/// `wmma.*`, `wgmma.*`): every lane of the warp must execute it together,
+/// which states that the conditions around it are warp-uniform
+/// (`dataflow/converged.rs`). No value, no effect in a run.
+pub const ALIGNED_OP: &str = "__warplint_aligned";
+
 /// `WARP_REDUCED(v, kind, bound, width)`, written after a loop that xor
 /// butterflies `v` (`lower/butterfly.rs`): `v`, one value per warp where
 /// `kind`, `bound` and `width` fold to all five offsets over 32 lanes.

@@ -42,8 +42,8 @@ use super::FnBuilder;
 use crate::frontend::Field as _;
 use crate::frontend::node_text;
 use crate::ir::primitives::{
-    ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier, PTX_COLLECTIVES, Primitive,
-    ShflMode,
+    ALIGNED_OP, ASM_BROADCAST, ASM_OPAQUE, ASM_VALUE, ASM_WARP_VALUE, NamedBarrier,
+    PTX_COLLECTIVES, Primitive, ShflMode,
 };
 use crate::ir::*;
 
@@ -53,6 +53,27 @@ enum PtxOperand {
     /// `%k`: the k-th operand of the `asm` statement.
     Operand(usize),
     Literal(i64),
+}
+
+/// Whether the template runs a tensor instruction that requires the whole
+/// warp (`.aligned`: `mma.sync.aligned`, `ldmatrix.sync.aligned`,
+/// `stmatrix`, `movmatrix`, `wmma.*`, `wgmma.*`, `tcgen05.*`). Not the
+/// barriers and collectives, which are modelled as what they are.
+fn aligned_tensor_op(body: &str) -> bool {
+    const TENSOR: [&str; 7] = [
+        "mma.",
+        "ldmatrix.",
+        "stmatrix.",
+        "movmatrix.",
+        "wmma.",
+        "wgmma.",
+        "tcgen05.",
+    ];
+    ptx_statements(body).any(|inst| {
+        // A predicate guard (`@p mma…`) makes it conditional: no statement.
+        let opcode = inst.split_whitespace().next().unwrap_or("");
+        opcode.contains(".aligned") && TENSOR.iter().any(|p| opcode.starts_with(p))
+    })
 }
 
 /// The template as PTX: its string literal(s) joined, `\n` and `\t` as
@@ -473,10 +494,13 @@ impl FnBuilder<'_> {
             n_outputs,
         };
         let kind = self.lower_asm_outputs(&asm, text, d, site, span);
-        let checks = match code {
+        let mut checks = match code {
             Some(code) => self.lower_ptx_collectives(code, &asm, text, d, site, span),
             None => Vec::new(),
         };
+        if aligned_tensor_op(&asm.body) {
+            checks.push(self.prim_call(ALIGNED_OP, Vec::new(), span));
+        }
         if checks.is_empty() {
             return kind;
         }
