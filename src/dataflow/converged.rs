@@ -273,16 +273,9 @@ impl Ctx<'_> {
         }
         // The resolved overload is this configuration's stub: the call is
         // the operation its same-named, same-arity variants perform.
-        let arity = |i: usize| {
-            let ps = self.module.functions[i].passed_params();
-            let (req, all) = ps.fold((0, 0), |(r, a), p| {
-                (r + usize::from(p.default.is_none()), a + 1)
-            });
-            (req..=all).contains(&c.args.len())
-        };
         let variants: Vec<usize> = (self.module.by_name.get(&c.name).into_iter().flatten())
             .copied()
-            .filter(|&i| arity(i))
+            .filter(|&i| self.module.functions[i].takes_args(c.args.len()))
             .collect();
         variants.iter().any(|&i| conv[i]) && variants.iter().all(|&i| conv[i] || stubs[i])
     }

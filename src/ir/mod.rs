@@ -390,6 +390,14 @@ impl Function {
         self.params.iter().filter(|p| !p.of_field)
     }
 
+    /// A call passing `n` arguments can bind them (defaults fill the rest).
+    pub fn takes_args(&self, n: usize) -> bool {
+        let (required, all) = self.passed_params().fold((0, 0), |(r, a), p| {
+            (r + usize::from(p.default.is_none()), a + 1)
+        });
+        (required..=all).contains(&n)
+    }
+
     /// The calls the function itself makes, with their expressions: every
     /// call of its IR but those of a member's prelude, which ran in the
     /// class's constructor ([`Function::prelude`]). What the call graph,
@@ -1469,9 +1477,6 @@ impl Module {
                 return false;
             }
             let params = self.functions[i].passed_params();
-            let (required, all) = params.clone().fold((0, 0), |(r, a), p| {
-                (r + usize::from(p.default.is_none()), a + 1)
-            });
             let scalar_gets_array = (params.clone().enumerate().take(64)).any(|(k, p)| {
                 call.array_args >> k & 1 == 1 && (p.is_integral || p.is_float) && !p.is_pointer
             });
@@ -1479,7 +1484,7 @@ impl Module {
                 let taken = params.clone().nth(k).and_then(|p| p.tag);
                 matches!((passed, taken), (Some(v), Some(t)) if v != t)
             });
-            (required..=all).contains(&call.args.len()) && !scalar_gets_array && !other_tag
+            self.functions[i].takes_args(call.args.len()) && !scalar_gets_array && !other_tag
         };
         // Of the candidates that fit, the first whose array parameters take
         // the most of the call's array arguments: `Sort(keys, values)` is the
