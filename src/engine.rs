@@ -461,9 +461,14 @@ fn analyse(
     // `__ballot` are HIP's own, its masks 64-bit, its wavefronts 64 lanes
     // on AMD GPUs. Asked only where a rule found something: the include
     // walk costs.
-    if !findings.is_empty() && is_hip_code(&parsed, &unit, session, file_path, &unit_opts) {
+    let linked = linked_header_functions(&module);
+    if (!findings.is_empty() || !linked.is_empty())
+        && is_hip_code(&parsed, &unit, session, file_path, &unit_opts)
+    {
         findings.clear();
         outcome.hip_code = true;
+    } else {
+        outcome.header_functions = linked;
     }
     clock.lap(Stage::Rules);
     let claims: Vec<_> = findings.iter().map(|f| f.claim.clone()).collect();
@@ -541,6 +546,18 @@ fn analyse(
         outcome.source = Some(Arc::new(source));
     }
     outcome.diagnostics = diagnostics;
+}
+
+/// The functions of included headers that this unit linked and analysed
+/// in its context (its callers, its macros and constants): each header
+/// function's span once, however many instances.
+fn linked_header_functions(module: &ir::Module) -> Vec<(Arc<SourceFile>, ir::ByteSpan)> {
+    let mut linked: Vec<(Arc<SourceFile>, ir::ByteSpan)> = (0..module.functions.len())
+        .filter_map(|fi| Some((Arc::clone(module.header_of(fi)?), module.functions[fi].span)))
+        .collect();
+    linked.sort_by(|a, b| (a.0.path.as_str(), a.1).cmp(&(b.0.path.as_str(), b.1)));
+    linked.dedup_by(|a, b| a.0.path == b.0.path && a.1 == b.1);
+    linked
 }
 
 /// A `.hip` file, one that includes HIP's runtime (`<hip/…>`) in a
@@ -993,28 +1010,54 @@ fn without_caller(d: &Diagnostic) -> bool {
 /// was checked too (replacing the header's own finding where a unit's
 /// verdict is stronger: a helper run from its caller shows what it run
 /// alone could not), or a new outcome for the header, after the checked
-/// files.
+/// files. A header's own finding inside a function that a unit linked
+/// and found nothing in goes: the header checked alone lacks what its
+/// includers define before including it (a namespace alias, a constant)
+/// and its real callers.
 fn merge_header_findings(files: &mut Vec<FileOutcome>) {
     let mut all: Vec<HeaderDiagnostic> = files
         .iter_mut()
         .flat_map(|f| std::mem::take(&mut f.header_diagnostics))
         .collect();
-    respell_header_paths(files, &mut all);
+    let mut linked: Vec<(Arc<SourceFile>, ir::ByteSpan)> = files
+        .iter_mut()
+        .flat_map(|f| std::mem::take(&mut f.header_functions))
+        .collect();
+    respell_header_paths(files, &mut all, &mut linked);
     keep_strongest_header_findings(&mut all);
-    // Header path → its text and the units' verdicts (shown or not).
-    type Verdicts = (Arc<SourceFile>, Vec<(Diagnostic, bool)>);
-    let mut by_path: BTreeMap<String, Verdicts> = BTreeMap::new();
-    for h in all {
-        let d = h.diagnostic;
-        by_path
-            .entry(d.path.clone())
-            .or_insert_with(|| (h.source, Vec::new()))
-            .1
-            .push((d, h.visible));
+    // Header path → its text, the units' verdicts (shown or not) and the
+    // spans of its functions that units linked.
+    struct Verdicts {
+        source: Arc<SourceFile>,
+        verdicts: Vec<(Diagnostic, bool)>,
+        linked: Vec<ir::ByteSpan>,
     }
-    for (path, (source, diags)) in by_path {
+    let mut by_path: BTreeMap<String, Verdicts> = BTreeMap::new();
+    fn entry(by_path: &mut BTreeMap<String, Verdicts>, source: Arc<SourceFile>) -> &mut Verdicts {
+        let path = source.path.clone();
+        by_path.entry(path).or_insert_with(|| Verdicts {
+            source,
+            verdicts: Vec::new(),
+            linked: Vec::new(),
+        })
+    }
+    for h in all {
+        entry(&mut by_path, h.source)
+            .verdicts
+            .push((h.diagnostic, h.visible));
+    }
+    for (source, span) in linked {
+        entry(&mut by_path, source).linked.push(span);
+    }
+    for (path, found) in by_path {
+        let Verdicts {
+            source,
+            verdicts: diags,
+            linked,
+        } = found;
         let at = match files.iter().position(|f| f.path == path) {
             Some(i) => i,
+            None if diags.is_empty() => continue,
             None => {
                 files.push(FileOutcome {
                     path: path.clone(),
@@ -1025,8 +1068,20 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
             }
         };
         let outcome = &mut files[at];
+        // The header's own findings in functions a unit ran its rule on, in
+        // context, and found nothing in.
+        let own = outcome.diagnostics.len();
+        outcome.diagnostics.retain(|o| {
+            let in_linked =
+                (linked.iter()).any(|&(start, end)| start <= o.span.start && o.span.end <= end);
+            let rule_saw_it = rules::lookup(&o.code).is_some_and(|m| m.checks_linked_functions);
+            !(in_linked && rule_saw_it)
+                || diags.iter().any(|(d, _)| {
+                    d.code == o.code && d.span.start == o.span.start && d.span.end == o.span.end
+                })
+        });
+        let mut changed = outcome.diagnostics.len() != own;
         let before = outcome.diagnostics.len();
-        let mut changed = false;
         let mut overruled: Vec<usize> = Vec::new();
         for (d, visible) in diags {
             let own = outcome.diagnostics[..before].iter().position(|o| {
@@ -1083,12 +1138,17 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
 /// names it by the path its include resolved to (an absolute include
 /// directory, a run on `../src` or an absolute path), and matching by text
 /// reported its findings twice. Matched by canonical path, looked up only
-/// for spellings no checked file has.
-fn respell_header_paths(files: &[FileOutcome], found: &mut [HeaderDiagnostic]) {
+/// for spellings no checked file has; the header's linked functions
+/// (`header_functions`) are respelt alike.
+fn respell_header_paths(
+    files: &[FileOutcome],
+    found: &mut [HeaderDiagnostic],
+    linked: &mut [(Arc<SourceFile>, ir::ByteSpan)],
+) {
     let spelt: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    if found
-        .iter()
-        .all(|h| spelt.contains(h.diagnostic.path.as_str()))
+    let unspelt = |path: &str| !spelt.contains(path);
+    if !found.iter().any(|h| unspelt(&h.diagnostic.path))
+        && !linked.iter().any(|l| unspelt(&l.0.path))
     {
         return;
     }
@@ -1098,21 +1158,29 @@ fn respell_header_paths(files: &[FileOutcome], found: &mut [HeaderDiagnostic]) {
     // Per header spelling, once: the checked file's spelling and the
     // header's text under it (a header has several findings).
     let mut respelt: BTreeMap<String, Option<Arc<SourceFile>>> = BTreeMap::new();
-    for h in found.iter_mut() {
-        if spelt.contains(h.diagnostic.path.as_str()) {
-            continue;
+    let mut respell = |source: &Arc<SourceFile>| -> Option<Arc<SourceFile>> {
+        if !unspelt(&source.path) {
+            return None;
         }
-        let source = respelt.entry(h.diagnostic.path.clone()).or_insert_with(|| {
-            let path = *by_canonical.get(&std::fs::canonicalize(&h.diagnostic.path).ok()?)?;
+        let entry = respelt.entry(source.path.clone()).or_insert_with(|| {
+            let path = *by_canonical.get(&std::fs::canonicalize(&source.path).ok()?)?;
             Some(Arc::new(SourceFile::from_string(
                 path.to_owned(),
-                h.source.text.clone(),
-                h.source.lossy,
+                source.text.clone(),
+                source.lossy,
             )))
         });
-        if let Some(source) = source {
+        entry.clone()
+    };
+    for h in found.iter_mut() {
+        if let Some(source) = respell(&h.source) {
             h.diagnostic.path = source.path.clone();
-            h.source = Arc::clone(source);
+            h.source = source;
+        }
+    }
+    for l in linked.iter_mut() {
+        if let Some(source) = respell(&l.0) {
+            l.0 = source;
         }
     }
 }

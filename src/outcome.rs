@@ -49,6 +49,10 @@ pub struct FileOutcome {
     /// Findings inside included headers, seen in this file's context; the
     /// run reports each once, at the header (`engine::merge_header_findings`).
     pub header_diagnostics: Vec<HeaderDiagnostic>,
+    /// The header functions this file's unit linked and ran its rules on
+    /// (header text, function span): where the unit reported nothing, the
+    /// header's own run, without the includer's context, is overruled.
+    pub header_functions: Vec<(Arc<SourceFile>, (usize, usize))>,
     /// `#include`s of the translation unit resolved to a file.
     pub includes_resolved: usize,
     /// Included names that resolved to no file.

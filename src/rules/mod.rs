@@ -35,6 +35,11 @@ pub struct RuleMeta {
     pub has_fix: bool,
     /// The rule's page from `rules/`, embedded at build time.
     pub page: &'static str,
+    /// Whether the rule checks the header functions a translation unit
+    /// links in (an IR rule), not only the file's own text: only then does
+    /// a unit that found nothing in a header function overrule the
+    /// header's own run (`engine::merge_header_findings`).
+    pub checks_linked_functions: bool,
 }
 
 /// Everything a rule may look at for one file.

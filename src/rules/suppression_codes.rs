@@ -11,6 +11,7 @@ pub static UNUSED_SUPPRESSION: RuleMeta = RuleMeta {
     summary: "Suppression comment that suppresses nothing",
     has_fix: true,
     page: include_str!("../../rules/WL100-unused-suppression.md"),
+    checks_linked_functions: false,
 };
 
 pub static SUPPRESSION_WITHOUT_REASON: RuleMeta = RuleMeta {
@@ -20,6 +21,7 @@ pub static SUPPRESSION_WITHOUT_REASON: RuleMeta = RuleMeta {
     summary: "Suppression comment that does not say why",
     has_fix: false,
     page: include_str!("../../rules/WL101-suppression-without-reason.md"),
+    checks_linked_functions: false,
 };
 
 pub static INVALID_SUPPRESSION: RuleMeta = RuleMeta {
@@ -29,4 +31,5 @@ pub static INVALID_SUPPRESSION: RuleMeta = RuleMeta {
     summary: "Malformed suppression comment, or one naming an unknown rule",
     has_fix: false,
     page: include_str!("../../rules/WL102-invalid-suppression.md"),
+    checks_linked_functions: false,
 };

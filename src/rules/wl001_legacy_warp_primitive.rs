@@ -27,6 +27,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Maskless pre-CUDA-9 warp primitive (__shfl, __ballot, __any, …)",
     has_fix: true,
     page: include_str!("../../rules/WL001-legacy-warp-primitive.md"),
+    checks_linked_functions: false,
 };
 
 /// Legacy name, its `_sync` replacement, and the replacement's parameters.
@@ -238,7 +239,15 @@ fn ir_claim(
 /// Legacy calls in the IR, by span, so each finding finds its call at once.
 fn legacy_calls_by_span(cx: &RuleContext) -> HashMap<(usize, usize), (usize, u32)> {
     let mut out = HashMap::default();
-    for (fi, f) in cx.module.functions.iter().enumerate() {
+    // The file's own functions: a linked header function's spans point
+    // into its header.
+    for (fi, f) in cx
+        .module
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.file == 0)
+    {
         for (ei, e) in f.exprs.iter().enumerate() {
             if let ExprKind::Call(c) = &e.kind
                 && legacy_entry(&c.name).is_some()

@@ -25,6 +25,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Warp primitive whose mask names lanes that cannot reach it",
     has_fix: true,
     page: include_str!("../../rules/WL002-full-mask-in-divergent-code.md"),
+    checks_linked_functions: true,
 };
 
 const CLASSES: &[Class] = &[Class::AbsentLanes, Class::ReadsExited, Class::MaskDisagree];

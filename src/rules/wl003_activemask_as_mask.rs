@@ -21,6 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "__activemask() used as the set of lanes that should take part",
     has_fix: true,
     page: include_str!("../../rules/WL003-activemask-as-mask.md"),
+    checks_linked_functions: true,
 };
 
 const CLASSES: &[Class] = &[Class::ScheduleDependent];

@@ -21,6 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Lanes of a warp race on shared memory with no barrier between them",
     has_fix: true,
     page: include_str!("../../rules/WL004-unsynchronized-shared-memory.md"),
+    checks_linked_functions: true,
 };
 
 impl Rule for UnsynchronizedSharedMemory {

@@ -24,6 +24,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Shuffle width that is not a power of two no larger than 32",
     has_fix: false,
     page: include_str!("../../rules/WL005-shuffle-width-not-power-of-two.md"),
+    checks_linked_functions: true,
 };
 
 impl Rule for ShuffleWidthNotPowerOfTwo {

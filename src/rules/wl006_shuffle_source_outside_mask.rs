@@ -27,6 +27,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Shuffle source lane or calling lane outside the mask",
     has_fix: false,
     page: include_str!("../../rules/WL006-shuffle-source-outside-mask.md"),
+    checks_linked_functions: true,
 };
 
 const CLASSES: &[Class] = &[Class::SourceOutsideMask, Class::CallerNotInMask];

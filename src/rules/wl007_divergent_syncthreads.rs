@@ -21,6 +21,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "__syncthreads() reached by only some threads of the block, or a named barrier by some lanes of a warp",
     has_fix: false,
     page: include_str!("../../rules/WL007-divergent-syncthreads.md"),
+    checks_linked_functions: true,
 };
 
 impl Rule for DivergentSyncthreads {

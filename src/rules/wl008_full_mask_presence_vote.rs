@@ -32,6 +32,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Device function asks which lanes are present with a full-mask vote, so it needs all 32",
     has_fix: false,
     page: include_str!("../../rules/WL008-full-mask-presence-vote.md"),
+    checks_linked_functions: true,
 };
 
 const CLASSES: &[Class] = &[Class::AbsentLanes, Class::ReadsExited, Class::MaskDisagree];
@@ -48,9 +49,10 @@ impl Rule for FullMaskPresenceVote {
     }
 
     fn check(&self, cx: &RuleContext, out: &mut Vec<Finding>) {
-        let src = &cx.file.source;
         let sites = call_sites(cx.module, cx.facts);
         for (fi, f) in cx.module.functions.iter().enumerate() {
+            // A linked header function's spans point into its header.
+            let src = cx.source_of(fi);
             // A kernel's lanes are visible: WL002 judges its full masks. A
             // lambda passed on as a value has callers the module does not
             // see, so whether its callers are visible cannot be told:
@@ -73,7 +75,7 @@ impl Rule for FullMaskPresenceVote {
                 continue;
             }
             let callers = callers_of(fi, &sites, cx.module);
-            let unseen = unseen_callers(src, f, &callers);
+            let unseen = unseen_callers(cx, src, f, &callers);
             let caller_labels: Vec<(usize, usize, String)> = callers
                 .iter()
                 .filter(|c| c.context.warp_divergent())
@@ -317,7 +319,12 @@ fn callers_of<'s, 'm>(
 
 /// The assumption a finding stays undecided under when no run confirms
 /// it; `None` when every caller is visible (`static` in a `.cu` file).
-fn unseen_callers(src: &SourceFile, f: &Function, callers: &[&CallSite]) -> Option<String> {
+fn unseen_callers(
+    cx: &RuleContext,
+    src: &SourceFile,
+    f: &Function,
+    callers: &[&CallSite],
+) -> Option<String> {
     let is_static = src.text.get(f.span.0..f.name_span.0).is_some_and(|head| {
         head.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .any(|w| w == "static")
@@ -335,7 +342,10 @@ fn unseen_callers(src: &SourceFile, f: &Function, callers: &[&CallSite]) -> Opti
         let list: Vec<String> = callers
             .iter()
             .take(3)
-            .map(|c| format!("`{}` line {}", c.f.name, src.line_col(c.span().0).0))
+            .map(|c| {
+                let line = cx.source_of(c.function).line_col(c.span().0).0;
+                format!("`{}` line {line}", c.f.name)
+            })
             .collect();
         format!(
             "callers not all visible: the runs from the callers in this file ({}) showed no missing lane, but `{}` can be called from elsewhere; {consequence}",

@@ -25,6 +25,7 @@ pub static META: RuleMeta = RuleMeta {
     summary: "Named barrier whose thread count the warps that arrive cannot meet",
     has_fix: false,
     page: include_str!("../../rules/WL009-named-barrier-count.md"),
+    checks_linked_functions: true,
 };
 
 impl Rule for NamedBarrierCount {
