@@ -1074,7 +1074,7 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
         outcome.diagnostics.retain(|o| {
             let in_linked =
                 (linked.iter()).any(|&(start, end)| start <= o.span.start && o.span.end <= end);
-            let rule_saw_it = rules::lookup(&o.code).is_some_and(|m| m.checks_linked_functions);
+            let rule_saw_it = rules::lookup(o.code).is_some_and(|m| m.checks_linked_functions);
             !(in_linked && rule_saw_it)
                 || diags.iter().any(|(d, _)| {
                     d.code == o.code && d.span.start == o.span.start && d.span.end == o.span.end
