@@ -161,6 +161,46 @@ impl Levels {
         slots::stride_loop_is_block_uniform(forms, var, start, cond, step)
     }
 
+    /// `for (i = threadIdx.x + k; i < n; i += m)` with `k`, `n` and `m`
+    /// multiples of 32 the same for a whole warp, and `i` written nowhere
+    /// else: the lanes of a warp make as many trips. Lane `l` of the warp
+    /// whose slots start at `b` (a multiple of 32) stays while
+    /// `b + j·m + l < n`, and `b + j·m` and `n` are multiples of 32, so
+    /// that holds for every `l < 32` or for none. A block-stride loop over
+    /// a bound that is a multiple of 32 but not of the stride leaves whole
+    /// warps behind, never part of one.
+    pub fn stride_loop_is_warp_uniform(
+        &mut self,
+        s: &Scope,
+        var: &str,
+        start: ExprId,
+        cond: ExprId,
+        step: ExprId,
+    ) -> bool {
+        let f = s.f;
+        let is_var = |e: ExprId| matches!(&f.expr(e).kind, ExprKind::Var(n) if n == var);
+        let bound = match &f.expr(cond).kind {
+            ExprKind::Binary(BinOp::Lt, i, n) if is_var(*i) => *n,
+            ExprKind::Binary(BinOp::Gt, n, i) if is_var(*i) => *n,
+            _ => return false,
+        };
+        let stride = match &f.expr(step).kind {
+            ExprKind::Assign {
+                op: Some(BinOp::Add),
+                lhs,
+                rhs,
+            } if is_var(*lhs) => *rhs,
+            _ => return false,
+        };
+        if s.facts.writes.get(var).copied().unwrap_or(0) != 1 {
+            return false;
+        }
+        let whole_warps = |e: Entry| e.level <= Level::Warp && e.mult32;
+        self.entry(s, start).thread_x_aligned
+            && whole_warps(self.entry(s, bound))
+            && whole_warps(self.entry(s, stride))
+    }
+
     fn entry(&mut self, s: &Scope, e: ExprId) -> Entry {
         if let Some(Some(m)) = self.memo.get(e as usize) {
             return *m;

@@ -557,6 +557,18 @@ impl Eval<'_> {
     fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.warp_aligned_offset(s, e))
     }
+    fn warp_stride_loop(
+        &mut self,
+        facts: &FnFacts,
+        var: &str,
+        start: ExprId,
+        cond: ExprId,
+        step: ExprId,
+    ) -> bool {
+        self.with_scope(facts, |t, s| {
+            t.stride_loop_is_warp_uniform(s, var, start, cond, step)
+        })
+    }
     fn stride_loop(
         &mut self,
         facts: &FnFacts,
@@ -1121,6 +1133,19 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                             && eval.stride_loop(facts, name, *start, *c, *st)
                         {
                             level = Level::Uniform;
+                        }
+                        // The same with multiples of 32: as many trips in
+                        // every lane of a warp (`Levels::stride_loop_is_warp_uniform`).
+                        if level == Level::Varying
+                            && let ([only], Some(c), Some(st)) = (init.as_slice(), cond, step)
+                            && let StmtKind::Decl {
+                                name,
+                                init: Some(start),
+                                ..
+                            } = &f.stmt(*only).kind
+                            && eval.warp_stride_loop(facts, name, *start, *c, *st)
+                        {
+                            level = Level::Warp;
                         }
                         if level == Level::Varying && states_converged(f, eval, &[body]) {
                             level = Level::Warp;

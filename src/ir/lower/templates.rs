@@ -481,10 +481,10 @@ fn mark_run_as_instances(fns: &mut [Function], templates: impl Iterator<Item = u
     }
 }
 
-/// What a call states for template `t`: every one of its values
-/// ([`values_of_call`]) and the class it names for each type parameter
-/// (`None`: deduced, defaulted or not a class). `None` where a value is
-/// not stated or the call states nothing.
+/// What a call states for template `t`: its values ([`values_of_call`];
+/// one the caller does not know, its own template value, stays unbound)
+/// and the class it names for each type parameter (`None`: deduced,
+/// defaulted or not a class). `None` where the call states nothing.
 fn stated_by_call(
     t: &Function,
     written: &[String],
@@ -493,10 +493,7 @@ fn stated_by_call(
 ) -> Option<Stated> {
     let values = match t.template_values.is_empty() {
         true => Vec::new(),
-        false => values_of_call(t, written, &deduced.values, lookup)?
-            .into_iter()
-            .map(Some)
-            .collect(),
+        false => values_of_call(t, written, &deduced.values, lookup)?,
     };
     let classes = (t.type_params.iter())
         .map(|(param, at)| match written.get(*at) {
@@ -571,20 +568,24 @@ fn values_of_call(
     written: &[String],
     deduced: &[(&str, i64)],
     lookup: &dyn Fn(&str) -> Option<i64>,
-) -> Option<Vec<i64>> {
+) -> Option<Vec<Option<i64>>> {
     if t.template_positions.len() != t.template_values.len() {
-        let vals: Vec<i64> = (written.iter())
+        let vals: Vec<Option<i64>> = (written.iter())
             .filter_map(|a| eval_text(a, lookup, 0))
+            .map(Some)
             .collect();
         return (!written.is_empty() && vals.len() == t.template_values.len()).then_some(vals);
     }
-    (t.template_values.iter().zip(&t.template_positions))
+    // `fold<CS, kBins>` inside a template of `CS`: `NumBins` is known,
+    // `CS` stays the instance's template value.
+    let vals: Vec<Option<i64>> = (t.template_values.iter().zip(&t.template_positions))
         .map(|(name, &at)| match written.get(at) {
             Some(a) => eval_text(a, lookup, 0),
             None => (deduced.iter().find(|(d, _)| d == name).map(|(_, v)| *v))
                 .or_else(|| t.template_default(name)),
         })
-        .collect()
+        .collect();
+    vals.iter().any(Option::is_some).then_some(vals)
 }
 
 /// Kernel templates analysed as the instances the file launches: where
@@ -978,8 +979,11 @@ fn make_instance(
     stated: &Stated,
     site: Option<ByteSpan>,
 ) -> (Function, HashMap<String, i64>) {
-    let b: HashMap<String, i64> = (t.template_values.iter().cloned())
-        .zip(stated.values.iter().flatten().copied())
+    // Name by name: a value the call leaves unstated stays unbound (not
+    // the next stated one).
+    let b: HashMap<String, i64> = (t.template_values.iter())
+        .zip(&stated.values)
+        .filter_map(|(n, v)| Some((n.clone(), (*v)?)))
         .collect();
     // The names a stated class binds.
     let classes = stated.classes_for(&t.type_params);
