@@ -148,57 +148,37 @@ impl Levels {
         self.entry(s, e).warp_aligned_offset
     }
 
-    /// See [`slots::stride_loop_is_block_uniform`].
-    pub fn stride_loop_is_block_uniform(
-        &mut self,
-        s: &Scope,
-        var: &str,
-        start: ExprId,
-        cond: ExprId,
-        step: ExprId,
-    ) -> bool {
-        let forms = &mut Forms { table: self, s };
-        slots::stride_loop_is_block_uniform(forms, var, start, cond, step)
-    }
-
+    /// The level of a stride loop's trip count, where its shape decides
+    /// it: `Uniform` for a block-stride loop every thread runs as often
+    /// ([`slots::stride_loop_is_block_uniform`]), `Warp` for
     /// `for (i = threadIdx.x + k; i < n; i += m)` with `k`, `n` and `m`
-    /// multiples of 32 the same for a whole warp, and `i` written nowhere
-    /// else: the lanes of a warp make as many trips. Lane `l` of the warp
+    /// multiples of 32 the same for a whole warp. Lane `l` of the warp
     /// whose slots start at `b` (a multiple of 32) stays while
-    /// `b + j·m + l < n`, and `b + j·m` and `n` are multiples of 32, so
-    /// that holds for every `l < 32` or for none. A block-stride loop over
-    /// a bound that is a multiple of 32 but not of the stride leaves whole
-    /// warps behind, never part of one.
-    pub fn stride_loop_is_warp_uniform(
+    /// `b + j·m + l < n`; `b + j·m` and `n` are multiples of 32, so that
+    /// holds for every `l < 32` or for none: a bound that is a multiple of
+    /// 32 but not of the stride leaves whole warps behind, never part of
+    /// one. `var` is written nowhere else.
+    pub fn stride_loop_level(
         &mut self,
         s: &Scope,
         var: &str,
         start: ExprId,
         cond: ExprId,
         step: ExprId,
-    ) -> bool {
-        let f = s.f;
-        let is_var = |e: ExprId| matches!(&f.expr(e).kind, ExprKind::Var(n) if n == var);
-        let bound = match &f.expr(cond).kind {
-            ExprKind::Binary(BinOp::Lt, i, n) if is_var(*i) => *n,
-            ExprKind::Binary(BinOp::Gt, n, i) if is_var(*i) => *n,
-            _ => return false,
-        };
-        let stride = match &f.expr(step).kind {
-            ExprKind::Assign {
-                op: Some(BinOp::Add),
-                lhs,
-                rhs,
-            } if is_var(*lhs) => *rhs,
-            _ => return false,
-        };
+    ) -> Option<Level> {
+        let (bound, stride) = slots::stride_loop_parts(s.f, var, cond, step)?;
+        let forms = &mut Forms { table: self, s };
+        if slots::stride_loop_is_block_uniform(forms, var, start, bound, stride) {
+            return Some(Level::Uniform);
+        }
         if s.facts.writes.get(var).copied().unwrap_or(0) != 1 {
-            return false;
+            return None;
         }
         let whole_warps = |e: Entry| e.level <= Level::Warp && e.mult32;
-        self.entry(s, start).thread_x_aligned
+        (self.entry(s, start).thread_x_aligned
             && whole_warps(self.entry(s, bound))
-            && whole_warps(self.entry(s, stride))
+            && whole_warps(self.entry(s, stride)))
+        .then_some(Level::Warp)
     }
 
     fn entry(&mut self, s: &Scope, e: ExprId) -> Entry {

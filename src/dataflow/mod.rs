@@ -466,6 +466,11 @@ pub(crate) struct Eval<'a> {
     /// (`Vec<float, 4> v;`) are not: a class's `v[i]` and `v.size` may be
     /// a call and a constant, not the thread's stores.
     local_arrays: HashSet<String>,
+    /// Objects each thread holds by value (`fragment frag;`, not a
+    /// pointer, a reference or `__shared__`; `Function::object_locals`):
+    /// a store to a field of one
+    /// (`frag.ne = …`) makes the object as varying as what it stored.
+    local_objects: HashSet<String>,
     /// `__shared__` scalars and references: reading one by name loads a
     /// value (`int chosen = pick;`).
     cells: HashSet<String>,
@@ -557,18 +562,6 @@ impl Eval<'_> {
     fn offset(&mut self, facts: &FnFacts, e: ExprId) -> bool {
         self.with_scope(facts, |t, s| t.warp_aligned_offset(s, e))
     }
-    fn warp_stride_loop(
-        &mut self,
-        facts: &FnFacts,
-        var: &str,
-        start: ExprId,
-        cond: ExprId,
-        step: ExprId,
-    ) -> bool {
-        self.with_scope(facts, |t, s| {
-            t.stride_loop_is_warp_uniform(s, var, start, cond, step)
-        })
-    }
     fn stride_loop(
         &mut self,
         facts: &FnFacts,
@@ -576,10 +569,8 @@ impl Eval<'_> {
         start: ExprId,
         cond: ExprId,
         step: ExprId,
-    ) -> bool {
-        self.with_scope(facts, |t, s| {
-            t.stride_loop_is_block_uniform(s, var, start, cond, step)
-        })
+    ) -> Option<Level> {
+        self.with_scope(facts, |t, s| t.stride_loop_level(s, var, start, cond, step))
     }
 }
 
@@ -645,6 +636,19 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
                     is_pointer: false,
                     ..
                 } if !dims.is_empty() => Some(name.clone()),
+                _ => None,
+            })
+            .collect(),
+        local_objects: (f.stmts.iter())
+            .filter_map(|s| match &s.kind {
+                StmtKind::Decl {
+                    name,
+                    dims,
+                    shared: false,
+                    is_pointer: false,
+                    is_reference: false,
+                    ..
+                } if dims.is_empty() && f.object_locals.contains(name) => Some(name.clone()),
                 _ => None,
             })
             .collect(),
@@ -1122,7 +1126,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                         let mut invariant = cond.is_none_or(|c| eval.invariant(facts, c));
                         // `for (i = threadIdx.x; i < n; i += blockDim.x)`
                         // with `n` a multiple of `blockDim.x`: as many
-                        // trips in every thread (`slots.rs`).
+                        // trips in every thread (`slots.rs`); with `n` and
+                        // the stride multiples of 32, in every lane of a
+                        // warp (`Levels::stride_loop_level`).
                         if level != Level::Uniform
                             && let ([only], Some(c), Some(st)) = (init.as_slice(), cond, step)
                             && let StmtKind::Decl {
@@ -1130,22 +1136,9 @@ fn walk(f: &Function, eval: &mut Eval, facts: &mut FnFacts, ws: &mut WalkState, 
                                 init: Some(start),
                                 ..
                             } = &f.stmt(*only).kind
-                            && eval.stride_loop(facts, name, *start, *c, *st)
+                            && let Some(shape) = eval.stride_loop(facts, name, *start, *c, *st)
                         {
-                            level = Level::Uniform;
-                        }
-                        // The same with multiples of 32: as many trips in
-                        // every lane of a warp (`Levels::stride_loop_is_warp_uniform`).
-                        if level == Level::Varying
-                            && let ([only], Some(c), Some(st)) = (init.as_slice(), cond, step)
-                            && let StmtKind::Decl {
-                                name,
-                                init: Some(start),
-                                ..
-                            } = &f.stmt(*only).kind
-                            && eval.warp_stride_loop(facts, name, *start, *c, *st)
-                        {
-                            level = Level::Warp;
+                            level = level.min(shape);
                         }
                         if level == Level::Varying && states_converged(f, eval, &[body]) {
                             level = Level::Warp;
@@ -1287,6 +1280,20 @@ fn assignments(
                     let invariant = eval.invariant(facts, *rhs)
                         && indices.iter().all(|&i| eval.invariant(facts, i))
                         && control.invariant_for(eval, name);
+                    ws.define_invariant(facts, name, invariant);
+                } else if let Some(root) = f.store_root(*lhs)
+                    && root.part
+                    && root.indices.is_empty()
+                    && eval.local_objects.contains(root.name)
+                {
+                    // `frag.ne = 4 + 4 * (tid % 2)`: the thread's own object
+                    // now holds a lane-varying field. (An element, `v[i] =
+                    // …`, may be the class's `operator[]`: not followed.)
+                    let name = root.name;
+                    let lvl = eval.level(facts, *rhs).max(control.level_for(eval, name));
+                    raise(&mut facts.var_level, name, lvl);
+                    let invariant =
+                        eval.invariant(facts, *rhs) && control.invariant_for(eval, name);
                     ws.define_invariant(facts, name, invariant);
                 }
                 stack.push(*rhs);

@@ -104,20 +104,18 @@ fn cuts_at_slots(cx: &mut dyn SlotLeaves, slot: ExprId, other: ExprId, plus_one:
     })
 }
 
-/// `for (i = K·u + threadIdx.x; i < K·m; i += K)` (with `i` written
-/// nowhere else): every thread of the block runs it `m - u` times.
-pub fn stride_loop_is_block_uniform(
-    cx: &mut dyn SlotLeaves,
+/// The bound and the stride of `for (…; i < n; i += s)` (or `n > i`),
+/// for the loop variable `var`.
+pub fn stride_loop_parts(
+    f: &Function,
     var: &str,
-    start: ExprId,
     cond: ExprId,
     step: ExprId,
-) -> bool {
-    let f = cx.f();
+) -> Option<(ExprId, ExprId)> {
     let bound = match &f.expr(cond).kind {
         ExprKind::Binary(BinOp::Lt, i, n) if is_var(f, *i, var) => *n,
         ExprKind::Binary(BinOp::Gt, n, i) if is_var(f, *i, var) => *n,
-        _ => return false,
+        _ => return None,
     };
     let stride = match &f.expr(step).kind {
         ExprKind::Assign {
@@ -125,8 +123,21 @@ pub fn stride_loop_is_block_uniform(
             lhs,
             rhs,
         } if is_var(f, *lhs, var) => *rhs,
-        _ => return false,
+        _ => return None,
     };
+    Some((bound, stride))
+}
+
+/// `for (i = K·u + threadIdx.x; i < K·m; i += K)` (with `i` written
+/// nowhere else): every thread of the block runs it `m - u` times.
+pub fn stride_loop_is_block_uniform(
+    cx: &mut dyn SlotLeaves,
+    var: &str,
+    start: ExprId,
+    bound: ExprId,
+    stride: ExprId,
+) -> bool {
+    let f = cx.f();
     // A stride of whole blocks (`blockDim.x * gridDim.x` too: each test
     // cuts between the same blocks for every thread).
     let literal_stride = literal(f, stride);

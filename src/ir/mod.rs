@@ -239,6 +239,9 @@ pub struct Function {
     /// the argument and its construction. A callee calling that parameter
     /// runs the object's class's `operator()` (`lower::callables`).
     pub passed_objects: Vec<(ExprId, usize)>,
+    /// Locals declared by value with a class type (`fragment frag;`, `Tile
+    /// t{…}`): each thread's own object, whose fields it stores.
+    pub object_locals: Vec<String>,
     /// Arguments a callee's parameter may deduce a template parameter
     /// or a group from: a block or a tile of a known size (`tile_total(tile,
     /// v)` with `tile` a `thread_block_tile<16>`), an object of a named

@@ -508,6 +508,35 @@ pub(super) fn param_flags(p: Node, text: &str) -> (bool, bool) {
     (type_is_float(p, text), type_is_integral(p, text))
 }
 
+/// Per class name, the static data members (and enumerators) of its
+/// classes that none of them declares as a plain field: `t.ne` on an
+/// object of such a class reads one value for every thread, whatever the
+/// object (C++ reads the member from the object's type).
+#[derive(Default)]
+pub(super) struct StaticMembers(HashMap<String, Vec<String>>);
+
+impl StaticMembers {
+    pub(super) fn of(classes: &Classes) -> StaticMembers {
+        let mut out: HashMap<String, Vec<String>> = HashMap::default();
+        for (name, all) in &classes.by_name {
+            let statics: Vec<String> = (all.iter())
+                .flat_map(|c| c.statics.iter().map(|(n, ..)| n.clone()))
+                .filter(|n| !all.iter().any(|c| c.fields.iter().any(|f| &f.name == n)))
+                .collect();
+            if !statics.is_empty() {
+                out.insert(name.clone(), statics);
+            }
+        }
+        StaticMembers(out)
+    }
+
+    pub(super) fn has(&self, class: &str, member: &str) -> bool {
+        self.0
+            .get(class)
+            .is_some_and(|m| m.iter().any(|n| n == member))
+    }
+}
+
 /// The file's classes by name; a name may have several (a class
 /// template's specializations, same-named classes of two namespaces).
 #[derive(Default)]

@@ -138,6 +138,7 @@ pub(super) fn fold_constants(
     let text = file.source.text.as_str();
     let no_constants = HashMap::default();
     let no_aliases = HashMap::default();
+    let no_statics = super::classes::StaticMembers::default();
     let mut b = FnBuilder {
         file,
         env: &PreprocEnv::default(),
@@ -148,6 +149,8 @@ pub(super) fn fold_constants(
         lambda_base: 0,
         constants: &no_constants,
         groups: HashMap::default(),
+        statics: &no_statics,
+        var_classes: HashMap::default(),
         objects: HashMap::default(),
         aliases: HashMap::default(),
         file_aliases: &no_aliases,

@@ -159,12 +159,14 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
 
     let constants = fold_constants(file, &const_decls, &scopes);
     let file_aliases = aliases.into_map();
+    let statics = classes::StaticMembers::of(&classes);
     let mut cx = Lowerer {
         file,
         env,
         text,
         constants: &constants,
         classes: &classes,
+        statics: &statics,
         file_aliases: &file_aliases,
         cute_unscoped,
         module_fns: Vec::new(),
@@ -505,6 +507,7 @@ struct Lowerer<'a> {
     text: &'a str,
     constants: &'a HashMap<String, i64>,
     classes: &'a classes::Classes<'a>,
+    statics: &'a classes::StaticMembers,
     file_aliases: &'a HashMap<String, String>,
     cute_unscoped: bool,
     module_fns: Vec<Function>,
@@ -542,6 +545,12 @@ struct FnBuilder<'a> {
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
     groups: HashMap<String, coop::Group>,
+    /// The file's classes' static members, and the class each variable
+    /// in scope is declared with (objects, pointers and references alike):
+    /// `t.ne` reads `tile::ne` when `t` is a `tile<…>` and `ne` a static
+    /// member of `tile`.
+    statics: &'a classes::StaticMembers,
+    var_classes: HashMap<String, String>,
     /// Objects declared by value so far, by name: their construction
     /// (an index into `f.constructions`), for calls of their members.
     objects: HashMap<String, usize>,
@@ -640,6 +649,8 @@ impl<'a> Lowerer<'a> {
             lambda_base: 0,
             constants: self.constants,
             groups: HashMap::default(),
+            statics: self.statics,
+            var_classes: HashMap::default(),
             objects: HashMap::default(),
             aliases: HashMap::default(),
             file_aliases: self.file_aliases,
@@ -945,6 +956,19 @@ fn is_plain_value(n: Node) -> bool {
         Walk::Descend
     });
     plain
+}
+
+impl FnBuilder<'_> {
+    /// The class a declaration (a parameter's or a local's) names, through
+    /// the aliases in scope; `None` for a dependent or built-in type.
+    fn declared_class(&self, decl: Node, text: &str) -> Option<String> {
+        let written = object_class(decl, text)?;
+        match self.alias(written) {
+            Some(w) if self.is_dependent_type(w) => None,
+            Some(w) => Some(last_segment(w).to_owned()),
+            None => Some(written.to_owned()),
+        }
+    }
 }
 
 fn object_class<'t>(decl: Node, text: &'t str) -> Option<&'t str> {
@@ -1273,6 +1297,10 @@ impl FnBuilder<'_> {
             if !dims.is_empty() {
                 self.arrays.insert(name.clone());
             }
+            match self.declared_class(p, text) {
+                Some(c) => self.var_classes.insert(name.clone(), c),
+                None => self.var_classes.remove(&name),
+            };
             let default = p
                 .field("default_value")
                 .map(|v| self.lower_expr(v, text, 0, None));
@@ -1969,6 +1997,13 @@ impl FnBuilder<'_> {
                 self.lower_structured_binding(d, text, dest, site);
                 continue;
             };
+            match &class {
+                Some(c) => self.var_classes.insert(name.clone(), c.clone()),
+                None => self.var_classes.remove(&name),
+            };
+            if class.is_some() && object && !shared && !self.f.object_locals.contains(&name) {
+                self.f.object_locals.push(name.clone());
+            }
             if dim_nodes.is_empty() {
                 self.arrays.remove(&name);
             } else {
@@ -2093,6 +2128,7 @@ impl FnBuilder<'_> {
             self.variables.insert(name.clone());
             self.lambda_vars.remove(&name);
             self.objects.remove(&name);
+            self.var_classes.remove(&name);
             let id = self.stmt(
                 StmtKind::local(name, Some(element), false, false, IntType::Other),
                 at,
@@ -2303,6 +2339,16 @@ impl FnBuilder<'_> {
                 if arg.is_some_and(|a| a.kind() == "this") {
                     // `this->x` is the member's field `x`.
                     return self.expr(ExprKind::Var(field.to_owned()), span);
+                }
+                // A static member read through an object (`tile_float.ne`):
+                // the class's, one value for every thread.
+                if arg.is_some_and(|a| a.kind() == "identifier")
+                    && let Some(class) = self.var_classes.get(base)
+                    && self.statics.has(class, field)
+                {
+                    let key = format!("{class}::{field}");
+                    self.f.scoped_names.insert(key.clone());
+                    return self.expr(ExprKind::Var(key), span);
                 }
                 match (base, dim) {
                     ("threadIdx", Some(d)) => ExprKind::Builtin(Builtin::ThreadIdx(d)),
@@ -2585,6 +2631,8 @@ impl FnBuilder<'_> {
             constants: self.constants,
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
+            statics: self.statics,
+            var_classes: self.var_classes.clone(),
             // Constructions index the enclosing function's list.
             objects: HashMap::default(),
             aliases: self.aliases.clone(),
@@ -2965,6 +3013,7 @@ fn empty_function() -> Function {
         lambda_writes: Vec::new(),
         bound_lambdas: Vec::new(),
         passed_objects: Vec::new(),
+        object_locals: Vec::new(),
         deducing_arguments: Vec::new(),
         deduced_params: Vec::new(),
         group_params: Vec::new(),
