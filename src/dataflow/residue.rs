@@ -1,5 +1,6 @@
-//! Compile-time values that are multiples of 32 whatever the template
-//! values are: `threadIdx.x >= kMath` then splits on warp boundaries.
+//! Values that are multiples of 32 whatever the template values and the
+//! inputs are: `threadIdx.x >= kMath` then splits on warp boundaries, and
+//! `for (i = lane; i < round_up<32>(n); i += 32)` keeps a warp together.
 //!
 //! A value is followed modulo 32 as a linear form `c + Σ aᵢ·xᵢ` over the
 //! template values `xᵢ` (integer and unsigned arithmetic both map onto
@@ -7,9 +8,9 @@
 //! `static_assert` (`ir::asserts`) gives a name its stated value (`X ==
 //! k`) or makes it `0` (`X % m == 0` with `m` a multiple of 32). Locals
 //! declared once and never written stand for their initializer; a call of
-//! a module function whose body is one `return e` (a constexpr helper)
-//! stands for `e` with its template values and parameters bound to the
-//! call's. Anything else (division, comparisons, calls of other functions)
+//! a module function whose every `return e` (at most four, a constexpr
+//! helper such as a round-up) has the same form stands for that form, with
+//! its template values and parameters bound to the call's. Anything else (division, comparisons, calls of other functions)
 //! has no form, except that `0 · anything` is `0`, so
 //! `(m == 64 ? 1 : 2) * kGroup` with `kGroup == 128` is a multiple of 32.
 //!
@@ -100,7 +101,7 @@ struct Ctx<'m> {
 /// values whose value is a multiple of 32 for every instantiation.
 pub fn multiples_of_32(f: &Function, module: &Module) -> HashSet<String> {
     let mut out = HashSet::default();
-    if f.stmts.is_empty() || f.template_values.is_empty() {
+    if f.stmts.is_empty() {
         return out;
     }
     let env = Env::new(f, module);
@@ -133,11 +134,14 @@ fn name_form(cx: &mut Ctx, env: &Env, name: &str, depth: usize) -> Option<Form> 
         Some(Stated::MultipleOf(m)) if m % 32 == 0 => return Some(Form::konst(0)),
         _ => {}
     }
-    if let Some(v) = cx.module.constants.get(name) {
-        return Some(Form::konst(*v));
-    }
+    // A local shadows the file's constant of its name (a member's prelude
+    // holds its own class's `kLanes`, the file's constants the last
+    // class's).
     if let Some(&init) = env.inits.get(name) {
         return form(cx, env, init, depth + 1);
+    }
+    if let Some(v) = cx.module.constants.get(name) {
+        return Some(Form::konst(*v));
     }
     if env.f.template_values.iter().any(|t| t == name) {
         return Some(Form::var(name));
@@ -208,13 +212,21 @@ fn form(cx: &mut Ctx, env: &Env, e: ExprId, depth: usize) -> Option<Form> {
 fn call_form(cx: &mut Ctx, env: &Env, c: &Call, depth: usize) -> Option<Form> {
     let g = cx.module.callee(c)?;
     let g = &cx.module.functions[g];
-    let [only] = g.body.as_slice() else {
+    // Every value it returns (`if (len == 0) return 0; return ((len - 1) /
+    // size + 1) * size;`); none may fall off the end.
+    let mut returns: Vec<ExprId> = Vec::new();
+    for s in &g.stmts {
+        match s.kind {
+            StmtKind::Return(Some(e)) => returns.push(e),
+            StmtKind::Return(None) => return None,
+            _ => {}
+        }
+    }
+    if returns.is_empty() || returns.len() > 4 {
         return None;
-    };
-    let StmtKind::Return(Some(ret)) = g.stmt(*only).kind else {
-        return None;
-    };
-    if g.template_values.len() != c.template_args.len()
+    }
+    // An instance has its values bound already (`round_up<32>`).
+    if (!g.template_values.is_empty() && g.template_values.len() != c.template_args.len())
         || g.params.iter().any(|p| p.of_field)
         || c.args.len() > g.params.len()
     {
@@ -245,5 +257,11 @@ fn call_form(cx: &mut Ctx, env: &Env, c: &Call, depth: usize) -> Option<Form> {
         };
         inner.bound.insert(p.name.clone(), v);
     }
-    form(cx, &inner, ret, depth + 1)
+    let first = form(cx, &inner, returns[0], depth + 1)?;
+    for &ret in &returns[1..] {
+        if form(cx, &inner, ret, depth + 1)? != first {
+            return None;
+        }
+    }
+    Some(first)
 }

@@ -55,6 +55,48 @@ __global__ void __launch_bounds__(kBlock) fold_skewed(unsigned *hist) {
   }
 }
 
+// Per-warp candidate scans round their trip count up to whole warps
+// through a helper, so that every lane calls the warp-wide step as often.
+namespace detail {
+template <int Multiple, typename T>
+__host__ __device__ constexpr T round_up(T len) {
+  if (len == 0) {
+    return 0;
+  }
+  return ((len - 1) / Multiple + 1) * Multiple;
+}
+}  // namespace detail
+
+__device__ __forceinline__ float warp_max(float v) {
+  for (int m = 16; m > 0; m >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, m));
+  return v;
+}
+
+// Clean: 32-lane rounds; lanes past `n` contribute -inf.
+__global__ void scan_rounded(const float *in, float *out, int n) {
+  int lane = threadIdx.x % 32;
+  int const rounds = detail::round_up<32>(n);
+  float best = -INFINITY;
+  for (int i = lane; i < rounds; i += 32) {
+    float v = i < n ? in[i] : -INFINITY;
+    best = fmaxf(best, warp_max(v));
+  }
+  out[threadIdx.x] = best;
+}
+
+// Look-alike: rounded to 16, so with n = 20 lanes 0-15 make a second trip
+// that lanes 16-31 do not.
+__global__ void scan_half_rounded(const float *in, float *out, int n) {
+  int lane = threadIdx.x % 32;
+  int const rounds = detail::round_up<16>(n);
+  float best = -INFINITY;
+  for (int i = lane; i < rounds; i += 32) {
+    float v = i < n ? in[i] : -INFINITY;
+    best = fmaxf(best, warp_max(v)); // expect: WL002
+  }
+  out[threadIdx.x] = best;
+}
+
 template __global__ void fold_bins<4>(unsigned *);
 template __global__ void fold_ragged<4>(unsigned *);
 template __global__ void fold_skewed<4>(unsigned *);
