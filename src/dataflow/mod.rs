@@ -574,6 +574,25 @@ impl Eval<'_> {
     }
 }
 
+/// The locals `f` declares whose declaration `keep` accepts, given
+/// whether it is an array, `__shared__`, a pointer and a reference.
+fn locals_where<'f>(
+    f: &'f Function,
+    keep: impl Fn(bool, bool, bool, bool) -> bool + 'f,
+) -> impl Iterator<Item = String> + 'f {
+    f.stmts.iter().filter_map(move |s| match &s.kind {
+        StmtKind::Decl {
+            name,
+            dims,
+            shared,
+            is_pointer,
+            is_reference,
+            ..
+        } if keep(!dims.is_empty(), *shared, *is_pointer, *is_reference) => Some(name.clone()),
+        _ => None,
+    })
+}
+
 pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> FnFacts {
     let mut facts = FnFacts {
         exchange_uniform: exchange::butterfly_results(f, module),
@@ -625,52 +644,23 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         module,
         callees: seed.callees,
         declared,
-        local_arrays: f
-            .stmts
-            .iter()
-            .filter_map(|s| match &s.kind {
-                StmtKind::Decl {
-                    name,
-                    dims,
-                    shared: false,
-                    is_pointer: false,
-                    ..
-                } if !dims.is_empty() => Some(name.clone()),
-                _ => None,
-            })
+        local_arrays: locals_where(f, |array, shared, pointer, _| array && !shared && !pointer)
             .collect(),
-        local_objects: (f.stmts.iter())
-            .filter_map(|s| match &s.kind {
-                StmtKind::Decl {
-                    name,
-                    dims,
-                    shared: false,
-                    is_pointer: false,
-                    is_reference: false,
-                    ..
-                } if dims.is_empty() && f.object_locals.contains(name) => Some(name.clone()),
-                _ => None,
-            })
-            .collect(),
-        cells: (f.stmts.iter())
-            .filter_map(|s| match &s.kind {
-                StmtKind::Decl {
-                    name,
-                    dims,
-                    shared,
-                    is_pointer: false,
-                    is_reference,
-                    ..
-                } if dims.is_empty() && (*shared || *is_reference) => Some(name.clone()),
-                _ => None,
-            })
-            .chain(
-                f.params
-                    .iter()
-                    .filter(|p| p.is_reference && !p.is_array)
-                    .map(|p| p.name.clone()),
-            )
-            .collect(),
+        local_objects: locals_where(f, |array, shared, pointer, reference| {
+            !(array || shared || pointer || reference)
+        })
+        .filter(|n| f.object_locals.contains(n))
+        .collect(),
+        cells: locals_where(f, |array, shared, pointer, reference| {
+            !array && !pointer && (shared || reference)
+        })
+        .chain(
+            f.params
+                .iter()
+                .filter(|p| p.is_reference && !p.is_array)
+                .map(|p| p.name.clone()),
+        )
+        .collect(),
         exits,
         loop_exits,
         table: Levels::new(f),
