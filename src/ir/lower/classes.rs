@@ -554,6 +554,45 @@ impl<'t> Classes<'t> {
         self.by_name.get(name)?.first()
     }
 
+    /// The value of static member `member` of the instance written
+    /// `written` (`Traits<6>`, of a class template with no specialization
+    /// in the file): its initializer folded with the instance's arguments
+    /// for the template's values, the class's other statics and the file's
+    /// constants. `None` where an argument or the initializer does not
+    /// fold. Bounded by `depth` (statics reading statics).
+    pub(super) fn instance_static(
+        &self,
+        written: &str,
+        member: &str,
+        constants: &HashMap<String, i64>,
+        text: &str,
+        depth: usize,
+    ) -> Option<i64> {
+        if depth > 4 {
+            return None;
+        }
+        let name = written.split('<').next()?.rsplit("::").next()?.trim();
+        let [info] = self.by_name.get(name)?.as_slice() else {
+            return None;
+        };
+        let args = crate::ir::template_args(written)?;
+        let value = |a: &str| super::templates::eval_text(a, &|n| constants.get(n).copied(), 0);
+        let bound: Vec<(&str, i64)> = (info.instance_params.iter())
+            .map(|p| Some((p.name.as_str(), value(p.arg(&args)?)?)))
+            .collect::<Option<_>>()?;
+        let (_, _, init) = info.statics.iter().find(|(n, ..)| n == member)?;
+        let lookup = |n: &str| {
+            (bound.iter().find(|(b, _)| *b == n).map(|(_, v)| *v))
+                .or_else(|| {
+                    (info.statics.iter().any(|(s, ..)| s == n) && n != member)
+                        .then(|| self.instance_static(written, n, constants, text, depth + 1))
+                        .flatten()
+                })
+                .or_else(|| constants.get(n).copied())
+        };
+        super::templates::eval_text(super::node_text(*init, text), &lookup, 0)
+    }
+
     /// Where the class of an object declared as `written` (`Reducer<32>`,
     /// `ns::Tile`) starts, where several classes have its name: the one
     /// written so, else the one of the scope it names or of the

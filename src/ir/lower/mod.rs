@@ -501,6 +501,36 @@ fn collect_launches<'t>(root: Node<'t>, text: &str, out: &mut Vec<Node<'t>>) {
     });
 }
 
+impl Lowerer<'_> {
+    /// `Traits<6>::kWidth`, or `T6::kWidth` with `using T6 = Traits<6>;`:
+    /// a static member of a class template instance the file defines, its
+    /// value for those arguments (`Classes::instance_static`).
+    fn fold_instance_statics(&self, b: &mut FnBuilder) {
+        for (id, written) in &b.qualified {
+            let (Some(scope), member) = crate::ir::split_scope(written) else {
+                continue;
+            };
+            let instance = match b.alias(scope.trim()) {
+                Some(w) => w.clone(),
+                None => scope.split_whitespace().collect(),
+            };
+            if !instance.contains('<') {
+                continue;
+            }
+            let e = &mut b.f.exprs[*id as usize];
+            if !matches!(&e.kind, ExprKind::Var(n) if n == last_segment(written)) {
+                continue;
+            }
+            if let Some(v) =
+                self.classes
+                    .instance_static(&instance, member.trim(), self.constants, self.text, 0)
+            {
+                e.kind = ExprKind::Int(v);
+            }
+        }
+    }
+}
+
 struct Lowerer<'a> {
     file: &'a ParsedFile,
     env: &'a PreprocEnv,
@@ -727,6 +757,7 @@ impl<'a> Lowerer<'a> {
             b.f.class_type_params = templates::scoping(types, &b.f.dependent_names);
         }
         b.read_class_constants(&own_scopes);
+        self.fold_instance_statics(&mut b);
         b.keep_scoped_names_apart(&own_scopes);
         // A lambda may read or write what it names whenever it is called.
         let named_by_lambdas: rustc_hash::FxHashSet<String> = b

@@ -1035,7 +1035,11 @@ fn mentions_values(f: &Function, e: ExprId, names: &[String]) -> bool {
 
 /// Fold a template argument's text: an integer, a bound name, or one binary
 /// operation of those (`N - 1`, `W / 2`, `(N >> 1)`).
-fn eval_text(s: &str, lookup: &dyn Fn(&str) -> Option<i64>, depth: usize) -> Option<i64> {
+pub(super) fn eval_text(
+    s: &str,
+    lookup: &dyn Fn(&str) -> Option<i64>,
+    depth: usize,
+) -> Option<i64> {
     let s = s.trim();
     if depth > 8 || s.is_empty() {
         return None;
