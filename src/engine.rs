@@ -1049,12 +1049,15 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
     for (source, span) in linked {
         entry(&mut by_path, source).linked.push(span);
     }
-    for (path, found) in by_path {
-        let Verdicts {
+    for (
+        path,
+        Verdicts {
             source,
             verdicts: diags,
             linked,
-        } = found;
+        },
+    ) in by_path
+    {
         let at = match files.iter().position(|f| f.path == path) {
             Some(i) => i,
             None if diags.is_empty() => continue,
@@ -1075,18 +1078,15 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
             let in_linked =
                 (linked.iter()).any(|&(start, end)| start <= o.span.start && o.span.end <= end);
             let rule_saw_it = rules::lookup(o.code).is_some_and(|m| m.checks_linked_functions);
-            !(in_linked && rule_saw_it)
-                || diags.iter().any(|(d, _)| {
-                    d.code == o.code && d.span.start == o.span.start && d.span.end == o.span.end
-                })
+            !(in_linked && rule_saw_it) || diags.iter().any(|(d, _)| same_site(d, o))
         });
         let mut changed = outcome.diagnostics.len() != own;
         let before = outcome.diagnostics.len();
         let mut overruled: Vec<usize> = Vec::new();
         for (d, visible) in diags {
-            let own = outcome.diagnostics[..before].iter().position(|o| {
-                o.code == d.code && o.span.start == d.span.start && o.span.end == d.span.end
-            });
+            let own = outcome.diagnostics[..before]
+                .iter()
+                .position(|o| same_site(o, &d));
             match own {
                 // The header's own run started in the helper, which has no
                 // caller there, and assumed its callers; a unit ran it
@@ -1132,6 +1132,11 @@ fn merge_header_findings(files: &mut Vec<FileOutcome>) {
             outcome.source = Some(source);
         }
     }
+}
+
+/// The same rule at the same span: one finding, whatever the verdict.
+fn same_site(a: &Diagnostic, b: &Diagnostic) -> bool {
+    a.code == b.code && a.span.start == b.span.start && a.span.end == b.span.end
 }
 
 /// A header that is also a checked file gets that file's spelling: a unit

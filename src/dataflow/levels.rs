@@ -174,10 +174,9 @@ impl Levels {
         if s.facts.writes.get(var).copied().unwrap_or(0) != 1 {
             return None;
         }
-        let whole_warps = |e: Entry| e.level <= Level::Warp && e.mult32;
         (self.entry(s, start).thread_x_aligned
-            && whole_warps(self.entry(s, bound))
-            && whole_warps(self.entry(s, stride)))
+            && self.entry(s, bound).whole_warps()
+            && self.entry(s, stride).whole_warps())
         .then_some(Level::Warp)
     }
 
@@ -471,10 +470,9 @@ impl Levels {
         // `tid < 32 * w` and `tid >= 32 * w` (w the same for the warp) cut
         // at a warp boundary whatever w is; `<=` and `>` cut after lane
         // 32·w, inside a warp, so only these two (and their mirrors).
-        let bound = |y: Entry| y.mult32 && y.level <= Level::Warp;
         let splits_on_warps = splits_on_warps
-            || (a.thread_x_aligned && bound(b) && matches!(op, BinOp::Lt | BinOp::Ge))
-            || (b.thread_x_aligned && bound(a) && matches!(op, BinOp::Gt | BinOp::Le));
+            || (a.thread_x_aligned && b.whole_warps() && matches!(op, BinOp::Lt | BinOp::Ge))
+            || (b.thread_x_aligned && a.whole_warps() && matches!(op, BinOp::Gt | BinOp::Le));
         let mult32 = match op {
             BinOp::Mul => a.mult32 || b.mult32,
             BinOp::Add | BinOp::Sub => a.mult32 && b.mult32,
@@ -715,6 +713,12 @@ fn var_entry(s: &Scope, name: &str) -> Entry {
 }
 
 impl Entry {
+    /// A multiple of 32 the same for a whole warp: `tid < e` cuts at a warp
+    /// boundary, and a stride of `e` keeps a warp's lanes together.
+    fn whole_warps(&self) -> bool {
+        self.mult32 && self.level <= Level::Warp
+    }
+
     fn plain(level: Level) -> Entry {
         Entry {
             level,

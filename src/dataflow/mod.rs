@@ -466,11 +466,6 @@ pub(crate) struct Eval<'a> {
     /// (`Vec<float, 4> v;`) are not: a class's `v[i]` and `v.size` may be
     /// a call and a constant, not the thread's stores.
     local_arrays: HashSet<String>,
-    /// Objects each thread holds by value (`fragment frag;`, not a
-    /// pointer, a reference or `__shared__`; `Function::object_locals`):
-    /// a store to a field of one
-    /// (`frag.ne = …`) makes the object as varying as what it stored.
-    local_objects: HashSet<String>,
     /// `__shared__` scalars and references: reading one by name loads a
     /// value (`int chosen = pick;`).
     cells: HashSet<String>,
@@ -646,11 +641,6 @@ pub(crate) fn analyze_function(f: &Function, module: &Module, seed: &Seed) -> Fn
         declared,
         local_arrays: locals_where(f, |array, shared, pointer, _| array && !shared && !pointer)
             .collect(),
-        local_objects: locals_where(f, |array, shared, pointer, reference| {
-            !(array || shared || pointer || reference)
-        })
-        .filter(|n| f.object_locals.contains(n))
-        .collect(),
         cells: locals_where(f, |array, shared, pointer, reference| {
             !array && !pointer && (shared || reference)
         })
@@ -1274,10 +1264,11 @@ fn assignments(
                 } else if let Some(root) = f.store_root(*lhs)
                     && root.part
                     && root.indices.is_empty()
-                    && eval.local_objects.contains(root.name)
+                    && f.object_locals.iter().any(|n| n == root.name)
                 {
                     // `frag.ne = 4 + 4 * (tid % 2)`: the thread's own object
-                    // now holds a lane-varying field. (An element, `v[i] =
+                    // (`Function::object_locals`) now holds a lane-varying
+                    // field. (An element, `v[i] =
                     // …`, may be the class's `operator[]`: not followed.)
                     let name = root.name;
                     let lvl = eval.level(facts, *rhs).max(control.level_for(eval, name));

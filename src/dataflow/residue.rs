@@ -10,8 +10,9 @@
 //! declared once and never written stand for their initializer; a call of
 //! a module function whose every `return e` (at most four, a constexpr
 //! helper such as a round-up) has the same form stands for that form, with
-//! its template values and parameters bound to the call's. Anything else (division, comparisons, calls of other functions)
-//! has no form, except that `0 · anything` is `0`, so
+//! its template values and parameters bound to the call's. Anything else
+//! (division, comparisons, calls of other functions) has no form, except
+//! that `0 · anything` is `0`, so
 //! `(m == 64 ? 1 : 2) * kGroup` with `kGroup == 128` is a multiple of 32.
 //!
 //! Bounded: [`MAX_DEPTH`] nested forms and [`MAX_STEPS`] per function.

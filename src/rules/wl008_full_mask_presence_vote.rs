@@ -21,7 +21,6 @@ use crate::dataflow::{self, Facts};
 use crate::diagnostic::Severity;
 use crate::ir::primitives::{COALESCED_LANES, VoteMode};
 use crate::ir::{ExprId, ExprKind, FnKind, Function, Module, Primitive};
-use crate::source::SourceFile;
 
 pub struct FullMaskPresenceVote;
 
@@ -75,7 +74,7 @@ impl Rule for FullMaskPresenceVote {
                 continue;
             }
             let callers = callers_of(fi, &sites, cx.module);
-            let unseen = unseen_callers(cx, src, f, &callers);
+            let unseen = unseen_callers(cx, fi, &callers);
             let caller_labels: Vec<(usize, usize, String)> = callers
                 .iter()
                 .filter(|c| c.context.warp_divergent())
@@ -319,12 +318,8 @@ fn callers_of<'s, 'm>(
 
 /// The assumption a finding stays undecided under when no run confirms
 /// it; `None` when every caller is visible (`static` in a `.cu` file).
-fn unseen_callers(
-    cx: &RuleContext,
-    src: &SourceFile,
-    f: &Function,
-    callers: &[&CallSite],
-) -> Option<String> {
+fn unseen_callers(cx: &RuleContext, fi: usize, callers: &[&CallSite]) -> Option<String> {
+    let (src, f) = (cx.source_of(fi), &cx.module.functions[fi]);
     let is_static = src.text.get(f.span.0..f.name_span.0).is_some_and(|head| {
         head.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
             .any(|w| w == "static")

@@ -508,33 +508,31 @@ pub(super) fn param_flags(p: Node, text: &str) -> (bool, bool) {
     (type_is_float(p, text), type_is_integral(p, text))
 }
 
-/// Per class name, the static data members (and enumerators) of its
-/// classes that none of them declares as a plain field: `t.ne` on an
-/// object of such a class reads one value for every thread, whatever the
-/// object (C++ reads the member from the object's type).
-#[derive(Default)]
-pub(super) struct StaticMembers(HashMap<String, Vec<String>>);
-
-impl StaticMembers {
-    pub(super) fn of(classes: &Classes) -> StaticMembers {
-        let mut out: HashMap<String, Vec<String>> = HashMap::default();
-        for (name, all) in &classes.by_name {
-            let statics: Vec<String> = (all.iter())
-                .flat_map(|c| c.statics.iter().map(|(n, ..)| n.clone()))
-                .filter(|n| !all.iter().any(|c| c.fields.iter().any(|f| &f.name == n)))
-                .collect();
-            if !statics.is_empty() {
-                out.insert(name.clone(), statics);
-            }
-        }
-        StaticMembers(out)
+/// Static member `member` of `info` with its template values `bound`:
+/// its initializer folded with them, the class's other statics (at most
+/// four deep) and the file's constants.
+fn static_value(
+    info: &ClassInfo,
+    bound: &[(&str, i64)],
+    member: &str,
+    constants: &HashMap<String, i64>,
+    text: &str,
+    depth: usize,
+) -> Option<i64> {
+    if depth > 4 {
+        return None;
     }
-
-    pub(super) fn has(&self, class: &str, member: &str) -> bool {
-        self.0
-            .get(class)
-            .is_some_and(|m| m.iter().any(|n| n == member))
-    }
+    let (_, _, init) = info.statics.iter().find(|(n, ..)| n == member)?;
+    let lookup = |n: &str| {
+        (bound.iter().find(|(b, _)| *b == n).map(|(_, v)| *v))
+            .or_else(|| {
+                (n != member)
+                    .then(|| static_value(info, bound, n, constants, text, depth + 1))
+                    .flatten()
+            })
+            .or_else(|| constants.get(n).copied())
+    };
+    super::templates::eval_text(super::node_text(*init, text), &lookup, 0)
 }
 
 /// The file's classes by name; a name may have several (a class
@@ -554,25 +552,34 @@ impl<'t> Classes<'t> {
         self.by_name.get(name)?.first()
     }
 
+    /// Whether `member` is a static data member (or an enumerator) of the
+    /// classes named `class` and a plain field of none: `t.ne` on an object
+    /// of such a class reads one value for every thread, whatever the
+    /// object (C++ reads the member from the object's type).
+    pub(super) fn has_static_member(&self, class: &str, member: &str) -> bool {
+        self.by_name.get(class).is_some_and(|all| {
+            all.iter()
+                .any(|c| c.statics.iter().any(|(n, ..)| n == member))
+                && !all
+                    .iter()
+                    .any(|c| c.fields.iter().any(|f| f.name == member))
+        })
+    }
+
     /// The value of static member `member` of the instance written
     /// `written` (`Traits<6>`, of a class template with no specialization
     /// in the file): its initializer folded with the instance's arguments
     /// for the template's values, the class's other statics and the file's
     /// constants. `None` where an argument or the initializer does not
-    /// fold. Bounded by `depth` (statics reading statics).
+    /// fold.
     pub(super) fn instance_static(
         &self,
         written: &str,
         member: &str,
         constants: &HashMap<String, i64>,
         text: &str,
-        depth: usize,
     ) -> Option<i64> {
-        if depth > 4 {
-            return None;
-        }
-        let name = written.split('<').next()?.rsplit("::").next()?.trim();
-        let [info] = self.by_name.get(name)?.as_slice() else {
+        let [info] = self.by_name.get(super::last_segment(written))?.as_slice() else {
             return None;
         };
         let args = crate::ir::template_args(written)?;
@@ -580,17 +587,7 @@ impl<'t> Classes<'t> {
         let bound: Vec<(&str, i64)> = (info.instance_params.iter())
             .map(|p| Some((p.name.as_str(), value(p.arg(&args)?)?)))
             .collect::<Option<_>>()?;
-        let (_, _, init) = info.statics.iter().find(|(n, ..)| n == member)?;
-        let lookup = |n: &str| {
-            (bound.iter().find(|(b, _)| *b == n).map(|(_, v)| *v))
-                .or_else(|| {
-                    (info.statics.iter().any(|(s, ..)| s == n) && n != member)
-                        .then(|| self.instance_static(written, n, constants, text, depth + 1))
-                        .flatten()
-                })
-                .or_else(|| constants.get(n).copied())
-        };
-        super::templates::eval_text(super::node_text(*init, text), &lookup, 0)
+        static_value(info, &bound, member, constants, text, 0)
     }
 
     /// Where the class of an object declared as `written` (`Reducer<32>`,

@@ -138,7 +138,7 @@ pub(super) fn fold_constants(
     let text = file.source.text.as_str();
     let no_constants = HashMap::default();
     let no_aliases = HashMap::default();
-    let no_statics = super::classes::StaticMembers::default();
+    let no_classes = super::classes::Classes::default();
     let mut b = FnBuilder {
         file,
         env: &PreprocEnv::default(),
@@ -149,7 +149,7 @@ pub(super) fn fold_constants(
         lambda_base: 0,
         constants: &no_constants,
         groups: HashMap::default(),
-        statics: &no_statics,
+        classes: &no_classes,
         var_classes: HashMap::default(),
         objects: HashMap::default(),
         aliases: HashMap::default(),

@@ -159,14 +159,12 @@ pub fn lower_file(file: &ParsedFile, env: &PreprocEnv) -> Module {
 
     let constants = fold_constants(file, &const_decls, &scopes);
     let file_aliases = aliases.into_map();
-    let statics = classes::StaticMembers::of(&classes);
     let mut cx = Lowerer {
         file,
         env,
         text,
         constants: &constants,
         classes: &classes,
-        statics: &statics,
         file_aliases: &file_aliases,
         cute_unscoped,
         module_fns: Vec::new(),
@@ -523,7 +521,7 @@ impl Lowerer<'_> {
             }
             if let Some(v) =
                 self.classes
-                    .instance_static(&instance, member.trim(), self.constants, self.text, 0)
+                    .instance_static(&instance, member.trim(), self.constants, self.text)
             {
                 e.kind = ExprKind::Int(v);
             }
@@ -537,7 +535,6 @@ struct Lowerer<'a> {
     text: &'a str,
     constants: &'a HashMap<String, i64>,
     classes: &'a classes::Classes<'a>,
-    statics: &'a classes::StaticMembers,
     file_aliases: &'a HashMap<String, String>,
     cute_unscoped: bool,
     module_fns: Vec<Function>,
@@ -575,11 +572,11 @@ struct FnBuilder<'a> {
     constants: &'a HashMap<String, i64>,
     /// Cooperative-group objects in scope, by name.
     groups: HashMap<String, coop::Group>,
-    /// The file's classes' static members, and the class each variable
-    /// in scope is declared with (objects, pointers and references alike):
-    /// `t.ne` reads `tile::ne` when `t` is a `tile<…>` and `ne` a static
-    /// member of `tile`.
-    statics: &'a classes::StaticMembers,
+    /// The file's classes, and the class each variable in scope is
+    /// declared with (objects, pointers and references alike): `t.ne`
+    /// reads `tile::ne` when `t` is a `tile<…>` and `ne` a static member
+    /// of `tile`.
+    classes: &'a classes::Classes<'a>,
     var_classes: HashMap<String, String>,
     /// Objects declared by value so far, by name: their construction
     /// (an index into `f.constructions`), for calls of their members.
@@ -679,7 +676,7 @@ impl<'a> Lowerer<'a> {
             lambda_base: 0,
             constants: self.constants,
             groups: HashMap::default(),
-            statics: self.statics,
+            classes: self.classes,
             var_classes: HashMap::default(),
             objects: HashMap::default(),
             aliases: HashMap::default(),
@@ -1981,11 +1978,7 @@ impl FnBuilder<'_> {
         let int_type = int_type(n, text);
         // An object of an alias's type is of the aliased class.
         let aliased = object_class(n, text).and_then(|c| self.alias(c)).cloned();
-        let class = match &aliased {
-            Some(w) if self.is_dependent_type(w) => None,
-            Some(w) => Some(last_segment(w).to_owned()),
-            None => object_class(n, text).map(str::to_owned),
-        };
+        let class = self.declared_class(n, text);
         let mut c = n.walk();
         let decls: Vec<Node> = n.children_by_field_name("declarator", &mut c).collect();
         for d in decls {
@@ -2032,7 +2025,9 @@ impl FnBuilder<'_> {
                 Some(c) => self.var_classes.insert(name.clone(), c.clone()),
                 None => self.var_classes.remove(&name),
             };
-            if class.is_some() && object && !shared && !self.f.object_locals.contains(&name) {
+            // By value: not a pointer, a reference or an array.
+            let by_value = object && !is_pointer && dim_nodes.is_empty() && !declares_reference(d);
+            if class.is_some() && by_value && !shared && !self.f.object_locals.contains(&name) {
                 self.f.object_locals.push(name.clone());
             }
             if dim_nodes.is_empty() {
@@ -2375,7 +2370,7 @@ impl FnBuilder<'_> {
                 // the class's, one value for every thread.
                 if arg.is_some_and(|a| a.kind() == "identifier")
                     && let Some(class) = self.var_classes.get(base)
-                    && self.statics.has(class, field)
+                    && self.classes.has_static_member(class, field)
                 {
                     let key = format!("{class}::{field}");
                     self.f.scoped_names.insert(key.clone());
@@ -2662,7 +2657,7 @@ impl FnBuilder<'_> {
             constants: self.constants,
             // Captured groups keep their meaning inside the lambda.
             groups: self.groups.clone(),
-            statics: self.statics,
+            classes: self.classes,
             var_classes: self.var_classes.clone(),
             // Constructions index the enclosing function's list.
             objects: HashMap::default(),
