@@ -69,8 +69,9 @@ pub enum Evidence {
     /// admits: shown only with `--min-confidence all`.
     ShapeDependent,
     /// The static evidence is direct, but every run that reached the site
-    /// (none of them a proof) kept the problem from showing: shown only with
-    /// `--min-confidence all`.
+    /// (none of them a proof) kept the problem from showing, or, where
+    /// others were cut short, one that ran to its end with lanes of the
+    /// warp missing at the site did: shown only with `--min-confidence all`.
     Contested,
     /// A lane-dependent guard on the path of a full-mask call, a barrier
     /// under a thread-dependent condition…: shown by default.

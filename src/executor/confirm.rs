@@ -180,6 +180,7 @@ pub fn confirm_findings(
     }
     let mut found: Vec<Option<(Observation, String, Witness)>> = vec![None; claims.len()];
     let mut reached: Vec<bool> = vec![false; claims.len()];
+    let mut quiet_to_the_end: Vec<bool> = vec![false; claims.len()];
     let mut incomplete: Vec<Option<String>> = vec![None; claims.len()];
     let mut split_guess: Vec<Option<String>> = vec![None; claims.len()];
     let mut runs_done: Vec<usize> = vec![0; claims.len()];
@@ -217,6 +218,7 @@ pub fn confirm_findings(
                 found[ci] = state.found;
             }
             reached[ci] |= state.reached;
+            quiet_to_the_end[ci] |= state.quiet_to_the_end;
             if incomplete[ci].is_none() {
                 incomplete[ci] = state.incomplete;
             }
@@ -337,7 +339,17 @@ pub fn confirm_findings(
                             ),
                         }
                     } else if let Some(why) = &incomplete[i] {
-                        format!("no run showed the problem, and {why}")
+                        // Runs cut short say nothing; one that ran to its
+                        // end, with lanes missing at the site's primitive,
+                        // contests the evidence.
+                        if quiet_to_the_end[i] && evidence == Evidence::Direct {
+                            evidence = Evidence::Contested;
+                            format!(
+                                "runs that reached it with lanes of the warp missing and ran to their end did not show the problem; others were cut short ({why})"
+                            )
+                        } else {
+                            format!("no run showed the problem, and {why}")
+                        }
                     } else {
                         // Runs reached the site and none showed it: the
                         // static evidence stands, but is contested.
@@ -381,6 +393,10 @@ struct RootOutcome {
 struct ClaimState {
     found: Option<(Observation, String, Witness)>,
     reached: bool,
+    /// A run that ran to its end executed the site's primitive with lanes
+    /// of the warp missing (the divergence the claim is about) and showed
+    /// nothing.
+    quiet_to_the_end: bool,
     incomplete: Option<String>,
     runs: usize,
     /// Set when an exact setup covered every run of this root and did not
@@ -590,6 +606,14 @@ fn explore_root<'m>(
                     st.reached = true;
                     if shown.is_empty() {
                         st.quiet_in |= 1 << setup.shape;
+                        st.quiet_to_the_end |= r.trace.incomplete.is_none()
+                            && !out_of_budget
+                            && r.trace.collectives.iter().any(|c| {
+                                c.active != c.present
+                                    && c.chain
+                                        .iter()
+                                        .any(|x| claim.sites.iter().any(|s| *x == at(s)))
+                            });
                     }
                 }
                 if let Some(why) = &r.trace.incomplete {
@@ -1338,6 +1362,12 @@ fn setups_for<'m>(
     let count = count.max(blocks.len()) + if stated { blocks.len() } else { 0 };
     let chosen_inputs: rustc_hash::FxHashSet<String> =
         free.iter().map(|n| (*n).to_owned()).collect();
+    let asserted = super::asserted::Asserted::of(module, f, &free);
+    let pool_of: HashMap<&str, &[i64]> = free
+        .iter()
+        .zip(&pools)
+        .map(|(n, p)| (*n, p.as_slice()))
+        .collect();
     let mut out = Vec::new();
     for (shape, &block_dim) in shapes.iter().enumerate() {
         // Other admitted shapes get a few setups each.
@@ -1354,6 +1384,15 @@ fn setups_for<'m>(
                     None => pool[(r + k) % pool.len()],
                 };
                 inputs.insert((*name).to_owned(), v);
+            }
+            if let Some(a) = &asserted
+                && !a.admits(&inputs)
+            {
+                // Values no instantiation compiles with: mended, or no run.
+                let Some(mended) = a.mend(&inputs, &pool_of, r) else {
+                    continue;
+                };
+                inputs.extend(mended);
             }
             let shown: BTreeMap<String, i64> =
                 inputs.iter().map(|(k, v)| (k.clone(), *v)).collect();

@@ -5,6 +5,7 @@
 //! schedules), and turns what it saw into observations (`check.rs`) that
 //! confirm or refute the rules' findings with a witness (`confirm.rs`).
 
+mod asserted;
 pub mod check;
 pub mod confirm;
 pub mod interp;

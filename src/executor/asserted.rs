@@ -1,0 +1,211 @@
+//! Runs the code's `static_assert`s admit.
+//!
+//! An instantiation whose assertion fails does not compile, so a setup
+//! whose chosen compile-time values break one (`THREADS_PER_ROW =
+//! NUM_EXPERTS / VPT` that is not a power of two dividing the warp) is a
+//! run no launch makes: it can neither show nor contest a finding. Such a
+//! setup is mended: the values the assertions read are searched again,
+//! from their pools widened with the powers of two such assertions usually
+//! ask for, by a backtracking search with a step budget. A setup no search
+//! mends is dropped.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::ir::{ExprId, ExprKind, Function, Module, StmtKind};
+
+/// Sizes an assertion over widths and counts usually asks for.
+const POWERS_OF_TWO: [i64; 6] = [8, 4, 2, 16, 32, 1];
+
+/// Assertion checks one search may make: a bound on the product of the
+/// pools, which the assertions usually prune long before.
+const MAX_SEARCH_STEPS: usize = 2048;
+
+/// Most names one search assigns (the assertions rarely read more).
+const MAX_SEARCHED_NAMES: usize = 8;
+
+/// A function's top-level `static_assert`s, with what they read.
+pub(super) struct Asserted<'m> {
+    module: &'m Module,
+    f: &'m Function,
+    /// Constant locals of the body the assertions read (directly or
+    /// through each other), in declaration order: name and initializer.
+    derived: Vec<(&'m str, ExprId)>,
+    /// The chosen inputs the assertions read, in the order searched.
+    names: Vec<String>,
+}
+
+impl<'m> Asserted<'m> {
+    /// `None` where no assertion reads a chosen input.
+    pub(super) fn of(module: &'m Module, f: &'m Function, chosen: &[&str]) -> Option<Self> {
+        if f.asserts.is_empty() {
+            return None;
+        }
+        let locals = f.unwritten_locals();
+        // The names the assertions read, through the locals they read.
+        let mut read: Vec<&str> = Vec::new();
+        let mut work: Vec<ExprId> = f.asserts.clone();
+        let mut steps = 0usize;
+        while let Some(e) = work.pop() {
+            steps += 1;
+            if steps > f.exprs.len() + f.asserts.len() {
+                break; // every expression at most once
+            }
+            let kind = &f.expr(e).kind;
+            if let ExprKind::Var(name) = kind
+                && !read.contains(&name.as_str())
+            {
+                read.push(name);
+                if let Some(&init) = locals.get(name.as_str()) {
+                    work.push(init);
+                }
+            }
+            work.extend(kind.children());
+        }
+        let derived: Vec<(&str, ExprId)> = f
+            .body
+            .iter()
+            .filter_map(|&s| match &f.stmt(s).kind {
+                StmtKind::Decl {
+                    name,
+                    init: Some(init),
+                    ..
+                } if read.contains(&name.as_str()) && locals.contains_key(name.as_str()) => {
+                    Some((name.as_str(), *init))
+                }
+                _ => None,
+            })
+            .collect();
+        let names: Vec<String> = chosen
+            .iter()
+            .filter(|n| read.contains(n))
+            .take(MAX_SEARCHED_NAMES)
+            .map(|n| (*n).to_owned())
+            .collect();
+        (!names.is_empty()).then_some(Asserted {
+            module,
+            f,
+            derived,
+            names,
+        })
+    }
+
+    /// Whether no assertion is false with these inputs (one that cannot
+    /// be evaluated is no evidence either way).
+    pub(super) fn admits(&self, inputs: &HashMap<String, i64>) -> bool {
+        let mut known: HashMap<&str, i64> = HashMap::default();
+        let lookup = |known: &HashMap<&str, i64>, name: &str| {
+            inputs
+                .get(name)
+                .or_else(|| known.get(name))
+                .copied()
+                .or_else(|| self.module.constant(self.f, name))
+        };
+        for &(name, init) in &self.derived {
+            if self.divides_by_zero(init, &|n| lookup(&known, n)) {
+                return false;
+            }
+            if let Some(v) = crate::ir::fold::eval(self.f, init, &|n| lookup(&known, n), 0) {
+                known.insert(name, v);
+            }
+        }
+        self.f.asserts.iter().all(|&a| {
+            let lookup = |n: &str| lookup(&known, n);
+            !self.divides_by_zero(a, &lookup)
+                && crate::ir::fold::eval(self.f, a, &lookup, 0) != Some(0)
+        })
+    }
+
+    /// Whether `e` divides by a value that is zero (`BYTES / sizeof(T)`
+    /// of 0 as a divisor): a constant expression that does not compile.
+    fn divides_by_zero(&self, e: ExprId, lookup: &dyn Fn(&str) -> Option<i64>) -> bool {
+        let mut work = vec![e];
+        let mut seen = 0usize;
+        while let Some(e) = work.pop() {
+            seen += 1;
+            if seen > self.f.exprs.len() {
+                return false;
+            }
+            let kind = &self.f.expr(e).kind;
+            if let ExprKind::Binary(crate::ir::BinOp::Div | crate::ir::BinOp::Rem, _, d) = kind
+                && crate::ir::fold::eval(self.f, *d, lookup, 0) == Some(0)
+            {
+                return true;
+            }
+            work.extend(kind.children());
+        }
+        false
+    }
+
+    /// Values for the asserted names that, with the rest of `inputs`,
+    /// keep every assertion: each name tries its pool, then the powers of
+    /// two, starting `rotation` values in (so that setups differ). `None`
+    /// where the search finds none within its budget.
+    pub(super) fn mend(
+        &self,
+        inputs: &HashMap<String, i64>,
+        pools: &HashMap<&str, &[i64]>,
+        rotation: usize,
+    ) -> Option<Vec<(String, i64)>> {
+        let values: Vec<Vec<i64>> = self
+            .names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let mut vs: Vec<i64> = pools
+                    .get(n.as_str())
+                    .map(|p| p.to_vec())
+                    .unwrap_or_default();
+                for v in POWERS_OF_TWO {
+                    if !vs.contains(&v) {
+                        vs.push(v);
+                    }
+                }
+                // Each name its own offset, as setups cycle their pools.
+                let k = (rotation + i) % vs.len();
+                vs.rotate_left(k);
+                vs
+            })
+            .collect();
+        let mut trial = inputs.clone();
+        for n in &self.names {
+            trial.remove(n);
+        }
+        // Depth-first over the names in order; `at[d]` is the index of the
+        // value name `d` holds.
+        let mut at: Vec<usize> = Vec::with_capacity(self.names.len());
+        let mut steps = 0usize;
+        loop {
+            let d = at.len();
+            if d == self.names.len() {
+                return Some(
+                    self.names
+                        .iter()
+                        .cloned()
+                        .zip(at.iter().enumerate().map(|(i, &k)| values[i][k]))
+                        .collect(),
+                );
+            }
+            at.push(0);
+            // Advance to the next value that keeps the assertions,
+            // backtracking when a name runs out of values.
+            loop {
+                let d = at.len() - 1;
+                if at[d] == values[d].len() {
+                    at.pop();
+                    trial.remove(&self.names[d]);
+                    *at.last_mut()? += 1;
+                    continue;
+                }
+                steps += 1;
+                if steps > MAX_SEARCH_STEPS {
+                    return None;
+                }
+                trial.insert(self.names[d].clone(), values[d][at[d]]);
+                if self.admits(&trial) {
+                    break;
+                }
+                at[d] += 1;
+            }
+        }
+    }
+}
