@@ -209,3 +209,81 @@ impl<'m> Asserted<'m> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(src: &str) -> Module {
+        let source = crate::source::SourceFile::new("t.cu", src.as_bytes());
+        let parsed = crate::frontend::parse(source).expect("parses");
+        crate::ir::lower_file(&parsed, &crate::frontend::PreprocEnv::default())
+    }
+
+    fn inputs(values: &[(&str, i64)]) -> HashMap<String, i64> {
+        values.iter().map(|(n, v)| ((*n).to_owned(), *v)).collect()
+    }
+
+    const ROWS: &str = "template <int kPer, int kItems>
+        __global__ void k(float *p) {
+          constexpr int kLanes = kItems / kPer;
+          static_assert(32 % kLanes == 0, \"divides the warp\");
+          p[threadIdx.x] = kLanes;
+        }";
+
+    #[test]
+    fn a_setup_is_admitted_only_where_the_assertions_hold() {
+        let m = module(ROWS);
+        let a = Asserted::of(&m, &m.functions[0], &["kPer", "kItems"]).expect("asserted");
+        assert!(a.admits(&inputs(&[("kPer", 2), ("kItems", 16)])));
+        // 20 / 20 is 1, which divides 32; 100 / 20 is 5, which does not.
+        assert!(a.admits(&inputs(&[("kPer", 20), ("kItems", 20)])));
+        assert!(!a.admits(&inputs(&[("kPer", 20), ("kItems", 100)])));
+        // 1 / 20 is 0: `32 % 0` does not compile.
+        assert!(!a.admits(&inputs(&[("kPer", 20), ("kItems", 1)])));
+        // An input the assertions do not read leaves them unknown: admitted.
+        assert!(a.admits(&inputs(&[("kPer", 20)])));
+    }
+
+    #[test]
+    fn a_broken_setup_is_mended_with_values_that_keep_the_assertions() {
+        let m = module(ROWS);
+        let a = Asserted::of(&m, &m.functions[0], &["kPer", "kItems"]).expect("asserted");
+        let pools: HashMap<&str, &[i64]> =
+            [("kPer", &[20i64, 100][..]), ("kItems", &[100i64, 33][..])]
+                .into_iter()
+                .collect();
+        let broken = inputs(&[("kPer", 20), ("kItems", 100)]);
+        for rotation in 0..4 {
+            let mut mended = broken.clone();
+            mended.extend(a.mend(&broken, &pools, rotation).expect("mended"));
+            assert!(a.admits(&mended), "{mended:?}");
+        }
+    }
+
+    #[test]
+    fn the_search_stops_at_its_budget() {
+        // One solution, a = b = c = d = 39, the last of 40^4 the search
+        // would reach: past its budget, so it gives up instead.
+        let m = module(
+            "template <int a, int b, int c, int d>
+             __global__ void k(float *p) {
+               static_assert(a + b + c + d == 156, \"only 39s\");
+               p[threadIdx.x] = a;
+             }",
+        );
+        let names = ["a", "b", "c", "d"];
+        let a = Asserted::of(&m, &m.functions[0], &names).expect("asserted");
+        let pool: Vec<i64> = (0..40).collect();
+        let pools: HashMap<&str, &[i64]> = names.iter().map(|n| (*n, pool.as_slice())).collect();
+        assert_eq!(a.mend(&inputs(&[("a", 0)]), &pools, 0), None);
+    }
+
+    #[test]
+    fn a_function_without_assertions_on_chosen_values_has_none_to_keep() {
+        let m = module("__global__ void k(float *p, int n) { p[threadIdx.x] = n; }");
+        assert!(Asserted::of(&m, &m.functions[0], &["n"]).is_none());
+        let m = module(ROWS);
+        assert!(Asserted::of(&m, &m.functions[0], &["unrelated"]).is_none());
+    }
+}
