@@ -11,7 +11,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::ir::{ExprId, ExprKind, Function, Module, StmtKind};
+use crate::dataflow::{any_subexpr, walk_subexprs};
+use crate::ir::{BinOp, ExprId, ExprKind, Function, Module, StmtKind};
 
 /// Sizes an assertion over widths and counts usually asks for.
 const POWERS_OF_TWO: [i64; 6] = [8, 4, 2, 16, 32, 1];
@@ -41,25 +42,22 @@ impl<'m> Asserted<'m> {
             return None;
         }
         let locals = f.unwritten_locals();
-        // The names the assertions read, through the locals they read.
+        // The names the assertions read, through the locals they read:
+        // each local's initializer is walked once, when first read.
         let mut read: Vec<&str> = Vec::new();
-        let mut work: Vec<ExprId> = f.asserts.clone();
-        let mut steps = 0usize;
-        while let Some(e) = work.pop() {
-            steps += 1;
-            if steps > f.exprs.len() + f.asserts.len() {
-                break; // every expression at most once
-            }
-            let kind = &f.expr(e).kind;
-            if let ExprKind::Var(name) = kind
-                && !read.contains(&name.as_str())
-            {
-                read.push(name);
-                if let Some(&init) = locals.get(name.as_str()) {
-                    work.push(init);
+        let mut roots: Vec<ExprId> = f.asserts.clone();
+        while !roots.is_empty() {
+            let mut inits: Vec<ExprId> = Vec::new();
+            walk_subexprs(f, &roots, &mut |e, _| {
+                if let ExprKind::Var(name) = &f.expr(e).kind
+                    && !read.contains(&name.as_str())
+                {
+                    read.push(name);
+                    inits.extend(locals.get(name.as_str()));
                 }
-            }
-            work.extend(kind.children());
+                false
+            });
+            roots = inits;
         }
         let derived: Vec<(&str, ExprId)> = f
             .body
@@ -118,22 +116,10 @@ impl<'m> Asserted<'m> {
     /// Whether `e` divides by a value that is zero (`BYTES / sizeof(T)`
     /// of 0 as a divisor): a constant expression that does not compile.
     fn divides_by_zero(&self, e: ExprId, lookup: &dyn Fn(&str) -> Option<i64>) -> bool {
-        let mut work = vec![e];
-        let mut seen = 0usize;
-        while let Some(e) = work.pop() {
-            seen += 1;
-            if seen > self.f.exprs.len() {
-                return false;
-            }
-            let kind = &self.f.expr(e).kind;
-            if let ExprKind::Binary(crate::ir::BinOp::Div | crate::ir::BinOp::Rem, _, d) = kind
-                && crate::ir::fold::eval(self.f, *d, lookup, 0) == Some(0)
-            {
-                return true;
-            }
-            work.extend(kind.children());
-        }
-        false
+        any_subexpr(self.f, e, &mut |k| {
+            matches!(k, ExprKind::Binary(BinOp::Div | BinOp::Rem, _, d)
+                if crate::ir::fold::eval(self.f, *d, lookup, 0) == Some(0))
+        })
     }
 
     /// Values for the asserted names that, with the rest of `inputs`,

@@ -608,12 +608,7 @@ fn explore_root<'m>(
                         st.quiet_in |= 1 << setup.shape;
                         st.quiet_to_the_end |= r.trace.incomplete.is_none()
                             && !out_of_budget
-                            && r.trace.collectives.iter().any(|c| {
-                                c.active != c.present
-                                    && c.chain
-                                        .iter()
-                                        .any(|x| claim.sites.iter().any(|s| *x == at(s)))
-                            });
+                            && claim.sites.iter().any(|s| index.missed.contains(&at(s)));
                     }
                 }
                 if let Some(why) = &r.trace.incomplete {
@@ -1164,6 +1159,9 @@ struct RunIndex {
     observations: HashMap<Site, Vec<usize>>,
     /// Sites on the chain of some access.
     accessed: HashSet<Site>,
+    /// Sites on the chain of a primitive some lanes of the warp missed
+    /// (exited, or elsewhere).
+    missed: HashSet<Site>,
 }
 
 impl RunIndex {
@@ -1180,9 +1178,14 @@ impl RunIndex {
         let accessed = (r.trace.accesses.iter())
             .flat_map(|a| a.chain.iter().copied())
             .collect();
+        let missed = (r.trace.collectives.iter())
+            .filter(|c| c.active != c.present)
+            .flat_map(|c| c.chain.iter().copied())
+            .collect();
         RunIndex {
             observations,
             accessed,
+            missed,
         }
     }
 
@@ -1362,12 +1365,13 @@ fn setups_for<'m>(
     let count = count.max(blocks.len()) + if stated { blocks.len() } else { 0 };
     let chosen_inputs: rustc_hash::FxHashSet<String> =
         free.iter().map(|n| (*n).to_owned()).collect();
-    let asserted = super::asserted::Asserted::of(module, f, &free);
-    let pool_of: HashMap<&str, &[i64]> = free
-        .iter()
-        .zip(&pools)
-        .map(|(n, p)| (*n, p.as_slice()))
-        .collect();
+    // The assertions' reads, and the pools to mend them from.
+    let asserted = super::asserted::Asserted::of(module, f, &free).map(|a| {
+        let pools: HashMap<&str, &[i64]> = (free.iter().zip(&pools))
+            .map(|(n, p)| (*n, p.as_slice()))
+            .collect();
+        (a, pools)
+    });
     let mut out = Vec::new();
     for (shape, &block_dim) in shapes.iter().enumerate() {
         // Other admitted shapes get a few setups each.
@@ -1385,11 +1389,11 @@ fn setups_for<'m>(
                 };
                 inputs.insert((*name).to_owned(), v);
             }
-            if let Some(a) = &asserted
+            if let Some((a, pools)) = &asserted
                 && !a.admits(&inputs)
             {
                 // Values no instantiation compiles with: mended, or no run.
-                let Some(mended) = a.mend(&inputs, &pool_of, r) else {
+                let Some(mended) = a.mend(&inputs, pools, r) else {
                     continue;
                 };
                 inputs.extend(mended);
